@@ -1,0 +1,371 @@
+package io.hybris;
+
+import io.hybris.internal.Engine;
+import io.hybris.internal.Names;
+import io.hybris.internal.Providers;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.MetadataStore;
+import io.hybris.spi.ProviderOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * A Hybris client: a key-value store whose values are replicated to {@code f+1} of {@code 2f+1} untrusted
+ * clouds and whose metadata is kept in a trusted, strongly consistent metadata store (ZooKeeper, Consul, ...).
+ * Reads and writes of each key are linearizable; up to {@code f} clouds may be arbitrarily faulty.
+ *
+ * <pre>{@code
+ * try (Hybris hybris = Hybris.fromProperties(Path.of("hybris.properties"))) {
+ *     hybris.put("photos", "cat.jpg", bytes);
+ *     Optional<byte[]> v = hybris.get("photos", "cat.jpg");
+ *     hybris.tput("photos", Map.of("a", va, "b", vb));   // all or nothing
+ *     List<String> keys = hybris.list("photos");
+ *     hybris.delete("photos", "cat.jpg");
+ * }
+ * }</pre>
+ *
+ * <p><b>Thread safety</b>: a client is thread-safe and meant to be shared. Several clients with different
+ * configurations may live in one JVM; each owns its threads and closes them in {@link #close()}.
+ *
+ * <p><b>Names</b>: containers are 1-63 characters of {@code [a-z0-9-]}; keys are non-empty strings of at most
+ * 256 UTF-8 bytes without control characters or unpaired surrogates. Violations throw
+ * {@link InvalidRequestException} before anything is written.
+ *
+ * <p><b>Deadlines</b>: every call finishes within {@code hybris.deadline} (default 30 s) or throws
+ * {@link DeadlineExceededException} naming what was tried. The {@code ...Async} twins run the same calls on
+ * the client's own threads.
+ */
+public final class Hybris implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Hybris.class);
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    private final HybrisConfig config;
+    private final Engine engine;
+    private final MetadataStore metadata;
+    private final boolean ownsMetadata;
+    private final List<CloudStore> ownedClouds;
+    private final ExecutorService io;
+    private final ExecutorService metadataCalls;
+    private final ExecutorService gcExecutor;
+    private final ExecutorService asyncCalls;
+    private final ScheduledExecutorService sweeper;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private Hybris(HybrisConfig config, MetadataStore metadata, boolean ownsMetadata, List<CloudStore> clouds,
+                   List<CloudStore> ownedClouds) {
+        this.config = config;
+        this.metadata = metadata;
+        this.ownsMetadata = ownsMetadata;
+        this.ownedClouds = List.copyOf(ownedClouds);
+        String name = "hybris-" + config.clientId() + "-" + INSTANCES.incrementAndGet();
+        this.io = Executors.newCachedThreadPool(threads(name + "-io"));
+        this.metadataCalls = Executors.newCachedThreadPool(threads(name + "-rmds"));
+        this.gcExecutor = Executors.newFixedThreadPool(2, threads(name + "-gc"));
+        this.asyncCalls = Executors.newCachedThreadPool(threads(name + "-call"));
+        this.engine = new Engine(config, metadata, clouds, io, metadataCalls, gcExecutor);
+        if (!config.sweepInterval().isZero()) {
+            this.sweeper = Executors.newSingleThreadScheduledExecutor(threads(name + "-sweep"));
+            long period = config.sweepInterval().toMillis();
+            sweeper.scheduleWithFixedDelay(() -> {
+                try {
+                    engine.sweep();
+                } catch (RuntimeException e) {
+                    LOG.warn("periodic orphan sweep failed", e);
+                }
+            }, period, period, TimeUnit.MILLISECONDS);
+        } else {
+            this.sweeper = null;
+        }
+    }
+
+    /** A configuration builder; finish with {@link HybrisConfig.Builder#open()}. */
+    public static HybrisConfig.Builder builder() {
+        return HybrisConfig.builder();
+    }
+
+    /** Opens a client from a properties file (environment variables override, see {@link HybrisConfig}). */
+    public static Hybris fromProperties(Path file) {
+        return open(HybrisConfig.fromProperties(file));
+    }
+
+    /**
+     * Opens a client: creates (or takes) the metadata store and the clouds. If anything fails, whatever was
+     * already created is closed again.
+     */
+    public static Hybris open(HybrisConfig config) {
+        List<CloudStore> clouds = new ArrayList<>();
+        List<CloudStore> owned = new ArrayList<>();
+        MetadataStore metadata = null;
+        boolean ownsMetadata = config.metadataStore().isEmpty();
+        try {
+            for (CloudSpec spec : config.clouds()) {
+                if (spec.instance().isPresent()) {
+                    clouds.add(spec.instance().get());
+                } else {
+                    CloudStore store = Providers.cloudProvider(spec.type(), "hybris.cloud." + spec.id() + ".type")
+                            .create(spec.id(), new ProviderOptions("hybris.cloud." + spec.id() + ".", spec.options()));
+                    owned.add(store);
+                    clouds.add(store);
+                }
+            }
+            if (ownsMetadata) {
+                String type = config.metadataType().orElseThrow();
+                metadata = Providers.metadataProvider(type)
+                        .create(new ProviderOptions("hybris.rmds." + type + ".", config.metadataOptions()));
+            } else {
+                metadata = config.metadataStore().get();
+            }
+            Hybris hybris = new Hybris(config, metadata, ownsMetadata, clouds, owned);
+            LOG.info("Hybris client {} open: f={}, clouds={}, metadata={}", config.clientId(), config.f(),
+                    config.clouds(), metadata.describe());
+            return hybris;
+        } catch (RuntimeException e) {
+            owned.forEach(c -> closeQuietly(c, e));
+            if (ownsMetadata && metadata != null) {
+                closeQuietly(metadata, e);
+            }
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c, Throwable primary) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            primary.addSuppressed(e);
+        }
+    }
+
+    /** This client's configuration. */
+    public HybrisConfig config() {
+        return config;
+    }
+
+    // ---------------------------------------------------------------- synchronous API
+
+    /**
+     * Stores {@code value} under {@code key} in {@code container}, replacing any previous value. Returns once the
+     * value is on {@code f+1} clouds and its metadata is committed; the superseded version is deleted in the
+     * background. Wait-free: concurrent writers never block each other. The array is copied.
+     *
+     * @throws InvalidRequestException   bad container, key or value (nothing written)
+     * @throws NotEnoughCloudsException  fewer than {@code f+1} clouds stored the value (nothing committed)
+     * @throws DeadlineExceededException the deadline passed (the message says whether the outcome is unknown)
+     * @throws MetadataStoreException    the metadata store failed (unavailable: outcome unknown)
+     */
+    public void put(String container, String key, byte[] value) {
+        checkNames(container, key);
+        call(() -> {
+            engine.put(container, key, value);
+            return null;
+        });
+    }
+
+    /**
+     * Reads the current value of {@code key}: from the fastest cloud holding it, verified against the SHA-256
+     * in metadata, falling back to other clouds and, if all fail, to the worst-case protocol that waits for a
+     * valid copy or a metadata change until the deadline.
+     *
+     * @return the value, or empty if the key was never written or was deleted
+     */
+    public Optional<byte[]> get(String container, String key) {
+        checkNames(container, key);
+        return call(() -> engine.get(container, key));
+    }
+
+    /** Deletes {@code key} (a tombstone in metadata; the data is garbage-collected). Deleting a missing key is a no-op. */
+    public void delete(String container, String key) {
+        checkNames(container, key);
+        call(() -> {
+            engine.delete(container, key);
+            return null;
+        });
+    }
+
+    /**
+     * Writes several keys of one container atomically: after it returns, all values are visible; if it throws,
+     * none is. At most 1000 keys.
+     *
+     * @throws TransactionAbortedException a concurrent newer write to one of the keys won; nothing was written
+     */
+    public void tput(String container, Map<String, byte[]> values) {
+        Names.checkContainer(container);
+        call(() -> {
+            engine.tput(container, values);
+            return null;
+        });
+    }
+
+    /** All live keys of {@code container} (from metadata only; deleted keys excluded). */
+    public List<String> list(String container) {
+        Names.checkContainer(container);
+        return call(() -> {
+            List<String> all = new ArrayList<>();
+            String cursor = null;
+            do {
+                KeyPage page = engine.list(container, "", cursor, 1000);
+                all.addAll(page.keys());
+                cursor = page.nextCursor().orElse(null);
+            } while (cursor != null);
+            return List.copyOf(all);
+        });
+    }
+
+    /**
+     * One page of live keys of {@code container} starting with {@code prefix} (empty for all), after
+     * {@code cursor} (null for the first page), at most {@code limit} (1 to 10,000) keys.
+     */
+    public KeyPage list(String container, String prefix, String cursor, int limit) {
+        Names.checkContainer(container);
+        if (prefix != null && !prefix.isEmpty()) {
+            Names.checkKey(prefix);
+        }
+        return call(() -> engine.list(container, prefix, cursor, limit));
+    }
+
+    /** Where and which version of {@code key} is stored, from metadata; empty if absent or deleted. */
+    public Optional<VersionInfo> describe(String container, String key) {
+        checkNames(container, key);
+        return call(() -> engine.describe(container, key));
+    }
+
+    /**
+     * Deletes objects under the Hybris prefix on every cloud that no metadata references and that are older
+     * than {@code hybris.gc.grace} (left by crashed clients or failed deletions). Never touches objects outside
+     * the prefix, nor ones a write may still be committing. Runs on the calling thread.
+     */
+    public SweepReport sweepOrphans() {
+        ensureOpen();
+        return engine.sweep();
+    }
+
+    // ---------------------------------------------------------------- asynchronous twins
+
+    /** {@link #put} on the client's threads. */
+    public CompletableFuture<Void> putAsync(String container, String key, byte[] value) {
+        byte[] copy = value == null ? null : value.clone();
+        return async(() -> {
+            put(container, key, copy);
+            return null;
+        });
+    }
+
+    /** {@link #get} on the client's threads. */
+    public CompletableFuture<Optional<byte[]>> getAsync(String container, String key) {
+        return async(() -> get(container, key));
+    }
+
+    /** {@link #delete} on the client's threads. */
+    public CompletableFuture<Void> deleteAsync(String container, String key) {
+        return async(() -> {
+            delete(container, key);
+            return null;
+        });
+    }
+
+    /** {@link #tput} on the client's threads. */
+    public CompletableFuture<Void> tputAsync(String container, Map<String, byte[]> values) {
+        Map<String, byte[]> copy = values == null ? null : Map.copyOf(values);
+        return async(() -> {
+            tput(container, copy);
+            return null;
+        });
+    }
+
+    /** {@link #list(String)} on the client's threads. */
+    public CompletableFuture<List<String>> listAsync(String container) {
+        return async(() -> list(container));
+    }
+
+    private <T> CompletableFuture<T> async(Supplier<T> call) {
+        ensureOpen();
+        return CompletableFuture.supplyAsync(call, asyncCalls);
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /**
+     * Closes the client: waits briefly for background garbage collection, then releases threads, the metadata
+     * store and the clouds it created (application-supplied stores stay open). Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+        }
+        asyncCalls.shutdown();
+        gcExecutor.shutdown();
+        try {
+            if (!gcExecutor.awaitTermination(10, TimeUnit.SECONDS)) {
+                LOG.warn("garbage collection still running at close; the orphan sweep will finish it");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        gcExecutor.shutdownNow();
+        io.shutdownNow();
+        metadataCalls.shutdownNow();
+        if (ownsMetadata) {
+            try {
+                metadata.close();
+            } catch (RuntimeException e) {
+                LOG.warn("closing the metadata store failed", e);
+            }
+        }
+        for (CloudStore c : ownedClouds) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warn("closing cloud {} failed", c.id(), e);
+            }
+        }
+    }
+
+    private void checkNames(String container, String key) {
+        Names.checkContainer(container);
+        Names.checkKey(key);
+    }
+
+    private <T> T call(Supplier<T> op) {
+        ensureOpen();
+        return op.get();
+    }
+
+    private void ensureOpen() {
+        if (closed.get()) {
+            throw new ClientClosedException("this Hybris client (" + config.clientId() + ") is closed");
+        }
+    }
+
+    private static ThreadFactory threads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "Hybris[" + config + "]";
+    }
+}

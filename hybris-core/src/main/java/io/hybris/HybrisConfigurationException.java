@@ -1,0 +1,17 @@
+package io.hybris;
+
+/**
+ * The configuration is invalid or incomplete. The message names the property key (e.g. {@code hybris.f}),
+ * the offending value and the fix.
+ */
+public class HybrisConfigurationException extends HybrisException {
+    private static final long serialVersionUID = 1L;
+
+    public HybrisConfigurationException(String message) {
+        super(message);
+    }
+
+    public HybrisConfigurationException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,19 @@
+package io.hybris;
+
+/**
+ * Root of every exception Hybris throws. Unchecked: callers catch the subclasses they can act on
+ * ({@link InvalidRequestException}, {@link HybrisConfigurationException}, {@link MetadataStoreException},
+ * {@link NotEnoughCloudsException}, {@link DeadlineExceededException}, {@link TransactionAbortedException},
+ * {@link ClientClosedException}).
+ */
+public class HybrisException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public HybrisException(String message) {
+        super(message);
+    }
+
+    public HybrisException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

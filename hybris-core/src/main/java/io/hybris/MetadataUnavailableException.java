@@ -1,0 +1,17 @@
+package io.hybris;
+
+/**
+ * The metadata store could not be reached (or lost its session/leader) within the time allowed. The outcome
+ * of a write that fails with this exception is unknown: it may or may not have taken effect.
+ */
+public class MetadataUnavailableException extends MetadataStoreException {
+    private static final long serialVersionUID = 1L;
+
+    public MetadataUnavailableException(String message) {
+        super(message);
+    }
+
+    public MetadataUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

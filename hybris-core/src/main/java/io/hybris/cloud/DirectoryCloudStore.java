@@ -1,0 +1,209 @@
+package io.hybris.cloud;
+
+import io.hybris.spi.BoundedReads;
+import io.hybris.spi.CloudObject;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.OversizedObjectException;
+import io.hybris.spi.PermanentCloudException;
+import io.hybris.spi.TransientCloudException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * A {@link CloudStore} that keeps each object as a file under a root directory: the embedded default's
+ * "clouds" (three directories standing in for three providers). Writes go to a temporary file that is then
+ * atomically renamed, so a crash never leaves a half-written object. Thread-safe.
+ *
+ * <p>Object key segments (between slashes) map to directories; a segment longer than 200 characters is split
+ * into 200-character directories each marked with a trailing {@code ~} (which object keys never contain), so
+ * long keys stay within file-name limits.
+ *
+ * <pre>{@code
+ * CloudStore disk = new DirectoryCloudStore("disk1", Path.of("/var/lib/hybris/cloud1"));
+ * }</pre>
+ */
+public final class DirectoryCloudStore implements CloudStore {
+    private static final int MAX_SEGMENT = 200;
+    private static final String CONTINUATION = "~";
+    private static final String TMP_DIR = "~tmp";
+
+    private final String id;
+    private final Path root;
+    private final Path tmp;
+
+    /** Creates the store, creating {@code root} if needed. */
+    public DirectoryCloudStore(String id, Path root) {
+        this.id = Objects.requireNonNull(id, "id");
+        this.root = root.toAbsolutePath().normalize();
+        this.tmp = this.root.resolve(TMP_DIR);
+        try {
+            Files.createDirectories(tmp);
+        } catch (IOException e) {
+            throw new PermanentCloudException(id, "cannot create directory " + this.root + ": " + e, e);
+        }
+    }
+
+    /** The root directory. */
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public void put(String objectKey, byte[] value) {
+        Path target = pathOf(objectKey);
+        Path temp = tmp.resolve(UUID.randomUUID().toString());
+        try {
+            Files.write(temp, value);
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    Files.createDirectories(target.getParent());
+                    moveAtomically(temp, target);
+                    return;
+                } catch (NoSuchFileException | FileAlreadyExistsException e) {
+                    if (attempt >= 3) {
+                        throw e;
+                    }
+                }
+            }
+        } catch (ClosedByInterruptException e) {
+            Thread.currentThread().interrupt();
+            throw new TransientCloudException(id, "put of '" + objectKey + "' interrupted", e);
+        } catch (IOException e) {
+            throw failure("put", objectKey, e);
+        } finally {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException ignored) {
+                // the temp directory only holds our own leftovers; nothing else to do
+            }
+        }
+    }
+
+    private static void moveAtomically(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    @Override
+    public Optional<byte[]> get(String objectKey, long maxBytes) {
+        Path file = pathOf(objectKey);
+        try (InputStream in = Files.newInputStream(file)) {
+            if (Files.size(file) > maxBytes) {
+                throw new OversizedObjectException(id, objectKey, maxBytes);
+            }
+            return Optional.of(BoundedReads.readAtMost(in, maxBytes, id, objectKey));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (ClosedByInterruptException e) {
+            Thread.currentThread().interrupt();
+            throw new TransientCloudException(id, "get of '" + objectKey + "' interrupted", e);
+        } catch (IOException e) {
+            throw failure("get", objectKey, e);
+        }
+    }
+
+    @Override
+    public List<CloudObject> list(String prefix) {
+        List<CloudObject> out = new ArrayList<>();
+        if (!Files.isDirectory(root)) {
+            throw new PermanentCloudException(id, "directory " + root + " does not exist");
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            files.filter(p -> !p.startsWith(tmp)).forEach(p -> {
+                try {
+                    BasicFileAttributes attrs = Files.readAttributes(p, BasicFileAttributes.class);
+                    if (!attrs.isRegularFile()) {
+                        return;
+                    }
+                    String key = keyOf(p);
+                    if (key.startsWith(prefix)) {
+                        out.add(new CloudObject(key, attrs.size(), attrs.lastModifiedTime().toInstant()));
+                    }
+                } catch (NoSuchFileException e) {
+                    // deleted while listing
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            IOException io = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
+            throw failure("list", prefix, io);
+        }
+        return out;
+    }
+
+    @Override
+    public void delete(String objectKey) {
+        try {
+            Files.deleteIfExists(pathOf(objectKey));
+        } catch (IOException e) {
+            throw failure("delete", objectKey, e);
+        }
+    }
+
+    private Path pathOf(String objectKey) {
+        Path p = root;
+        for (String segment : objectKey.split("/", -1)) {
+            if (segment.isEmpty() || segment.equals(".") || segment.equals("..") || segment.contains(CONTINUATION)
+                    || segment.contains("\\")) {
+                throw new IllegalArgumentException("invalid object key '" + objectKey + "'");
+            }
+            while (segment.length() > MAX_SEGMENT) {
+                p = p.resolve(segment.substring(0, MAX_SEGMENT) + CONTINUATION);
+                segment = segment.substring(MAX_SEGMENT);
+            }
+            p = p.resolve(segment);
+        }
+        return p;
+    }
+
+    private String keyOf(Path file) {
+        StringBuilder sb = new StringBuilder();
+        for (Path part : root.relativize(file)) {
+            String s = part.toString();
+            if (s.endsWith(CONTINUATION)) {
+                sb.append(s, 0, s.length() - 1);
+            } else {
+                sb.append(s).append('/');
+            }
+        }
+        return sb.substring(0, sb.length() - 1);
+    }
+
+    private RuntimeException failure(String op, String objectKey, IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return new PermanentCloudException(id, op + " of '" + objectKey + "' denied: " + e.getMessage(), e);
+        }
+        return new TransientCloudException(id, op + " of '" + objectKey + "' failed: " + e, e);
+    }
+
+    @Override
+    public String toString() {
+        return "DirectoryCloudStore[" + id + ", " + root + "]";
+    }
+}

@@ -1,0 +1,87 @@
+package io.hybris.cloud;
+
+import io.hybris.spi.CloudObject;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.OversizedObjectException;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * A {@link CloudStore} held in this JVM's memory, for tests and ephemeral use. Thread-safe. Values are copied
+ * on the way in and out, so callers cannot change stored bytes.
+ *
+ * <pre>{@code
+ * CloudStore mem = new InMemoryCloudStore("mem1");
+ * }</pre>
+ */
+public final class InMemoryCloudStore implements CloudStore {
+    private record Stored(byte[] bytes, Instant lastModified) {
+    }
+
+    private final String id;
+    private final Clock clock;
+    private final ConcurrentNavigableMap<String, Stored> objects = new ConcurrentSkipListMap<>();
+
+    /** A store whose objects are timestamped by the system clock. */
+    public InMemoryCloudStore(String id) {
+        this(id, Clock.systemUTC());
+    }
+
+    /** A store whose objects are timestamped by {@code clock}. */
+    public InMemoryCloudStore(String id, Clock clock) {
+        this.id = Objects.requireNonNull(id, "id");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public void put(String objectKey, byte[] value) {
+        objects.put(objectKey, new Stored(value.clone(), clock.instant()));
+    }
+
+    @Override
+    public Optional<byte[]> get(String objectKey, long maxBytes) {
+        Stored s = objects.get(objectKey);
+        if (s == null) {
+            return Optional.empty();
+        }
+        if (s.bytes.length > maxBytes) {
+            throw new OversizedObjectException(id, objectKey, maxBytes);
+        }
+        return Optional.of(s.bytes.clone());
+    }
+
+    @Override
+    public List<CloudObject> list(String prefix) {
+        List<CloudObject> out = new ArrayList<>();
+        for (Map.Entry<String, Stored> e : objects.tailMap(prefix, true).entrySet()) {
+            if (!e.getKey().startsWith(prefix)) {
+                break;
+            }
+            out.add(new CloudObject(e.getKey(), e.getValue().bytes.length, e.getValue().lastModified));
+        }
+        return out;
+    }
+
+    @Override
+    public void delete(String objectKey) {
+        objects.remove(objectKey);
+    }
+
+    @Override
+    public String toString() {
+        return "InMemoryCloudStore[" + id + ", " + objects.size() + " objects]";
+    }
+}

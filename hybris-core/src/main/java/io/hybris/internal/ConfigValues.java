@@ -1,0 +1,79 @@
+package io.hybris.internal;
+
+import io.hybris.HybrisConfigurationException;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Parsers for configuration values whose errors name the property key and an example of a valid value. */
+public final class ConfigValues {
+    private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
+    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(b|kib|mib|gib|kb|mb|gb)?");
+
+    private ConfigValues() {
+    }
+
+    /** Parses {@code 250ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 2d} or ISO-8601 such as {@code PT30S}. */
+    public static Duration parseDuration(String key, String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        Matcher m = DURATION.matcher(v);
+        if (m.matches()) {
+            long n = Long.parseLong(m.group(1));
+            return switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+            };
+        }
+        try {
+            return Duration.parse(value.trim());
+        } catch (DateTimeParseException e) {
+            throw new HybrisConfigurationException(key + "=" + value
+                    + " is not a duration; write e.g. 250ms, 30s, 5m, 1h or PT30S");
+        }
+    }
+
+    /** Parses a byte size: {@code 1048576}, {@code 64KiB}, {@code 32MiB}, {@code 1GiB} (KB/MB/GB are powers of 1000). */
+    public static long parseSize(String key, String value) {
+        Matcher m = SIZE.matcher(value.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw new HybrisConfigurationException(key + "=" + value
+                    + " is not a size; write e.g. 1048576, 64KiB, 32MiB or 1GiB");
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "b" : m.group(2);
+        long factor = switch (unit) {
+            case "kib" -> 1L << 10;
+            case "mib" -> 1L << 20;
+            case "gib" -> 1L << 30;
+            case "kb" -> 1000L;
+            case "mb" -> 1000_000L;
+            case "gb" -> 1000_000_000L;
+            default -> 1L;
+        };
+        return Math.multiplyExact(n, factor);
+    }
+
+    /** Parses a decimal integer. */
+    public static int parseInt(String key, String value) {
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new HybrisConfigurationException(key + "=" + value + " is not an integer");
+        }
+    }
+
+    /** Parses {@code true} or {@code false} (any case); anything else is an error. */
+    public static boolean parseBoolean(String key, String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (v.equals("true") || v.equals("false")) {
+            return Boolean.parseBoolean(v);
+        }
+        throw new HybrisConfigurationException(key + "=" + value + " must be true or false");
+    }
+}

@@ -1,0 +1,152 @@
+package io.hybris.internal;
+
+import io.hybris.HybrisListener;
+import io.hybris.SweepReport;
+import io.hybris.spi.CloudObject;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.MetadataKey;
+import io.hybris.spi.MetadataStore;
+import io.hybris.spi.VersionedValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Deletes versions that metadata no longer references (paper §3.4): the version a successful conditional
+ * update replaced, the uploads of a write that lost or failed, and, in {@link #sweep()}, any object under the
+ * Hybris prefix that no metadata references (left by a crashed client), once older than the grace period.
+ * Deletions run in the background on the GC executor. Never touches objects outside the prefix.
+ */
+final class GarbageCollector {
+    private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
+
+    private final Map<String, CloudStore> clouds;
+    private final MetadataStore metadata;
+    private final ExecutorService executor;
+    private final String prefix;
+    private final Duration grace;
+    private final Clock clock;
+    private final HybrisListener listener;
+    private final boolean enabled;
+
+    GarbageCollector(Map<String, CloudStore> clouds, MetadataStore metadata, ExecutorService executor, String prefix,
+                     Duration grace, Clock clock, HybrisListener listener, boolean enabled) {
+        this.clouds = clouds;
+        this.metadata = metadata;
+        this.executor = executor;
+        this.prefix = prefix;
+        this.grace = grace;
+        this.clock = clock;
+        this.listener = listener;
+        this.enabled = enabled;
+    }
+
+    /** Deletes the superseded version {@code replaced} of a key, in the background (if GC is enabled). */
+    void collectSuperseded(String container, String key, Metadata replaced) {
+        if (!enabled || replaced == null || replaced.isTombstone()) {
+            return;
+        }
+        deleteVersion(new ObjectKey(container, key, replaced.timestamp()).render(prefix), replaced.clouds());
+    }
+
+    /** Deletes an unreferenced version from the given clouds, in the background (always: it was never visible). */
+    void deleteVersion(String objectKey, List<String> cloudIds) {
+        for (String id : cloudIds) {
+            CloudStore cloud = clouds.get(id);
+            if (cloud != null) {
+                submit(() -> deleteNow(cloud, objectKey));
+            }
+        }
+    }
+
+    /** Deletes one object from one cloud in the background. */
+    void deleteObject(CloudStore cloud, String objectKey) {
+        submit(() -> deleteNow(cloud, objectKey));
+    }
+
+    private void submit(Runnable r) {
+        try {
+            executor.execute(r);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("GC executor shut down; object left for the sweep", e);
+        }
+    }
+
+    private boolean deleteNow(CloudStore cloud, String objectKey) {
+        try {
+            cloud.delete(objectKey);
+            listener.garbageCollected(cloud.id(), objectKey);
+            return true;
+        } catch (RuntimeException e) {
+            LOG.debug("could not delete {} from cloud {}; the sweep will retry: {}", objectKey, cloud.id(), e.toString());
+            return false;
+        }
+    }
+
+    /** Lists every cloud under the prefix and deletes what no metadata references; runs on the calling thread. */
+    SweepReport sweep() {
+        Instant now = clock.instant();
+        Map<MetadataKey, Optional<Metadata>> current = new HashMap<>();
+        int examined = 0;
+        int referenced = 0;
+        int young = 0;
+        int deleted = 0;
+        int failed = 0;
+        for (CloudStore cloud : clouds.values()) {
+            List<CloudObject> objects;
+            try {
+                objects = cloud.list(prefix);
+            } catch (RuntimeException e) {
+                LOG.warn("sweep could not list cloud {}: {}", cloud.id(), e.toString());
+                failed++;
+                continue;
+            }
+            for (CloudObject object : objects) {
+                Optional<ObjectKey> parsed = ObjectKey.parse(prefix, object.key());
+                if (parsed.isEmpty()) {
+                    continue; // under our prefix but not named by Hybris: not ours to judge
+                }
+                examined++;
+                ObjectKey ok = parsed.get();
+                MetadataKey mk = new MetadataKey(ok.container(), ok.key());
+                Optional<Metadata> meta;
+                try {
+                    meta = current.computeIfAbsent(mk,
+                            k -> metadata.read(k).map(VersionedValue::value).map(MetadataCodec::decode));
+                } catch (RuntimeException e) {
+                    LOG.warn("sweep could not read metadata of {}; keeping its objects: {}", mk, e.toString());
+                    failed++;
+                    continue;
+                }
+                boolean isCurrent = meta.isPresent() && meta.get().timestamp().equals(ok.timestamp());
+                if (isCurrent && meta.get().clouds().contains(cloud.id())) {
+                    referenced++;
+                    continue;
+                }
+                boolean superseded = meta.isPresent() && meta.get().timestamp().isAfter(ok.timestamp());
+                boolean oldEnough = !object.lastModified().plus(grace).isAfter(now);
+                if (!superseded && !oldEnough) {
+                    young++;
+                    continue;
+                }
+                if (deleteNow(cloud, object.key())) {
+                    deleted++;
+                } else {
+                    failed++;
+                }
+            }
+        }
+        SweepReport report = new SweepReport(examined, referenced, young, deleted, failed);
+        LOG.info("orphan sweep: {}", report);
+        return report;
+    }
+}

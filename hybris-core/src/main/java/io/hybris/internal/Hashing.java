@@ -1,0 +1,30 @@
+package io.hybris.internal;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/** SHA-256 through the JDK (hardware-accelerated where the CPU has SHA extensions). */
+public final class Hashing {
+    private Hashing() {
+    }
+
+    /** The SHA-256 of {@code data}. */
+    public static byte[] sha256(byte[] data) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(data);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK lacks SHA-256", e);
+        }
+    }
+
+    /** Constant-time comparison of two hashes. */
+    public static boolean matches(byte[] expected, byte[] actual) {
+        return MessageDigest.isEqual(expected, actual);
+    }
+
+    /** Lower-case hex. */
+    public static String hex(byte[] bytes) {
+        return HexFormat.of().formatHex(bytes);
+    }
+}

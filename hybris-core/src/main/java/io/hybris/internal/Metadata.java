@@ -1,0 +1,58 @@
+package io.hybris.internal;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The metadata of one key (paper §3.2): the timestamp of its current version, the clouds holding the value,
+ * the SHA-256 of the stored bytes and their size. A tombstone (after DELETE) has no clouds and no hash.
+ *
+ * @param timestamp the version's timestamp
+ * @param clouds    ids of the clouds that acknowledged the value, in acknowledgement order; empty for a tombstone
+ * @param sha256    the 32-byte SHA-256 of the stored bytes; empty for a tombstone
+ * @param size      the number of stored bytes
+ */
+public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size) {
+    public static final int HASH_BYTES = 32;
+
+    public Metadata {
+        Objects.requireNonNull(timestamp, "timestamp");
+        clouds = List.copyOf(clouds);
+        Objects.requireNonNull(sha256, "sha256");
+        if (!clouds.isEmpty() && sha256.length != HASH_BYTES) {
+            throw new IllegalArgumentException("sha256 must be " + HASH_BYTES + " bytes, got " + sha256.length);
+        }
+        if (size < 0) {
+            throw new IllegalArgumentException("size must be >= 0: " + size);
+        }
+    }
+
+    /** A tombstone recording that the key was deleted at {@code timestamp}. */
+    public static Metadata tombstone(Timestamp timestamp) {
+        return new Metadata(timestamp, List.of(), new byte[0], 0);
+    }
+
+    /** Whether this records a deletion. */
+    public boolean isTombstone() {
+        return clouds.isEmpty();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Metadata m && timestamp.equals(m.timestamp) && clouds.equals(m.clouds)
+                && Arrays.equals(sha256, m.sha256) && size == m.size;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(timestamp, clouds, Arrays.hashCode(sha256), size);
+    }
+
+    @Override
+    public String toString() {
+        return isTombstone() ? "Metadata[" + timestamp + ", tombstone]"
+                : "Metadata[" + timestamp + ", clouds=" + clouds + ", size=" + size + ", sha256="
+                + Hashing.hex(sha256).substring(0, 12) + "...]";
+    }
+}

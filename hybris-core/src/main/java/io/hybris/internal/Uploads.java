@@ -1,0 +1,31 @@
+package io.hybris.internal;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Tracks which clouds hold one uploaded version while a write decides which of them metadata will reference.
+ * Uploads that finish after the decision and are not referenced must be deleted by whoever finishes them, so
+ * no copy outlives the write unreferenced (bar crashes, which the sweep handles). Thread-safe.
+ */
+final class Uploads {
+    private final Set<String> stored = new LinkedHashSet<>();
+    private Set<String> keep;
+
+    /**
+     * Records that {@code cloudId} now stores the version.
+     *
+     * @return false if the write already decided and does not reference this cloud: the caller must delete
+     */
+    synchronized boolean stored(String cloudId) {
+        stored.add(cloudId);
+        return keep == null || keep.contains(cloudId);
+    }
+
+    /** Decides which clouds are referenced; returns the clouds already storing the version that are not. */
+    synchronized List<String> decide(Set<String> referenced) {
+        keep = Set.copyOf(referenced);
+        return stored.stream().filter(c -> !keep.contains(c)).toList();
+    }
+}

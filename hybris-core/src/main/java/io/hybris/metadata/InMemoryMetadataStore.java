@@ -1,0 +1,182 @@
+package io.hybris.metadata;
+
+import io.hybris.spi.KeyEncoding;
+import io.hybris.spi.MetadataEntry;
+import io.hybris.spi.MetadataKey;
+import io.hybris.spi.MetadataPage;
+import io.hybris.spi.MetadataStore;
+import io.hybris.spi.MetadataStoreProvider;
+import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.MetadataVersion;
+import io.hybris.spi.ProviderOptions;
+import io.hybris.spi.VersionConflictException;
+import io.hybris.spi.VersionedValue;
+import io.hybris.spi.WatchedRead;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A linearizable {@link MetadataStore} in this JVM's memory: one client process only, nothing survives a
+ * restart. For tests and single-process experiments. Thread-safe; every operation takes one lock, so reads and
+ * conditional updates are trivially linearizable. Versions start at 0 on creation and grow by one per update,
+ * as in ZooKeeper.
+ */
+public final class InMemoryMetadataStore implements MetadataStore {
+    private record Entry(byte[] value, long version) {
+    }
+
+    private final Map<String, TreeMap<String, Entry>> containers = new HashMap<>();
+    private final Map<MetadataKey, List<Watch>> watches = new HashMap<>();
+
+    private static final class Watch {
+        final Runnable callback;
+        final AtomicBoolean done = new AtomicBoolean();
+
+        Watch(Runnable callback) {
+            this.callback = callback;
+        }
+    }
+
+    @Override
+    public synchronized Optional<VersionedValue> read(MetadataKey key) {
+        Entry e = entry(key);
+        return e == null ? Optional.empty()
+                : Optional.of(new VersionedValue(e.value.clone(), new MetadataVersion(e.version)));
+    }
+
+    @Override
+    public WatchedRead readAndWatch(MetadataKey key, Runnable onChange) {
+        Watch w = new Watch(onChange);
+        Optional<VersionedValue> current;
+        synchronized (this) {
+            current = read(key);
+            watches.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(w);
+        }
+        return new WatchedRead(current, () -> {
+            w.done.set(true);
+            synchronized (this) {
+                List<Watch> list = watches.get(key);
+                if (list != null) {
+                    list.remove(w);
+                }
+            }
+        });
+    }
+
+    @Override
+    public void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
+        conditionalUpdateAll(List.of(update));
+    }
+
+    @Override
+    public void conditionalUpdateAll(List<MetadataUpdate> updates) throws VersionConflictException {
+        List<Watch> toFire = new ArrayList<>();
+        synchronized (this) {
+            Set<MetadataKey> seen = new HashSet<>();
+            for (MetadataUpdate u : updates) {
+                if (!seen.add(u.key())) {
+                    throw new IllegalArgumentException("duplicate key in atomic update: " + u.key());
+                }
+                Entry e = entry(u.key());
+                MetadataVersion expected = u.expectedVersion();
+                boolean ok = expected.isAbsent() ? e == null : e != null && e.version == expected.value();
+                if (!ok) {
+                    throw new VersionConflictException("version of " + u.key() + " is "
+                            + (e == null ? "ABSENT" : e.version) + ", expected " + expected);
+                }
+            }
+            for (MetadataUpdate u : updates) {
+                Entry e = entry(u.key());
+                long version = e == null ? 0 : e.version + 1;
+                containers.computeIfAbsent(u.key().container(), c -> new TreeMap<>())
+                        .put(KeyEncoding.encode(u.key().key()), new Entry(u.value().clone(), version));
+                List<Watch> list = watches.remove(u.key());
+                if (list != null) {
+                    toFire.addAll(list);
+                }
+            }
+        }
+        for (Watch w : toFire) {
+            if (w.done.compareAndSet(false, true)) {
+                w.callback.run();
+            }
+        }
+    }
+
+    @Override
+    public synchronized MetadataPage list(String container, String prefix, String startAfter, int limit) {
+        TreeMap<String, Entry> map = containers.get(container);
+        if (map == null || limit <= 0) {
+            return new MetadataPage(List.of(), false);
+        }
+        String encodedPrefix = KeyEncoding.encode(prefix == null ? "" : prefix);
+        if (prefix == null || prefix.isEmpty()) {
+            encodedPrefix = "";
+        }
+        Map<String, Entry> tail = startAfter == null ? map.tailMap(encodedPrefix, true)
+                : map.tailMap(max(encodedPrefix, KeyEncoding.encode(startAfter)), startAfter == null);
+        List<MetadataEntry> out = new ArrayList<>();
+        boolean more = false;
+        for (Map.Entry<String, Entry> e : tail.entrySet()) {
+            if (!e.getKey().startsWith(encodedPrefix)) {
+                break;
+            }
+            if (startAfter != null && e.getKey().compareTo(KeyEncoding.encode(startAfter)) <= 0) {
+                continue;
+            }
+            if (out.size() == limit) {
+                more = true;
+                break;
+            }
+            out.add(new MetadataEntry(KeyEncoding.decode(e.getKey()), e.getValue().value.clone(),
+                    new MetadataVersion(e.getValue().version)));
+        }
+        return new MetadataPage(out, more);
+    }
+
+    private static String max(String a, String b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    private Entry entry(MetadataKey key) {
+        TreeMap<String, Entry> map = containers.get(key.container());
+        return map == null ? null : map.get(KeyEncoding.encode(key.key()));
+    }
+
+    @Override
+    public String describe() {
+        return "in-memory metadata store";
+    }
+
+    @Override
+    public void close() {
+        // nothing to release
+    }
+
+    /** {@code hybris.rmds.type=memory}: metadata lives in this JVM only (tests, experiments). */
+    public static final class Provider implements MetadataStoreProvider {
+        @Override
+        public String type() {
+            return "memory";
+        }
+
+        @Override
+        public Set<String> optionNames() {
+            return Set.of();
+        }
+
+        @Override
+        public MetadataStore create(ProviderOptions options) {
+            return new InMemoryMetadataStore();
+        }
+    }
+}

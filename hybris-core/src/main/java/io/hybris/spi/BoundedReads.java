@@ -1,0 +1,39 @@
+package io.hybris.spi;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * Reads a stream into memory without ever reading more than a limit plus one byte, for {@link CloudStore}
+ * implementations that receive a stream.
+ */
+public final class BoundedReads {
+    private BoundedReads() {
+    }
+
+    /**
+     * Reads {@code in} to its end if it holds at most {@code maxBytes} bytes.
+     *
+     * @throws OversizedObjectException after reading {@code maxBytes + 1} bytes, if there are more
+     */
+    public static byte[] readAtMost(InputStream in, long maxBytes, String cloudId, String objectKey)
+            throws IOException {
+        int initial = (int) Math.min(Math.max(maxBytes, 0) + 1, 1 << 16);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(initial, 32));
+        byte[] buffer = new byte[(int) Math.min(64 * 1024, Math.max(maxBytes, 0) + 1)];
+        long total = 0;
+        while (true) {
+            int want = (int) Math.min(buffer.length, maxBytes + 1 - total);
+            int n = in.read(buffer, 0, want);
+            if (n < 0) {
+                return out.toByteArray();
+            }
+            total += n;
+            if (total > maxBytes) {
+                throw new OversizedObjectException(cloudId, objectKey, maxBytes);
+            }
+            out.write(buffer, 0, n);
+        }
+    }
+}

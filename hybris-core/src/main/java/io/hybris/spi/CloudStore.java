@@ -1,0 +1,53 @@
+package io.hybris.spi;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One untrusted cloud (the paper's Algorithm 3): a flat key-value object store. Hybris tolerates up to
+ * {@code f} of its configured clouds being arbitrarily faulty, so an implementation only has to be honest
+ * about errors; it is never trusted for correctness of data.
+ *
+ * <p><b>Object keys</b> handed to a store consist only of {@code [A-Za-z0-9._%#/-]} and {@code _}, are at most
+ * 1024 characters long and contain no empty, {@code "."} or {@code ".."} segment between slashes.
+ *
+ * <p><b>Errors</b>: a missing object is {@link Optional#empty()} (or a no-op for delete), never an exception;
+ * failures are {@link TransientCloudException} (retry may succeed: timeouts, throttling, 5xx),
+ * {@link PermanentCloudException} (bad credentials, missing bucket) or {@link OversizedObjectException}.
+ *
+ * <p>Implementations must be thread-safe and should honour thread interruption: Hybris interrupts a request
+ * it no longer needs (a slower cloud after a faster one answered).
+ *
+ * <pre>{@code
+ * CloudStore store = new InMemoryCloudStore("mem1");
+ * store.put("hybris/photos/cat.jpg#1_abc", bytes);
+ * Optional<byte[]> back = store.get("hybris/photos/cat.jpg#1_abc", bytes.length);
+ * }</pre>
+ */
+public interface CloudStore extends AutoCloseable {
+
+    /** The id this cloud is configured under; recorded in metadata, so it must stay stable. */
+    String id();
+
+    /** Stores {@code value} under {@code objectKey}, replacing any previous object, atomically. */
+    void put(String objectKey, byte[] value);
+
+    /**
+     * Returns the object's bytes, or empty if there is none. If the object holds more than {@code maxBytes}
+     * bytes the store must throw {@link OversizedObjectException} after reading at most {@code maxBytes + 1}
+     * bytes from the network (ranged request or aborted stream), so a malicious cloud cannot make the client
+     * download more than the size recorded in metadata.
+     */
+    Optional<byte[]> get(String objectKey, long maxBytes);
+
+    /** Every object whose key starts with {@code prefix}, in no particular order. */
+    List<CloudObject> list(String prefix);
+
+    /** Deletes the object if it exists; deleting a missing object is not an error. */
+    void delete(String objectKey);
+
+    /** Releases connections and threads. The default does nothing. */
+    @Override
+    default void close() {
+    }
+}

@@ -1,0 +1,64 @@
+package io.hybris.spi;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The trusted, strongly consistent metadata store (the paper's RMDS, Algorithm 2): a map from
+ * {@link MetadataKey} to an opaque byte value with a per-key version, supporting conditional update.
+ * Hybris encodes and interprets the values; a store only keeps bytes and versions.
+ *
+ * <p>Contract (checked by {@code MetadataStoreContract} in the testkit):
+ * <ul>
+ *   <li>{@link #read} is linearizable (or as configured by the store's read mode, documented there);</li>
+ *   <li>{@link #conditionalUpdate} replaces the value only if the key's current version equals the expected one
+ *       ({@link MetadataVersion#ABSENT}: the key must not exist) and otherwise throws
+ *       {@link VersionConflictException} without any effect;</li>
+ *   <li>{@link #conditionalUpdateAll} applies several such updates atomically: all or none;</li>
+ *   <li>{@link #list} returns entries ordered by {@link KeyEncoding#encode(String)} of their key;</li>
+ *   <li>a watch set by {@link #readAndWatch} fires at most once, after the key changes.</li>
+ * </ul>
+ * Failures to reach the store throw {@link io.hybris.MetadataUnavailableException}; other failures
+ * {@link io.hybris.MetadataStoreException}. Implementations are thread-safe. Keys are stored in a form that
+ * survives the store's naming rules: use {@link KeyEncoding}.
+ */
+public interface MetadataStore extends AutoCloseable {
+
+    /** Reads a key's current value and version; empty if the key has never been written. */
+    Optional<VersionedValue> read(MetadataKey key);
+
+    /**
+     * Reads a key like {@link #read} and atomically subscribes to its next change: {@code onChange} runs at
+     * most once, on a store thread, after the key's value changes (or the key is created). It must return
+     * quickly. Cancel the subscription with {@link WatchedRead#subscription()} once it is no longer needed.
+     */
+    WatchedRead readAndWatch(MetadataKey key, Runnable onChange);
+
+    /**
+     * Writes {@code update.value()} if the key's version is {@code update.expectedVersion()}.
+     *
+     * @throws VersionConflictException if the version differs (nothing was written)
+     */
+    void conditionalUpdate(MetadataUpdate update) throws VersionConflictException;
+
+    /**
+     * Applies all updates atomically, each conditional on its expected version; if any condition fails, none
+     * is applied. The updates name distinct keys.
+     *
+     * @throws VersionConflictException if any version differs (nothing was written)
+     */
+    void conditionalUpdateAll(List<MetadataUpdate> updates) throws VersionConflictException;
+
+    /**
+     * Lists up to {@code limit} entries of {@code container} whose key starts with {@code prefix} and whose
+     * encoded key sorts after the encoded {@code startAfter} (null: from the beginning), in encoded-key order.
+     */
+    MetadataPage list(String container, String prefix, String startAfter, int limit);
+
+    /** A human-readable description (type and address) for log and error messages. */
+    String describe();
+
+    /** Releases the connection. */
+    @Override
+    void close();
+}
