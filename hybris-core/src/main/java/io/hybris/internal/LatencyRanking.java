@@ -80,13 +80,15 @@ public final class LatencyRanking {
     }
 
     /**
-     * {@code candidates} ordered fastest first for {@code op} on values of {@code size}; unobserved clouds
-     * rank first (so they get measured), ties keep configuration order. Returns a new immutable list.
+     * {@code candidates} ordered fastest first for {@code op} on values of {@code size}. An unobserved cloud
+     * is assumed to take the initial timer, so it ranks behind clouds seen answering faster; ties keep
+     * configuration order. Returns a new immutable list.
      */
     public List<String> rank(List<String> candidates, Op op, long size) {
         int sc = sizeClass(size);
+        double prior = timerInitialNanos;
         List<String> out = new ArrayList<>(candidates);
-        out.sort(Comparator.<String>comparingDouble(id -> estimates.getOrDefault(new Slot(id, op, sc), 0.0))
+        out.sort(Comparator.<String>comparingDouble(id -> estimates.getOrDefault(new Slot(id, op, sc), prior))
                 .thenComparingInt(id -> {
                     int i = configuredOrder.indexOf(id);
                     return i < 0 ? Integer.MAX_VALUE : i;

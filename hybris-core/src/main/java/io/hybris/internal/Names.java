@@ -68,7 +68,7 @@ public final class Names {
                         + describe(c) + " at index " + i + "; it has no UTF-8 form, so it cannot round-trip");
             }
             if (Character.isISOControl(c)) {
-                throw new InvalidRequestException("key '" + abbreviate(key) + "' has the control character "
+                throw new InvalidRequestException("key '" + abbreviate(key) + "' has the control "
                         + describe(c) + " at index " + i
                         + "; control characters are rejected because clouds and tools mangle them");
             }

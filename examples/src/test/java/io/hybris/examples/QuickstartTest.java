@@ -1,0 +1,30 @@
+package io.hybris.examples;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class QuickstartTest {
+
+    @Test
+    void quickstartRunsOnTheEmbeddedDefaultAndSurvivesACorruptCopy(@TempDir Path dir) {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        Quickstart.run(dir, new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        String out = buffer.toString(StandardCharsets.UTF_8);
+        assertThat(out).contains("get    photos/cat.jpg -> \"a picture of a cat\"");
+        assertThat(out).contains("list   photos -> [cat.jpg, dog.jpg, owl.jpg]");
+        assertThat(out).containsPattern("is on clouds \\[disk\\d, disk\\d\\]");
+        assertThat(out.split("hash check rejected the bad copy", -1)).hasSize(3);
+        assertThat(out).doesNotContain("a picture of a rat!\"  (hash check");
+        assertThat(out).contains("answered the GET with CORRUPT");
+        assertThat(out).contains("delete photos/cat.jpg; get -> (absent)");
+        assertThat(out).contains("list   photos -> [dog.jpg, owl.jpg]");
+        assertThat(out).endsWith("done." + System.lineSeparator());
+    }
+}

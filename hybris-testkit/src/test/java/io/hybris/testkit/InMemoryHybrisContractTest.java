@@ -1,0 +1,12 @@
+package io.hybris.testkit;
+
+import io.hybris.metadata.InMemoryMetadataStore;
+import io.hybris.spi.MetadataStore;
+
+/** The end-to-end suite over the in-memory metadata store. */
+class InMemoryHybrisContractTest extends HybrisContract {
+    @Override
+    protected MetadataStore newMetadataStore() {
+        return new InMemoryMetadataStore();
+    }
+}
