@@ -114,23 +114,22 @@ public final class InMemoryMetadataStore implements MetadataStore {
 
     @Override
     public synchronized MetadataPage list(String container, String prefix, String startAfter, int limit) {
+        if (limit <= 0) {
+            throw new IllegalArgumentException("limit must be positive: " + limit);
+        }
         TreeMap<String, Entry> map = containers.get(container);
-        if (map == null || limit <= 0) {
+        if (map == null) {
             return new MetadataPage(List.of(), false);
         }
-        String encodedPrefix = KeyEncoding.encode(prefix == null ? "" : prefix);
-        if (prefix == null || prefix.isEmpty()) {
-            encodedPrefix = "";
-        }
-        Map<String, Entry> tail = startAfter == null ? map.tailMap(encodedPrefix, true)
-                : map.tailMap(max(encodedPrefix, KeyEncoding.encode(startAfter)), startAfter == null);
+        String encodedPrefix = prefix == null || prefix.isEmpty() ? "" : KeyEncoding.encode(prefix);
+        String encodedAfter = startAfter == null ? null : KeyEncoding.encode(startAfter);
         List<MetadataEntry> out = new ArrayList<>();
         boolean more = false;
-        for (Map.Entry<String, Entry> e : tail.entrySet()) {
+        for (Map.Entry<String, Entry> e : map.tailMap(encodedPrefix, true).entrySet()) {
             if (!e.getKey().startsWith(encodedPrefix)) {
                 break;
             }
-            if (startAfter != null && e.getKey().compareTo(KeyEncoding.encode(startAfter)) <= 0) {
+            if (encodedAfter != null && e.getKey().compareTo(encodedAfter) <= 0) {
                 continue;
             }
             if (out.size() == limit) {
@@ -141,10 +140,6 @@ public final class InMemoryMetadataStore implements MetadataStore {
                     new MetadataVersion(e.getValue().version)));
         }
         return new MetadataPage(out, more);
-    }
-
-    private static String max(String a, String b) {
-        return a.compareTo(b) >= 0 ? a : b;
     }
 
     private Entry entry(MetadataKey key) {

@@ -43,7 +43,8 @@ public interface MetadataStore extends AutoCloseable {
 
     /**
      * Applies all updates atomically, each conditional on its expected version; if any condition fails, none
-     * is applied. The updates name distinct keys.
+     * is applied. The updates name distinct keys (a repeated key is an {@link IllegalArgumentException}); an
+     * empty list is a no-op.
      *
      * @throws VersionConflictException if any version differs (nothing was written)
      */
@@ -52,6 +53,10 @@ public interface MetadataStore extends AutoCloseable {
     /**
      * Lists up to {@code limit} entries of {@code container} whose key starts with {@code prefix} and whose
      * encoded key sorts after the encoded {@code startAfter} (null: from the beginning), in encoded-key order.
+     * A null or empty prefix matches every key. {@code hasMore} may be true although the next page turns out
+     * empty (keys are never deleted by Hybris, but a store may be shared).
+     *
+     * @throws IllegalArgumentException if {@code limit} is not positive
      */
     MetadataPage list(String container, String prefix, String startAfter, int limit);
 

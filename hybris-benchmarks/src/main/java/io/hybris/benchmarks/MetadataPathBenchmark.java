@@ -1,0 +1,116 @@
+package io.hybris.benchmarks;
+
+import io.hybris.Hybris;
+import io.hybris.cloud.InMemoryCloudStore;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.data.Stat;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The metadata path of Hybris on ZooKeeper, side by side with raw Curator doing the same ZooKeeper work on the
+ * same server in the same run:
+ * <ul>
+ *   <li>{@code hybrisGet} (metadata read with {@code sync} + one in-memory cloud read + SHA-256) against
+ *       {@code curatorSyncRead} ({@code sync()} + {@code getData()});</li>
+ *   <li>{@code hybrisPut} (metadata read, two in-memory cloud writes, conditional update, background GC)
+ *       against {@code curatorReadCas} ({@code sync()} + {@code getData()} + {@code setData().withVersion()}).</li>
+ * </ul>
+ * Values are small ({@code valueBytes}) so the metadata path dominates.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 5)
+@Measurement(iterations = 5, time = 5)
+@Fork(1)
+public class MetadataPathBenchmark {
+    private static final int KEYS = 256;
+
+    @Param({"1024"})
+    public int valueBytes;
+
+    private TestingServer zookeeper;
+    private Hybris hybris;
+    private CuratorFramework curator;
+    private byte[] value;
+    private final AtomicInteger next = new AtomicInteger();
+
+    @Setup(Level.Trial)
+    public void setUp() throws Exception {
+        zookeeper = new TestingServer(true);
+        value = new byte[valueBytes];
+        hybris = Hybris.builder()
+                .f(1)
+                .metadataStore("zookeeper", Map.of("connect", zookeeper.getConnectString(), "root", "/bench"))
+                .cloud(new InMemoryCloudStore("m1"))
+                .cloud(new InMemoryCloudStore("m2"))
+                .cloud(new InMemoryCloudStore("m3"))
+                .deadline(Duration.ofSeconds(30))
+                .open();
+        curator = CuratorFrameworkFactory.newClient(zookeeper.getConnectString(), new RetryNTimes(3, 100));
+        curator.start();
+        curator.blockUntilConnected();
+        for (int i = 0; i < KEYS; i++) {
+            hybris.put("bench", "key-" + i, value);
+            curator.create().creatingParentsIfNeeded().forPath("/raw/key-" + i, value);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        hybris.close();
+        curator.close();
+        zookeeper.close();
+    }
+
+    private int key() {
+        return Math.floorMod(next.getAndIncrement(), KEYS);
+    }
+
+    @Benchmark
+    public Optional<byte[]> hybrisGet() {
+        return hybris.get("bench", "key-" + key());
+    }
+
+    @Benchmark
+    public void hybrisPut() {
+        hybris.put("bench", "key-" + key(), value);
+    }
+
+    @Benchmark
+    public byte[] curatorSyncRead() throws Exception {
+        String path = "/raw/key-" + key();
+        curator.sync().forPath(path);
+        return curator.getData().forPath(path);
+    }
+
+    @Benchmark
+    public Stat curatorReadCas() throws Exception {
+        String path = "/raw/key-" + key();
+        Stat stat = new Stat();
+        curator.sync().forPath(path);
+        curator.getData().storingStatIn(stat).forPath(path);
+        return curator.setData().withVersion(stat.getVersion()).forPath(path, value);
+    }
+}

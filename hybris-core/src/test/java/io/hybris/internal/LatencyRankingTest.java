@@ -1,0 +1,145 @@
+package io.hybris.internal;
+
+import io.hybris.internal.LatencyRanking.Op;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LatencyRankingTest {
+    private static final long MS = 1_000_000L;
+    private static final List<String> CLOUDS = List.of("a", "b", "c");
+
+    private final LatencyRanking ranking =
+            new LatencyRanking(CLOUDS, Duration.ofMillis(10), Duration.ofMillis(100), 3.0);
+
+    @Test
+    void beforeAnyObservationTheConfiguredOrderHolds() {
+        assertThat(ranking.rank(List.of("c", "a", "b"), Op.READ, 1024)).containsExactly("a", "b", "c");
+        assertThat(ranking.estimateNanos("a", Op.READ, 1024)).isEmpty();
+    }
+
+    @Test
+    void ranksByObservedLatency() {
+        ranking.recordSuccess("a", Op.READ, 1024, 50 * MS);
+        ranking.recordSuccess("b", Op.READ, 1024, 10 * MS);
+        ranking.recordSuccess("c", Op.READ, 1024, 30 * MS);
+
+        assertThat(ranking.rank(CLOUDS, Op.READ, 1024)).containsExactly("b", "c", "a");
+    }
+
+    @Test
+    void unobservedCloudsRankAsIfTheyTookTheInitialTimerInConfiguredOrder() {
+        ranking.recordSuccess("b", Op.WRITE, 1024, MS);
+        ranking.recordSuccess("c", Op.WRITE, 1024, 500 * MS);
+
+        // a is unobserved: assumed to take the initial timer (100 ms), between b (1 ms) and c (500 ms)
+        assertThat(ranking.rank(List.of("c", "a", "b"), Op.WRITE, 1024)).containsExactly("b", "a", "c");
+    }
+
+    @Test
+    void unobservedCloudsKeepConfiguredOrderAmongThemselves() {
+        ranking.recordSuccess("a", Op.WRITE, 1024, 500 * MS);
+
+        assertThat(ranking.rank(List.of("a", "c", "b"), Op.WRITE, 1024)).containsExactly("b", "c", "a");
+    }
+
+    @Test
+    void failuresSinkACloud() {
+        ranking.recordSuccess("a", Op.READ, 1024, 10 * MS);
+        ranking.recordSuccess("b", Op.READ, 1024, 20 * MS);
+        ranking.recordSuccess("c", Op.READ, 1024, 30 * MS);
+
+        ranking.recordFailure("a", Op.READ, 1024);
+
+        assertThat(ranking.estimateNanos("a", Op.READ, 1024)).hasValue(60.0 * MS);
+        assertThat(ranking.rank(CLOUDS, Op.READ, 1024)).containsExactly("b", "c", "a");
+    }
+
+    @Test
+    void aFailedUnobservedCloudRanksBehindAnsweringClouds() {
+        ranking.recordSuccess("a", Op.READ, 1024, 90 * MS);
+        ranking.recordSuccess("c", Op.READ, 1024, 90 * MS);
+
+        ranking.recordFailure("b", Op.READ, 1024);
+
+        assertThat(ranking.estimateNanos("b", Op.READ, 1024)).hasValue(200.0 * MS);
+        assertThat(ranking.rank(CLOUDS, Op.READ, 1024)).containsExactly("a", "c", "b");
+    }
+
+    @Test
+    void estimatesAreAnExponentialMovingAverage() {
+        ranking.recordSuccess("a", Op.READ, 1024, 100);
+        ranking.recordSuccess("a", Op.READ, 1024, 200);
+
+        assertThat(ranking.estimateNanos("a", Op.READ, 1024).getAsDouble()).isCloseTo(130.0,
+                org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void operationsAndSizeClassesAreRankedSeparately() {
+        ranking.recordSuccess("a", Op.READ, 1024, 90 * MS);
+        ranking.recordSuccess("b", Op.READ, 1024, 10 * MS);
+        ranking.recordSuccess("c", Op.READ, 1024, 50 * MS);
+
+        assertThat(ranking.rank(CLOUDS, Op.WRITE, 1024)).containsExactly("a", "b", "c");
+        assertThat(ranking.rank(CLOUDS, Op.READ, 32L << 20)).containsExactly("a", "b", "c");
+        assertThat(ranking.rank(CLOUDS, Op.READ, (64 << 10) - 1)).containsExactly("b", "c", "a");
+    }
+
+    @Test
+    void sizeClassBoundaries() {
+        assertThat(LatencyRanking.sizeClass(0)).isZero();
+        assertThat(LatencyRanking.sizeClass((64 << 10) - 1)).isZero();
+        assertThat(LatencyRanking.sizeClass(64 << 10)).isEqualTo(1);
+        assertThat(LatencyRanking.sizeClass((1 << 20) - 1)).isEqualTo(1);
+        assertThat(LatencyRanking.sizeClass(1 << 20)).isEqualTo(2);
+        assertThat(LatencyRanking.sizeClass(16 << 20)).isEqualTo(3);
+        assertThat(LatencyRanking.sizeClass(Long.MAX_VALUE)).isEqualTo(3);
+    }
+
+    @Test
+    void timersAreNeverBelowTheMinimum() {
+        assertThat(ranking.timerNanos("a", Op.READ, 1024)).isEqualTo(100 * MS);
+
+        ranking.recordSuccess("a", Op.READ, 1024, 1);
+        assertThat(ranking.timerNanos("a", Op.READ, 1024)).isEqualTo(10 * MS);
+
+        ranking.recordSuccess("b", Op.READ, 1024, 50 * MS);
+        assertThat(ranking.timerNanos("b", Op.READ, 1024)).isEqualTo(150 * MS);
+
+        LatencyRanking shortInitial = new LatencyRanking(CLOUDS, Duration.ofMillis(100), Duration.ofMillis(10), 3.0);
+        assertThat(shortInitial.timerNanos("a", Op.WRITE, 0)).isEqualTo(100 * MS);
+    }
+
+    @Test
+    void repeatedFailuresKeepTimersFinite() {
+        for (int i = 0; i < 200; i++) {
+            ranking.recordFailure("a", Op.READ, 1024);
+        }
+
+        assertThat(ranking.timerNanos("a", Op.READ, 1024)).isPositive().isLessThan(Long.MAX_VALUE);
+        assertThat(ranking.rank(CLOUDS, Op.READ, 1024)).containsExactly("b", "c", "a");
+    }
+
+    @Test
+    void rankingsAreNewImmutableLists() {
+        List<String> candidates = new ArrayList<>(CLOUDS);
+        List<String> ranked = ranking.rank(candidates, Op.READ, 1024);
+        candidates.clear();
+
+        assertThat(ranked).containsExactly("a", "b", "c");
+        assertThatThrownBy(() -> ranked.add("d")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ranked.set(0, "d")).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(ranking.rank(CLOUDS, Op.READ, 1024)).isNotSameAs(ranked);
+    }
+
+    @Test
+    void cloudsOutsideTheConfigurationRankLastAmongTies() {
+        assertThat(ranking.rank(List.of("z", "b", "a"), Op.READ, 1024)).containsExactly("a", "b", "z");
+    }
+}

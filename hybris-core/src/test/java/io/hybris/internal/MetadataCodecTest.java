@@ -1,0 +1,168 @@
+package io.hybris.internal;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+class MetadataCodecTest {
+    private static byte[] hash(int seed) {
+        byte[] h = new byte[Metadata.HASH_BYTES];
+        new Random(seed).nextBytes(h);
+        return h;
+    }
+
+    private static Metadata replicated(long sn, String clientId, long size, String... clouds) {
+        return new Metadata(new Timestamp(sn, clientId), List.of(clouds), hash((int) sn), size);
+    }
+
+    private static Metadata roundTrip(Metadata m) {
+        return MetadataCodec.decode(MetadataCodec.encode(m));
+    }
+
+    @Test
+    void tombstonesRoundTrip() {
+        for (long sn : new long[] {0, 1, 127, 128, 1L << 40, Long.MAX_VALUE}) {
+            Metadata tombstone = Metadata.tombstone(new Timestamp(sn, "abcdefgh"));
+            Metadata back = roundTrip(tombstone);
+            assertThat(back).isEqualTo(tombstone);
+            assertThat(back.isTombstone()).isTrue();
+        }
+    }
+
+    @Test
+    void sizesRoundTrip() {
+        for (long size : new long[] {0, 1, 127, 128, 1024, 16_383, 16_384, 64L << 20, 5L << 30, Long.MAX_VALUE}) {
+            Metadata m = replicated(3, "abcdefgh", size, "c1", "c2");
+            assertThat(roundTrip(m)).as("size %d", size).isEqualTo(m);
+        }
+    }
+
+    @Test
+    void oneToFiveCloudsRoundTripInOrder() {
+        List<String> ids = List.of("aws", "azure-west-1", "c3", "0", "sixteen-chars-id");
+        for (int n = 1; n <= 5; n++) {
+            Metadata m = new Metadata(new Timestamp(n, "abcdefgh"), ids.subList(0, n), hash(n), 1000 + n);
+            Metadata back = roundTrip(m);
+            assertThat(back).isEqualTo(m);
+            assertThat(back.clouds()).containsExactlyElementsOf(ids.subList(0, n));
+            assertThat(back.sha256()).isEqualTo(hash(n));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"a", "abcdefgh", "234567", "zzzzzzzzz", "abcdefghijklmnopqrstuvwxyz234567",
+            "client-1", "0123456789", "x", "a-b", "8", "abcdefghijklmnopqrstuvwxyz012345"})
+    void clientIdsRoundTripPackedOrNot(String clientId) {
+        Metadata m = replicated(42, clientId, 10, "c1");
+        Metadata t = Metadata.tombstone(new Timestamp(42, clientId));
+
+        assertThat(roundTrip(m)).isEqualTo(m);
+        assertThat(roundTrip(t)).isEqualTo(t);
+    }
+
+    @Test
+    void base32ClientIdsArePacked() {
+        int packed = MetadataCodec.encode(Metadata.tombstone(new Timestamp(1, "abcdefgh"))).length;
+        int plain = MetadataCodec.encode(Metadata.tombstone(new Timestamp(1, "abcdefg1"))).length;
+
+        assertThat(packed).isEqualTo(1 + 1 + 1 + 5 + 1);
+        assertThat(plain).isEqualTo(1 + 1 + 1 + 8 + 1);
+    }
+
+    @Test
+    void aReplicatedEntryTakesFortyNineBytes() {
+        Metadata m = new Metadata(new Timestamp(1, "k3m7q2xa"), List.of("c1", "c2"), hash(9), 1024);
+
+        byte[] encoded = MetadataCodec.encode(m);
+
+        // version 1 + sn 1 + client id 1+5 + cloud count 1 + size 2 + hash 32 + clouds 2*(1+2)
+        assertThat(encoded).hasSize(49);
+        assertThat(encoded.length).isLessThanOrEqualTo(50);
+        assertThat(encoded[0]).isEqualTo((byte) MetadataCodec.FORMAT_V1);
+    }
+
+    @Test
+    void emptyInputIsRejected() {
+        assertThatThrownBy(() -> MetadataCodec.decode(new byte[0]))
+                .isInstanceOf(MetadataFormatException.class).hasMessageContaining("truncated");
+    }
+
+    @Test
+    void everyTruncationIsRejected() {
+        for (Metadata m : List.of(replicated(300, "abcdefgh", 1024, "c1", "c2"),
+                replicated(1, "client-1", 0, "aws"), Metadata.tombstone(new Timestamp(1L << 50, "client-1")))) {
+            byte[] full = MetadataCodec.encode(m);
+            for (int length = 0; length < full.length; length++) {
+                byte[] cut = Arrays.copyOf(full, length);
+                assertThatThrownBy(() -> MetadataCodec.decode(cut)).as("first %d of %d bytes", length, full.length)
+                        .isInstanceOf(MetadataFormatException.class).hasMessageContaining("truncated");
+            }
+        }
+    }
+
+    @Test
+    void trailingBytesAreRejected() {
+        for (Metadata m : List.of(replicated(2, "abcdefgh", 5, "c1"), Metadata.tombstone(new Timestamp(2, "ab")))) {
+            byte[] full = MetadataCodec.encode(m);
+            byte[] longer = Arrays.copyOf(full, full.length + 1);
+            assertThatThrownBy(() -> MetadataCodec.decode(longer))
+                    .isInstanceOf(MetadataFormatException.class).hasMessageContaining("1 unexpected trailing bytes");
+        }
+    }
+
+    @Test
+    void unknownVersionsAreRejectedNamingTheVersion() {
+        for (int version : new int[] {0, 2, 255}) {
+            byte[] bytes = MetadataCodec.encode(replicated(2, "abcdefgh", 5, "c1"));
+            bytes[0] = (byte) version;
+            assertThatThrownBy(() -> MetadataCodec.decode(bytes)).isInstanceOf(MetadataFormatException.class)
+                    .hasMessageContaining("unknown metadata format version " + version);
+        }
+    }
+
+    @Test
+    void malformedNumbersAreRejected() {
+        byte[] tooLong = new byte[12];
+        tooLong[0] = 1;
+        Arrays.fill(tooLong, 1, 12, (byte) 0xff);
+        assertThatThrownBy(() -> MetadataCodec.decode(tooLong)).isInstanceOf(MetadataFormatException.class)
+                .hasMessageContaining("malformed varint");
+
+        byte[] negative = {1, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff,
+                (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x01, (byte) 0x81, 0, 0};
+        assertThatThrownBy(() -> MetadataCodec.decode(negative)).isInstanceOf(MetadataFormatException.class)
+                .hasMessageContaining("negative");
+    }
+
+    @Test
+    void seededGarbageNeverFailsWithAnythingButAFormatException() {
+        Random random = new Random(20261122L);
+        List<Throwable> unexpected = new ArrayList<>();
+        int rejected = 0;
+        for (int i = 0; i < 20_000; i++) {
+            byte[] garbage = new byte[random.nextInt(80)];
+            random.nextBytes(garbage);
+            if (garbage.length > 0 && random.nextBoolean()) {
+                garbage[0] = MetadataCodec.FORMAT_V1;
+            }
+            Throwable t = catchThrowable(() -> MetadataCodec.decode(garbage));
+            if (t instanceof MetadataFormatException) {
+                rejected++;
+            } else if (t != null) {
+                unexpected.add(t);
+            }
+        }
+
+        assertThat(unexpected).isEmpty();
+        assertThat(rejected).isGreaterThan(19_000);
+    }
+}

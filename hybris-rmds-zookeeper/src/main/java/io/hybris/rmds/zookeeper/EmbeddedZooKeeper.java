@@ -1,0 +1,170 @@
+package io.hybris.rmds.zookeeper;
+
+import io.hybris.MetadataStoreException;
+import org.apache.zookeeper.server.ServerCnxnFactory;
+import org.apache.zookeeper.server.ZooKeeperServer;
+import org.apache.zookeeper.server.persistence.FileTxnSnapLog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A standalone ZooKeeper server in this process, for the single-process default setup and for tests.
+ *
+ * <pre>{@code
+ * try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(Path.of("/var/lib/myapp/zk"), 0)) {
+ *     String connect = zk.connectString();     // 127.0.0.1:<free port>
+ *     ...
+ * }
+ * }</pre>
+ *
+ * Built directly from ZooKeeper's server classes ({@link ZooKeeperServer} behind a {@link ServerCnxnFactory}),
+ * not from a test harness: it listens on 127.0.0.1 only, keeps its snapshots and transaction log in the data
+ * directory (so data survives a restart on the same directory; every write is synced to disk before it is
+ * acknowledged), starts no admin server and sets no global system properties. A lock file in the data
+ * directory stops two embedded servers from sharing it. It offers no replication: the metadata is as durable
+ * as the one disk, and the service is down while the process is.
+ *
+ * <p>Thread-safe; {@link #close()} is idempotent.
+ */
+public final class EmbeddedZooKeeper implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedZooKeeper.class);
+    private static final int TICK_TIME_MS = 2000;
+    private static final String LOCK_FILE = "hybris-embedded-zookeeper.lock";
+
+    private final Path dataDir;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final FileTxnSnapLog txnLog;
+    private final ServerCnxnFactory factory;
+    private final int port;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private EmbeddedZooKeeper(Path dataDir, FileChannel lockChannel, FileLock lock, FileTxnSnapLog txnLog,
+                              ServerCnxnFactory factory) {
+        this.dataDir = dataDir;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        this.txnLog = txnLog;
+        this.factory = factory;
+        this.port = factory.getLocalPort();
+    }
+
+    /**
+     * Starts a server on 127.0.0.1.
+     *
+     * @param dataDir where snapshots and the transaction log live (created if missing)
+     * @param port    the client port, or 0 for a free one
+     * @throws MetadataStoreException if the directory is unusable or already used by another embedded server,
+     *                                or the port is taken
+     */
+    public static EmbeddedZooKeeper start(Path dataDir, int port) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 0 (a free port) or 1-65535, was " + port);
+        }
+        Path dir = dataDir.toAbsolutePath();
+        FileChannel lockChannel = null;
+        FileLock lock = null;
+        FileTxnSnapLog txnLog = null;
+        ServerCnxnFactory factory = null;
+        try {
+            Files.createDirectories(dir);
+            lockChannel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try {
+                lock = lockChannel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                throw new MetadataStoreException("the embedded ZooKeeper data directory " + dir
+                        + " is in use by another embedded ZooKeeper; give each one its own data-dir");
+            }
+            txnLog = new FileTxnSnapLog(dir.toFile(), dir.toFile());
+            ZooKeeperServer server = new ZooKeeperServer(txnLog, TICK_TIME_MS, "");
+            InetSocketAddress address = new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port);
+            factory = ServerCnxnFactory.createFactory(address, 0);
+            factory.startup(server);
+            EmbeddedZooKeeper zk = new EmbeddedZooKeeper(dir, lockChannel, lock, txnLog, factory);
+            LOG.info("embedded ZooKeeper listening on {} with data in {}", zk.connectString(), dir);
+            return zk;
+        } catch (IOException | RuntimeException e) {
+            cleanUp(factory, txnLog, lockChannel);
+            if (e instanceof MetadataStoreException m) {
+                throw m;
+            }
+            throw new MetadataStoreException("cannot start the embedded ZooKeeper on 127.0.0.1:" + port
+                    + " with data in " + dir + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            cleanUp(factory, txnLog, lockChannel);
+            throw new MetadataStoreException("interrupted while starting the embedded ZooKeeper in " + dir, e);
+        }
+    }
+
+    /** The port the server listens on, on 127.0.0.1. */
+    public int port() {
+        return port;
+    }
+
+    /** The connect string for clients: {@code 127.0.0.1:<port>}. */
+    public String connectString() {
+        return "127.0.0.1:" + port;
+    }
+
+    /** The data directory (absolute). */
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** Stops the server, closing client connections, and releases the data directory. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        LOG.info("stopping embedded ZooKeeper on {}", connectString());
+        factory.shutdown(); // closes the connections, then shuts down the server
+        try {
+            txnLog.close();
+        } catch (IOException e) {
+            LOG.warn("closing the transaction log in {} failed", dataDir, e);
+        }
+        try {
+            lock.release();
+            lockChannel.close();
+        } catch (IOException e) {
+            LOG.warn("releasing {} failed", dataDir.resolve(LOCK_FILE), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "EmbeddedZooKeeper[" + connectString() + ", " + dataDir + "]";
+    }
+
+    private static void cleanUp(ServerCnxnFactory factory, FileTxnSnapLog txnLog, FileChannel lockChannel) {
+        if (factory != null) {
+            factory.shutdown();
+        }
+        try {
+            if (txnLog != null) {
+                txnLog.close();
+            }
+            if (lockChannel != null) {
+                lockChannel.close(); // releases the lock
+            }
+        } catch (IOException e) {
+            LOG.debug("cleanup after a failed start", e);
+        }
+    }
+}

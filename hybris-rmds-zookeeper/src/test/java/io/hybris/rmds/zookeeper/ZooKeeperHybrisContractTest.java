@@ -1,0 +1,33 @@
+package io.hybris.rmds.zookeeper;
+
+import io.hybris.spi.MetadataStore;
+import io.hybris.testkit.HybrisContract;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The end-to-end protocol suite over a real (in-process) ZooKeeper server. */
+class ZooKeeperHybrisContractTest extends HybrisContract {
+    private static TestingServer server;
+    private static final AtomicInteger ROOTS = new AtomicInteger();
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = new TestingServer(true);
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        server.close();
+    }
+
+    @Override
+    protected MetadataStore newMetadataStore() {
+        return ZooKeeperMetadataStore.builder()
+                .connect(server.getConnectString())
+                .root("/e2e-" + ROOTS.incrementAndGet())
+                .build();
+    }
+}

@@ -1,0 +1,13 @@
+package io.hybris.testkit;
+
+import io.hybris.metadata.InMemoryMetadataStore;
+import io.hybris.spi.MetadataStore;
+
+/** The {@link MetadataStoreContract} against the reference {@link InMemoryMetadataStore}. */
+class InMemoryMetadataStoreContractTest extends MetadataStoreContract {
+
+    @Override
+    protected MetadataStore newStore() {
+        return new InMemoryMetadataStore();
+    }
+}
