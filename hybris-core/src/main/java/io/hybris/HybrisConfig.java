@@ -508,7 +508,8 @@ public final class HybrisConfig {
             override(props, env, "hybris.rmds.type");
             // clouds: hybris.cloud.<id>.<option>
             Map<String, Map<String, String>> cloudOptions = new TreeMap<>();
-            String rmdsType = props.get("hybris.rmds.type");
+            String rmdsType = Optional.ofNullable(props.get("hybris.rmds.type")).map(String::trim)
+                    .filter(t -> !t.isEmpty()).orElse(null);
             Map<String, String> rmdsOptions = new TreeMap<>();
             List<String> unknown = new ArrayList<>();
             for (Map.Entry<String, String> e : props.entrySet()) {
@@ -545,8 +546,8 @@ public final class HybrisConfig {
                     CORE.get(key).apply(b).apply(v.trim());
                 }
             }
-            if (rmdsType != null && !rmdsType.isBlank()) {
-                String type = rmdsType.trim();
+            if (rmdsType != null) {
+                String type = rmdsType;
                 MetadataStoreProvider p = Providers.metadataProvider(type);
                 for (String option : p.optionNames()) {
                     envOverride(env, "hybris.rmds." + type + "." + option).ifPresent(v -> rmdsOptions.put(option, v));

@@ -8,12 +8,14 @@ import io.hybris.spi.PermanentCloudException;
 import io.hybris.spi.TransientCloudException;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
 import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -112,16 +114,21 @@ public final class DirectoryCloudStore implements CloudStore {
     @Override
     public Optional<byte[]> get(String objectKey, long maxBytes) {
         Path file = pathOf(objectKey);
-        try (InputStream in = Files.newInputStream(file)) {
-            if (Files.size(file) > maxBytes) {
+        try (SeekableByteChannel channel = Files.newByteChannel(file)) {
+            if (channel.size() > maxBytes) {
                 throw new OversizedObjectException(id, objectKey, maxBytes);
             }
-            return Optional.of(BoundedReads.readAtMost(in, maxBytes, id, objectKey));
+            return Optional.of(BoundedReads.readAtMost(Channels.newInputStream(channel), maxBytes, id, objectKey));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (ClosedByInterruptException e) {
             Thread.currentThread().interrupt();
             throw new TransientCloudException(id, "get of '" + objectKey + "' interrupted", e);
+        } catch (FileSystemException e) {
+            if (!Files.exists(file)) {
+                return Optional.empty(); // e.g. a path component is a file: no such object
+            }
+            throw failure("get", objectKey, e);
         } catch (IOException e) {
             throw failure("get", objectKey, e);
         }
@@ -159,8 +166,13 @@ public final class DirectoryCloudStore implements CloudStore {
 
     @Override
     public void delete(String objectKey) {
+        Path file = pathOf(objectKey);
         try {
-            Files.deleteIfExists(pathOf(objectKey));
+            Files.deleteIfExists(file);
+        } catch (FileSystemException e) {
+            if (Files.exists(file)) {
+                throw failure("delete", objectKey, e);
+            }
         } catch (IOException e) {
             throw failure("delete", objectKey, e);
         }

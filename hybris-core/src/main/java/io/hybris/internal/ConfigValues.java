@@ -21,14 +21,18 @@ public final class ConfigValues {
         String v = value.trim().toLowerCase(Locale.ROOT);
         Matcher m = DURATION.matcher(v);
         if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            return switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
+            try {
+                long n = Long.parseLong(m.group(1));
+                return switch (m.group(2)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    case "h" -> Duration.ofHours(n);
+                    default -> Duration.ofDays(n);
+                };
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw new HybrisConfigurationException(key + "=" + value + " is too large");
+            }
         }
         try {
             return Duration.parse(value.trim());
@@ -45,7 +49,12 @@ public final class ConfigValues {
             throw new HybrisConfigurationException(key + "=" + value
                     + " is not a size; write e.g. 1048576, 64KiB, 32MiB or 1GiB");
         }
-        long n = Long.parseLong(m.group(1));
+        long n;
+        try {
+            n = Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            throw new HybrisConfigurationException(key + "=" + value + " is too large");
+        }
         String unit = m.group(2) == null ? "b" : m.group(2);
         long factor = switch (unit) {
             case "kib" -> 1L << 10;
@@ -56,7 +65,11 @@ public final class ConfigValues {
             case "gb" -> 1000_000_000L;
             default -> 1L;
         };
-        return Math.multiplyExact(n, factor);
+        try {
+            return Math.multiplyExact(n, factor);
+        } catch (ArithmeticException e) {
+            throw new HybrisConfigurationException(key + "=" + value + " is too large");
+        }
     }
 
     /** Parses a decimal integer. */

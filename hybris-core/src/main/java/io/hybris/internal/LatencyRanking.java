@@ -87,8 +87,12 @@ public final class LatencyRanking {
     public List<String> rank(List<String> candidates, Op op, long size) {
         int sc = sizeClass(size);
         double prior = timerInitialNanos;
+        Map<String, Double> snapshot = new java.util.HashMap<>();
+        for (String id : candidates) {
+            snapshot.put(id, estimates.getOrDefault(new Slot(id, op, sc), prior));
+        }
         List<String> out = new ArrayList<>(candidates);
-        out.sort(Comparator.<String>comparingDouble(id -> estimates.getOrDefault(new Slot(id, op, sc), prior))
+        out.sort(Comparator.<String>comparingDouble(snapshot::get)
                 .thenComparingInt(id -> {
                     int i = configuredOrder.indexOf(id);
                     return i < 0 ? Integer.MAX_VALUE : i;

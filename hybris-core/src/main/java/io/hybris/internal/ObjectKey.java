@@ -54,7 +54,9 @@ public record ObjectKey(String container, String key, Timestamp timestamp) {
             if (!Names.isValidClientId(clientId) || sn < 0) {
                 return Optional.empty();
             }
-            return Optional.of(new ObjectKey(container, KeyEncoding.decode(encodedKey), new Timestamp(sn, clientId)));
+            ObjectKey parsed = new ObjectKey(container, KeyEncoding.decode(encodedKey), new Timestamp(sn, clientId));
+            // only names Hybris itself writes: the sweep must never judge anything else
+            return parsed.render(prefix).equals(name) ? Optional.of(parsed) : Optional.empty();
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }

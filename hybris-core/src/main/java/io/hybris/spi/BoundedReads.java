@@ -19,12 +19,15 @@ public final class BoundedReads {
      */
     public static byte[] readAtMost(InputStream in, long maxBytes, String cloudId, String objectKey)
             throws IOException {
-        int initial = (int) Math.min(Math.max(maxBytes, 0) + 1, 1 << 16);
-        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(initial, 32));
-        byte[] buffer = new byte[(int) Math.min(64 * 1024, Math.max(maxBytes, 0) + 1)];
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
+        }
+        long limit = maxBytes == Long.MAX_VALUE ? Long.MAX_VALUE : maxBytes + 1;
+        ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.max(32, Math.min(limit, 1 << 16)));
+        byte[] buffer = new byte[(int) Math.max(1, Math.min(64 * 1024, limit))];
         long total = 0;
         while (true) {
-            int want = (int) Math.min(buffer.length, maxBytes + 1 - total);
+            int want = (int) Math.min(buffer.length, limit - total);
             int n = in.read(buffer, 0, want);
             if (n < 0) {
                 return out.toByteArray();

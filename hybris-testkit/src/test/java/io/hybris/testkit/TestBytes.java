@@ -1,0 +1,13 @@
+package io.hybris.testkit;
+
+import java.nio.charset.StandardCharsets;
+
+/** Small helpers shared by the decorator tests. */
+final class TestBytes {
+    private TestBytes() {
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
