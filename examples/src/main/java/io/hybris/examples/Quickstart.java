@@ -83,10 +83,10 @@ public final class Quickstart {
                 String objectKey = cloud.list("hybris/photos/cat.jpg#").stream().map(CloudObject::key)
                         .findFirst().orElseThrow();
                 byte[] good = cloud.get(objectKey, Long.MAX_VALUE).orElseThrow();
-                cloud.put(objectKey, "a picture of a rat!".getBytes(StandardCharsets.UTF_8));
+                cloud.put(objectKey, "a picture of a rat".getBytes(StandardCharsets.UTF_8)); // same size, wrong bytes
                 out.println("fault  cloud " + cloudId + " now serves corrupted bytes for photos/cat.jpg");
                 out.println("get    photos/cat.jpg -> " + text(hybris.get("photos", "cat.jpg"))
-                        + "  (hash check rejected the bad copy)");
+                        + "  (still correct: a copy failing the hash check is never returned)");
                 cloud.put(objectKey, good);
             }
 
