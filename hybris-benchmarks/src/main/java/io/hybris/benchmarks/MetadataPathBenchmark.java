@@ -24,6 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -98,10 +99,17 @@ public class MetadataPathBenchmark {
         hybris.put("bench", "key-" + key(), value);
     }
 
+    /** Curator's sync is always asynchronous: wait for it, as a linearizable read must. */
+    private void syncAndWait(String path) throws Exception {
+        CompletableFuture<Void> synced = new CompletableFuture<>();
+        curator.sync().inBackground((c, event) -> synced.complete(null)).forPath(path);
+        synced.get(10, TimeUnit.SECONDS);
+    }
+
     @Benchmark
     public byte[] curatorSyncRead() throws Exception {
         String path = "/raw/key-" + key();
-        curator.sync().forPath(path);
+        syncAndWait(path);
         return curator.getData().forPath(path);
     }
 
@@ -109,7 +117,7 @@ public class MetadataPathBenchmark {
     public Stat curatorReadCas() throws Exception {
         String path = "/raw/key-" + key();
         Stat stat = new Stat();
-        curator.sync().forPath(path);
+        syncAndWait(path);
         curator.getData().storingStatIn(stat).forPath(path);
         return curator.setData().withVersion(stat.getVersion()).forPath(path, value);
     }
