@@ -254,6 +254,18 @@ public final class Hybris implements AutoCloseable {
         return engine.sweep();
     }
 
+    /**
+     * KEK rotation: re-wraps every encrypted value's data key under the key provider's current key-encryption
+     * key by rewriting metadata with conditional updates; no cloud object is read or written. Safe while other
+     * clients write; entries already under the current KEK are skipped, so running it again resumes an
+     * interrupted rotation. Configure the provider with both the old and the new KEK (new one current), run this,
+     * then drop the old KEK. Runs on the calling thread.
+     */
+    public RewrapReport rewrapDataKeys() {
+        ensureOpen();
+        return engine.rewrapDataKeys();
+    }
+
     // ---------------------------------------------------------------- asynchronous twins
 
     /** {@link #put} on the client's threads. */

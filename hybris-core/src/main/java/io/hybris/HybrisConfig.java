@@ -5,6 +5,7 @@ import io.hybris.internal.Names;
 import io.hybris.internal.Providers;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.CloudStoreProvider;
+import io.hybris.spi.KeyProvider;
 import io.hybris.spi.MetadataStore;
 import io.hybris.spi.MetadataStoreProvider;
 
@@ -90,6 +91,7 @@ public final class HybrisConfig {
     private final Duration sweepInterval;
     private final Clock clock;
     private final HybrisListener listener;
+    private final KeyProvider keyProvider;
 
     private HybrisConfig(Builder b) {
         this.f = b.f;
@@ -109,6 +111,7 @@ public final class HybrisConfig {
         this.sweepInterval = b.sweepInterval;
         this.clock = b.clock;
         this.listener = b.listener;
+        this.keyProvider = b.keyProvider;
     }
 
     /** A new builder with defaults. */
@@ -239,6 +242,11 @@ public final class HybrisConfig {
         return listener;
     }
 
+    /** The key provider values are encrypted with; empty if values are stored unencrypted. */
+    public Optional<KeyProvider> keyProvider() {
+        return Optional.ofNullable(keyProvider);
+    }
+
     @Override
     public String toString() {
         return "HybrisConfig[f=" + f + ", clientId=" + clientId + ", clouds=" + clouds + ", rmds="
@@ -268,6 +276,7 @@ public final class HybrisConfig {
         private Clock clock = Clock.systemUTC();
         private HybrisListener listener = new HybrisListener() {
         };
+        private KeyProvider keyProvider;
 
         private Builder() {
         }
@@ -383,6 +392,17 @@ public final class HybrisConfig {
         /** Receives events (metrics, tests). */
         public Builder listener(HybrisListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Encrypts every value written with AES-256-GCM under a fresh data key whose custody is decided by
+         * {@code keys}: {@link io.hybris.crypto.MetadataKeyProvider} (data key in metadata, the paper's mode) or
+         * {@link io.hybris.crypto.EnvelopeKeyProvider} (wrapped by a key-encryption key kept away from the metadata
+         * store and the clouds), or your own (a KMS). Null turns encryption off. ({@code hybris.crypto.*})
+         */
+        public Builder encryption(KeyProvider keys) {
+            this.keyProvider = keys;
             return this;
         }
 
@@ -506,6 +526,9 @@ public final class HybrisConfig {
                 override(props, env, key);
             }
             override(props, env, "hybris.rmds.type");
+            for (String key : CryptoSettings.KEYS) {
+                override(props, env, key);
+            }
             // clouds: hybris.cloud.<id>.<option>
             Map<String, Map<String, String>> cloudOptions = new TreeMap<>();
             String rmdsType = Optional.ofNullable(props.get("hybris.rmds.type")).map(String::trim)
@@ -514,7 +537,7 @@ public final class HybrisConfig {
             List<String> unknown = new ArrayList<>();
             for (Map.Entry<String, String> e : props.entrySet()) {
                 String key = e.getKey();
-                if (CORE.containsKey(key) || key.equals("hybris.rmds.type")) {
+                if (CORE.containsKey(key) || key.equals("hybris.rmds.type") || CryptoSettings.KEYS.contains(key)) {
                     continue;
                 }
                 if (key.startsWith("hybris.cloud.")) {
@@ -534,6 +557,7 @@ public final class HybrisConfig {
             }
             if (!unknown.isEmpty()) {
                 Set<String> known = new TreeSet<>(CORE.keySet());
+                known.addAll(CryptoSettings.KEYS);
                 known.add("hybris.rmds.type");
                 known.add("hybris.rmds.<type>.<option>");
                 known.add("hybris.cloud.<id>.<option>");
@@ -546,6 +570,7 @@ public final class HybrisConfig {
                     CORE.get(key).apply(b).apply(v.trim());
                 }
             }
+            b.encryption(CryptoSettings.keyProvider(props));
             if (rmdsType != null) {
                 String type = rmdsType;
                 MetadataStoreProvider p = Providers.metadataProvider(type);

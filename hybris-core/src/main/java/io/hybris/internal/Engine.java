@@ -11,6 +11,7 @@ import io.hybris.KeyPage;
 import io.hybris.MetadataStoreException;
 import io.hybris.MetadataUnavailableException;
 import io.hybris.NotEnoughCloudsException;
+import io.hybris.RewrapReport;
 import io.hybris.SweepReport;
 import io.hybris.TransactionAbortedException;
 import io.hybris.VersionInfo;
@@ -73,6 +74,7 @@ public final class Engine {
     private final HybrisListener listener;
     private final ExecutorService io;
     private final ExecutorService metadataCalls;
+    private final Sealer sealer;
 
     /** What a metadata read found: the decoded metadata (null if the key never existed) and its version. */
     private record Current(Metadata meta, MetadataVersion version) {
@@ -104,6 +106,7 @@ public final class Engine {
         this.listener = new SafeListener(config.listener());
         this.io = io;
         this.metadataCalls = metadataCalls;
+        this.sealer = new Sealer(config.keyProvider().orElse(null));
         this.gc = new GarbageCollector(byId, metadata, gcExecutor, prefix, config.gcGrace(), config.clock(),
                 listener, config.gcEnabled());
     }
@@ -119,13 +122,14 @@ public final class Engine {
     public void put(String container, String key, byte[] value) {
         checkValue(key, value);
         Deadline d = Deadline.after(deadline);
-        byte[] data = value.clone();
+        Sealer.Sealed sealed = sealer.seal(value);
+        byte[] data = sealed.stored();
         MetadataKey mk = new MetadataKey(container, key);
         Current cur = read(mk, d);
         Timestamp ts = cur.timestamp(clientId).next(clientId);
         String objectKey = new ObjectKey(container, key, ts).render(prefix);
         List<String> acked = upload(objectKey, data, d);
-        Metadata meta = new Metadata(ts, acked, Hashing.sha256(data), data.length);
+        Metadata meta = new Metadata(ts, acked, Hashing.sha256(data), data.length, sealed.encryption());
         commit(mk, meta, cur, d, objectKey);
     }
 
@@ -299,9 +303,10 @@ public final class Engine {
             return Optional.empty();
         }
         List<Throwable> failures = new ArrayList<>();
+        byte[] dataKey = sealer.dataKey(cur.meta, mk.toString());
         byte[] value = commonCaseGet(container, key, cur.meta, d, failures);
         if (value != null) {
-            return Optional.of(value);
+            return Optional.of(sealer.open(dataKey, value));
         }
         listener.worstCaseGet(container, key);
         return worstCaseGet(mk, d, failures);
@@ -394,6 +399,7 @@ public final class Engine {
                     return Optional.empty();
                 }
                 Metadata meta = cur.meta;
+                byte[] dataKey = sealer.dataKey(meta, mk.toString());
                 String objectKey = new ObjectKey(mk.container(), mk.key(), meta.timestamp()).render(prefix);
                 List<String> targets = configuredClouds(meta, mk.container(), mk.key());
                 Map<String, Long> retryAt = new HashMap<>();
@@ -430,7 +436,7 @@ public final class Engine {
                     Race.Done<byte[]> done = (Race.Done<byte[]>) event;
                     if (done.ok()) {
                         abandon(race, objectKey);
-                        return Optional.of(done.value());
+                        return Optional.of(sealer.open(dataKey, done.value()));
                     }
                     failures.add(done.error());
                     long wait = backoff.merge(done.cloudId(), RETRY_BACKOFF_MIN_NANOS,
@@ -509,12 +515,12 @@ public final class Engine {
             throw new InvalidRequestException("tput of " + values.size() + " keys exceeds the maximum of "
                     + MAX_TPUT_KEYS + " per transaction; split it into several transactions");
         }
-        Map<String, byte[]> data = new LinkedHashMap<>();
         values.forEach((k, v) -> {
             Names.checkKey(k);
             checkValue(k, v);
-            data.put(k, v.clone());
         });
+        Map<String, Sealer.Sealed> data = new LinkedHashMap<>();
+        values.forEach((k, v) -> data.put(k, sealer.seal(v)));
         Deadline d = Deadline.after(deadline);
         Map<String, Current> read = new LinkedHashMap<>();
         for (String k : data.keySet()) {
@@ -523,19 +529,22 @@ public final class Engine {
         Map<String, Metadata> written = new LinkedHashMap<>();
         Map<String, String> objectKeys = new LinkedHashMap<>();
         List<Future<List<String>>> futures = new ArrayList<>();
-        for (Map.Entry<String, byte[]> e : data.entrySet()) {
+        for (Map.Entry<String, Sealer.Sealed> e : data.entrySet()) {
             Timestamp ts = read.get(e.getKey()).timestamp(clientId).next(clientId);
             String objectKey = new ObjectKey(container, e.getKey(), ts).render(prefix);
             objectKeys.put(e.getKey(), objectKey);
-            futures.add(metadataCalls.submit(() -> upload(objectKey, e.getValue(), d)));
+            byte[] stored = e.getValue().stored();
+            futures.add(metadataCalls.submit(() -> upload(objectKey, stored, d)));
         }
         int i = 0;
         RuntimeException failure = null;
-        for (Map.Entry<String, byte[]> e : data.entrySet()) {
+        for (Map.Entry<String, Sealer.Sealed> e : data.entrySet()) {
             try {
                 List<String> acked = futures.get(i++).get();
                 Timestamp ts = read.get(e.getKey()).timestamp(clientId).next(clientId);
-                written.put(e.getKey(), new Metadata(ts, acked, Hashing.sha256(e.getValue()), e.getValue().length));
+                byte[] stored = e.getValue().stored();
+                written.put(e.getKey(), new Metadata(ts, acked, Hashing.sha256(stored), stored.length,
+                        e.getValue().encryption()));
             } catch (ExecutionException ex) {
                 failure = failure != null ? failure : ex.getCause() instanceof RuntimeException r ? r
                         : new HybrisException("tput upload failed", ex.getCause());
@@ -637,6 +646,72 @@ public final class Engine {
         Metadata m = cur.meta;
         return Optional.of(new VersionInfo(m.timestamp().sn(), m.timestamp().clientId(), m.clouds(), m.size(),
                 Hashing.hex(m.sha256())));
+    }
+
+    /**
+     * KEK rotation: re-wraps the data key of every encrypted version in every container under the key provider's
+     * current KEK, rewriting only metadata (same timestamp, clouds and hash; no cloud object is touched), each
+     * with a conditional update so a concurrent write is never overwritten (on a conflict the entry is re-read
+     * and handled again). Entries already under the current KEK are skipped, so an interrupted rotation is
+     * resumed by running it again.
+     */
+    public RewrapReport rewrapDataKeys() {
+        if (!sealer.encrypts()) {
+            throw new InvalidRequestException("re-wrapping data keys needs a key provider: configure"
+                    + " hybris.crypto.mode (or HybrisConfig.Builder.encryption) first");
+        }
+        int examined = 0;
+        int rewrapped = 0;
+        int current = 0;
+        int plaintext = 0;
+        Deadline unbounded = Deadline.after(Duration.ofDays(365));
+        for (String container : callMetadataUnchecked(unbounded, "list of containers", metadata::containers)) {
+            String after = null;
+            MetadataPage page;
+            do {
+                String from = after;
+                page = callMetadataUnchecked(unbounded, "list of " + container,
+                        () -> metadata.list(container, "", from, 500));
+                for (MetadataEntry entry : page.entries()) {
+                    after = entry.key();
+                    examined++;
+                    switch (rewrapOne(new MetadataKey(container, entry.key()), entry)) {
+                        case REWRAPPED -> rewrapped++;
+                        case CURRENT -> current++;
+                        default -> plaintext++;
+                    }
+                }
+            } while (page.hasMore());
+        }
+        RewrapReport report = new RewrapReport(examined, rewrapped, current, plaintext);
+        LOG.info("data key re-wrap: {}", report);
+        return report;
+    }
+
+    private enum RewrapOutcome { REWRAPPED, CURRENT, NOT_ENCRYPTED }
+
+    private RewrapOutcome rewrapOne(MetadataKey mk, MetadataEntry listed) {
+        Current cur = new Current(MetadataCodec.decode(listed.value()), listed.version());
+        while (true) {
+            if (!cur.live() || cur.meta.encryption() == null) {
+                return RewrapOutcome.NOT_ENCRYPTED;
+            }
+            Metadata.Encryption rewrapped = sealer.rewrap(cur.meta, mk.toString());
+            if (rewrapped == null) {
+                return RewrapOutcome.CURRENT;
+            }
+            byte[] encoded = MetadataCodec.encode(cur.meta.withEncryption(rewrapped));
+            MetadataVersion expected = cur.version;
+            try {
+                callMetadata(Deadline.after(deadline), "re-wrap of " + mk, true, () -> {
+                    metadata.conditionalUpdate(new MetadataUpdate(mk, encoded, expected));
+                    return null;
+                });
+                return RewrapOutcome.REWRAPPED;
+            } catch (VersionConflictException e) {
+                cur = read(mk, Deadline.after(deadline)); // a concurrent write or re-wrap: look again
+            }
+        }
     }
 
     /** The orphan sweep (see {@link GarbageCollector#sweep()}). */

@@ -12,11 +12,49 @@ import java.util.Objects;
  * @param clouds    ids of the clouds that acknowledged the value, in acknowledgement order; empty for a tombstone
  * @param sha256    the 32-byte SHA-256 of the stored bytes; empty for a tombstone
  * @param size      the number of stored bytes
+ * @param encryption how the stored bytes are encrypted, or null if they are the plaintext value
  */
-public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size) {
+public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption) {
     public static final int HASH_BYTES = 32;
 
+    /**
+     * The custody record of an encrypted version's data key: the id of the key-encryption key it is wrapped with
+     * ({@code ""} = stored unwrapped, the paper's mode) and the wrapped key.
+     *
+     * @param keyId   the KEK id, {@code ""} for none
+     * @param wrapped the (wrapped) data key
+     */
+    public record Encryption(String keyId, byte[] wrapped) {
+        public Encryption {
+            Objects.requireNonNull(keyId, "keyId");
+            Objects.requireNonNull(wrapped, "wrapped");
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Encryption e && keyId.equals(e.keyId) && Arrays.equals(wrapped, e.wrapped);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * keyId.hashCode() + Arrays.hashCode(wrapped);
+        }
+
+        @Override
+        public String toString() {
+            return "Encryption[keyId=" + keyId + ", " + wrapped.length + " bytes]";
+        }
+    }
+
+    /** Metadata of a plaintext (unencrypted) version. */
+    public Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size) {
+        this(timestamp, clouds, sha256, size, null);
+    }
+
     public Metadata {
+        if (encryption != null && clouds.isEmpty()) {
+            throw new IllegalArgumentException("a tombstone carries no data key");
+        }
         Objects.requireNonNull(timestamp, "timestamp");
         clouds = List.copyOf(clouds);
         Objects.requireNonNull(sha256, "sha256");
@@ -33,6 +71,11 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
         return new Metadata(timestamp, List.of(), new byte[0], 0);
     }
 
+    /** The same version with another key-custody record (KEK rotation). */
+    public Metadata withEncryption(Encryption e) {
+        return new Metadata(timestamp, clouds, sha256, size, e);
+    }
+
     /** Whether this records a deletion. */
     public boolean isTombstone() {
         return clouds.isEmpty();
@@ -41,18 +84,18 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
     @Override
     public boolean equals(Object o) {
         return o instanceof Metadata m && timestamp.equals(m.timestamp) && clouds.equals(m.clouds)
-                && Arrays.equals(sha256, m.sha256) && size == m.size;
+                && Arrays.equals(sha256, m.sha256) && size == m.size && Objects.equals(encryption, m.encryption);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(timestamp, clouds, Arrays.hashCode(sha256), size);
+        return Objects.hash(timestamp, clouds, Arrays.hashCode(sha256), size, encryption);
     }
 
     @Override
     public String toString() {
         return isTombstone() ? "Metadata[" + timestamp + ", tombstone]"
                 : "Metadata[" + timestamp + ", clouds=" + clouds + ", size=" + size + ", sha256="
-                + Hashing.hex(sha256).substring(0, 12) + "...]";
+                + Hashing.hex(sha256).substring(0, 12) + "..." + (encryption == null ? "" : ", " + encryption) + "]";
     }
 }

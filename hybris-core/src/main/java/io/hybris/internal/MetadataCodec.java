@@ -18,6 +18,8 @@ import java.util.List;
  * varint    size
  * 32 bytes  SHA-256
  * per cloud: byte length, ASCII id
+ * extensions, until the end: byte tag, varint length, body
+ *   tag 1 = encryption: byte KEK-id length, ASCII KEK id ("" = data key unwrapped), varint length, wrapped key
  * </pre>
  * A replicated entry with a default (8-character) client id and two 2-character cloud ids takes 49 bytes for a
  * 1 KiB value. Decoding rejects unknown versions, truncation and trailing bytes.
@@ -25,6 +27,7 @@ import java.util.List;
 public final class MetadataCodec {
     /** The format version written by this codec. */
     public static final int FORMAT_V1 = 1;
+    private static final int TAG_ENCRYPTION = 1;
     private static final String BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
 
     private MetadataCodec() {
@@ -44,6 +47,17 @@ public final class MetadataCodec {
                 byte[] id = cloud.getBytes(StandardCharsets.US_ASCII);
                 out.write(id.length);
                 out.writeBytes(id);
+            }
+            if (m.encryption() != null) {
+                ByteArrayOutputStream body = new ByteArrayOutputStream(80);
+                byte[] keyId = m.encryption().keyId().getBytes(StandardCharsets.US_ASCII);
+                body.write(keyId.length);
+                body.writeBytes(keyId);
+                writeVarLong(body, m.encryption().wrapped().length);
+                body.writeBytes(m.encryption().wrapped());
+                out.write(TAG_ENCRYPTION);
+                writeVarLong(out, body.size());
+                out.writeBytes(body.toByteArray());
             }
         }
         return out.toByteArray();
@@ -75,8 +89,27 @@ public final class MetadataCodec {
         for (int i = 0; i < clouds; i++) {
             ids.add(new String(in.bytes(in.u8()), StandardCharsets.US_ASCII));
         }
-        in.end();
-        return new Metadata(ts, ids, hash, size);
+        Metadata.Encryption encryption = null;
+        while (in.remaining() > 0) {
+            int tag = in.u8();
+            long length = in.varLong();
+            if (length > in.remaining()) {
+                throw new MetadataFormatException("metadata extension " + tag + " truncated");
+            }
+            Reader body = new Reader(in.bytes((int) length));
+            if (tag != TAG_ENCRYPTION || encryption != null) {
+                throw new MetadataFormatException("unknown or repeated metadata extension " + tag
+                        + "; it was written by a newer client: upgrade this one");
+            }
+            String keyId = new String(body.bytes(body.u8()), StandardCharsets.US_ASCII);
+            long wrappedLength = body.varLong();
+            if (wrappedLength > body.remaining()) {
+                throw new MetadataFormatException("wrapped data key truncated");
+            }
+            encryption = new Metadata.Encryption(keyId, body.bytes((int) wrappedLength));
+            body.end();
+        }
+        return new Metadata(ts, ids, hash, size, encryption);
     }
 
     private static void writeClientId(ByteArrayOutputStream out, String id) {
@@ -172,6 +205,10 @@ public final class MetadataCodec {
             if (n < 0 || pos + n > buf.length) {
                 throw new MetadataFormatException("metadata truncated at byte " + pos + " of " + buf.length);
             }
+        }
+
+        int remaining() {
+            return buf.length - pos;
         }
 
         void end() {

@@ -142,6 +142,12 @@ public final class InMemoryMetadataStore implements MetadataStore {
         return new MetadataPage(out, more);
     }
 
+    @Override
+    public synchronized List<String> containers() {
+        return containers.entrySet().stream().filter(e -> !e.getValue().isEmpty()).map(Map.Entry::getKey)
+                .sorted().toList();
+    }
+
     private Entry entry(MetadataKey key) {
         TreeMap<String, Entry> map = containers.get(key.container());
         return map == null ? null : map.get(KeyEncoding.encode(key.key()));

@@ -60,6 +60,12 @@ public interface MetadataStore extends AutoCloseable {
      */
     MetadataPage list(String container, String prefix, String startAfter, int limit);
 
+    /**
+     * The containers that hold at least one key (including keys whose metadata is a tombstone), sorted. Used by
+     * whole-store maintenance such as KEK rotation.
+     */
+    List<String> containers();
+
     /** A human-readable description (type and address) for log and error messages. */
     String describe();
 

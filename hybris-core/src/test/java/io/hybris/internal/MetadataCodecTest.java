@@ -111,12 +111,32 @@ class MetadataCodecTest {
 
     @Test
     void trailingBytesAreRejected() {
-        for (Metadata m : List.of(replicated(2, "abcdefgh", 5, "c1"), Metadata.tombstone(new Timestamp(2, "ab")))) {
-            byte[] full = MetadataCodec.encode(m);
-            byte[] longer = Arrays.copyOf(full, full.length + 1);
-            assertThatThrownBy(() -> MetadataCodec.decode(longer))
-                    .isInstanceOf(MetadataFormatException.class).hasMessageContaining("1 unexpected trailing bytes");
+        byte[] tombstone = MetadataCodec.encode(Metadata.tombstone(new Timestamp(2, "ab")));
+        assertThatThrownBy(() -> MetadataCodec.decode(Arrays.copyOf(tombstone, tombstone.length + 1)))
+                .isInstanceOf(MetadataFormatException.class).hasMessageContaining("1 unexpected trailing bytes");
+        byte[] full = MetadataCodec.encode(replicated(2, "abcdefgh", 5, "c1"));
+        // after the cloud list only whole extensions may follow
+        assertThatThrownBy(() -> MetadataCodec.decode(Arrays.copyOf(full, full.length + 1)))
+                .isInstanceOf(MetadataFormatException.class).hasMessageContaining("truncated");
+        byte[] unknownExtension = Arrays.copyOf(full, full.length + 2);
+        unknownExtension[full.length] = 9; // tag 9, empty body
+        assertThatThrownBy(() -> MetadataCodec.decode(unknownExtension))
+                .isInstanceOf(MetadataFormatException.class).hasMessageContaining("unknown or repeated metadata extension 9");
+    }
+
+    @Test
+    void encryptionExtensionRoundTripsAndIsAbsentFromTombstones() {
+        Metadata plain = replicated(3, "abcdefgh", 1000, "c1", "c2");
+        for (Metadata.Encryption e : List.of(new Metadata.Encryption("", new byte[32]),
+                new Metadata.Encryption("kek-2026", new byte[60]))) {
+            Metadata m = plain.withEncryption(e);
+            byte[] encoded = MetadataCodec.encode(m);
+            assertThat(MetadataCodec.decode(encoded)).isEqualTo(m);
+            assertThat(encoded.length).isEqualTo(MetadataCodec.encode(plain).length + 1 + 1 + 1
+                    + e.keyId().length() + 1 + e.wrapped().length);
         }
+        assertThatThrownBy(() -> new Metadata(new Timestamp(1, "ab"), List.of(), new byte[0], 0,
+                new Metadata.Encryption("", new byte[32]))).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -557,6 +557,12 @@ public abstract class MetadataStoreContract {
         assertThat(text(readExisting(inBeta))).isEqualTo("from beta");
         store.conditionalUpdate(new MetadataUpdate(key("beta", "k2"), bytes("beta k2"), MetadataVersion.ABSENT));
         assertThat(text(readExisting(key("alpha-2", "k2")))).isEqualTo("from alpha-2");
+        assertThat(store.containers()).containsExactly("alpha", "alpha-2", "beta");
+    }
+
+    @Test
+    void emptyStoreHasNoContainers() {
+        assertThat(store.containers()).isEmpty();
     }
 
     // ------------------------------------------------------------------ concurrency

@@ -416,6 +416,22 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
     // ------------------------------------------------------------------ lifecycle
 
     @Override
+    public List<String> containers() {
+        checkOpen();
+        try {
+            beforeRead();
+            return client.getChildren().forPath(root).stream()
+                    .filter(name -> !name.startsWith(".")) // the store's own nodes, e.g. .sync
+                    .sorted()
+                    .toList();
+        } catch (KeeperException.NoNodeException e) {
+            return List.of();
+        } catch (Exception e) {
+            throw failure("list containers", root, e);
+        }
+    }
+
+    @Override
     public String describe() {
         return description;
     }

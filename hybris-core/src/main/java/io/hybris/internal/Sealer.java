@@ -1,0 +1,94 @@
+package io.hybris.internal;
+
+import io.hybris.DecryptionFailedException;
+import io.hybris.KeyUnavailableException;
+import io.hybris.crypto.ValueCipher;
+import io.hybris.spi.KeyProvider;
+
+import java.security.SecureRandom;
+import java.util.Arrays;
+
+/**
+ * Turns a value into the bytes stored on the clouds and back (paper §3.8, with authenticated encryption): with a
+ * {@link KeyProvider} configured, each version is encrypted under a fresh data key whose custody record goes into
+ * the metadata; without one, values are stored as they are. Reading works for both, and for data keys stored
+ * unwrapped (id {@code ""}) even without a provider. Thread-safe.
+ */
+final class Sealer {
+    /** What PUT stores: the bytes for the clouds and the data key's custody record (null if plaintext). */
+    record Sealed(byte[] stored, Metadata.Encryption encryption) {
+    }
+
+    private final KeyProvider keys;
+    private final SecureRandom random = new SecureRandom();
+
+    /** @param keys the provider new versions are encrypted with; null to store values unencrypted */
+    Sealer(KeyProvider keys) {
+        this.keys = keys;
+    }
+
+    boolean encrypts() {
+        return keys != null;
+    }
+
+    Sealed seal(byte[] value) {
+        if (keys == null) {
+            return new Sealed(value.clone(), null);
+        }
+        byte[] dataKey = ValueCipher.newDataKey(random);
+        try {
+            byte[] stored = ValueCipher.encrypt(dataKey, value, random);
+            String keyId = keys.currentKeyId();
+            return new Sealed(stored, new Metadata.Encryption(keyId, keys.wrap(keyId, dataKey)));
+        } finally {
+            Arrays.fill(dataKey, (byte) 0);
+        }
+    }
+
+    /** The data key of an encrypted version (checked before any download); null for a plaintext version. */
+    byte[] dataKey(Metadata meta, String what) {
+        Metadata.Encryption e = meta.encryption();
+        if (e == null) {
+            return null;
+        }
+        if (e.keyId().isEmpty()) {
+            if (e.wrapped().length != ValueCipher.DATA_KEY_BYTES) {
+                throw new DecryptionFailedException("the data key of " + what + " in metadata is corrupted ("
+                        + e.wrapped().length + " bytes instead of " + ValueCipher.DATA_KEY_BYTES + ")");
+            }
+            return e.wrapped().clone();
+        }
+        if (keys == null) {
+            throw new KeyUnavailableException(what + " is encrypted with a data key wrapped by key-encryption key '"
+                    + e.keyId() + "', and this client has no key provider: configure hybris.crypto.mode=envelope"
+                    + " with that key");
+        }
+        return keys.unwrap(e.keyId(), e.wrapped());
+    }
+
+    /** The value from verified stored bytes. */
+    byte[] open(byte[] dataKey, byte[] stored) {
+        if (dataKey == null) {
+            return stored;
+        }
+        try {
+            return ValueCipher.decrypt(dataKey, stored);
+        } finally {
+            Arrays.fill(dataKey, (byte) 0);
+        }
+    }
+
+    /** The custody record re-wrapped under the provider's current KEK, or null if it already is. */
+    Metadata.Encryption rewrap(Metadata meta, String what) {
+        String target = keys.currentKeyId();
+        if (meta.encryption().keyId().equals(target)) {
+            return null;
+        }
+        byte[] dataKey = dataKey(meta, what);
+        try {
+            return new Metadata.Encryption(target, keys.wrap(target, dataKey));
+        } finally {
+            Arrays.fill(dataKey, (byte) 0);
+        }
+    }
+}
