@@ -792,41 +792,33 @@ public final class Engine {
             this.delegate = delegate;
         }
 
-        @Override
-        public void cloudOperation(String cloudId, CloudOperation op, String objectKey, Outcome outcome,
-                                   Duration latency) {
+        private static void guard(Runnable call) {
             try {
-                delegate.cloudOperation(cloudId, op, objectKey, outcome, latency);
+                call.run();
             } catch (RuntimeException e) {
                 LOG.warn("listener failed", e);
             }
+        }
+
+        @Override
+        public void cloudOperation(String cloudId, CloudOperation op, String objectKey, Outcome outcome,
+                                   Duration latency) {
+            guard(() -> delegate.cloudOperation(cloudId, op, objectKey, outcome, latency));
         }
 
         @Override
         public void getRestarted(String container, String key) {
-            try {
-                delegate.getRestarted(container, key);
-            } catch (RuntimeException e) {
-                LOG.warn("listener failed", e);
-            }
+            guard(() -> delegate.getRestarted(container, key));
         }
 
         @Override
         public void worstCaseGet(String container, String key) {
-            try {
-                delegate.worstCaseGet(container, key);
-            } catch (RuntimeException e) {
-                LOG.warn("listener failed", e);
-            }
+            guard(() -> delegate.worstCaseGet(container, key));
         }
 
         @Override
         public void garbageCollected(String cloudId, String objectKey) {
-            try {
-                delegate.garbageCollected(cloudId, objectKey);
-            } catch (RuntimeException e) {
-                LOG.warn("listener failed", e);
-            }
+            guard(() -> delegate.garbageCollected(cloudId, objectKey));
         }
     }
 }

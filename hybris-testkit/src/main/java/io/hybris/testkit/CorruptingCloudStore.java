@@ -20,11 +20,9 @@ import java.util.Optional;
  * bad.setActive(false); // heal the cloud
  * }</pre>
  */
-public final class CorruptingCloudStore extends ForwardingCloudStore {
+public final class CorruptingCloudStore extends FaultInjectingCloudStore {
     /** What an empty object is served as. */
     static final byte GARBAGE = (byte) 0x5A;
-
-    private volatile boolean active = true;
 
     private CorruptingCloudStore(CloudStore delegate) {
         super(delegate);
@@ -35,20 +33,10 @@ public final class CorruptingCloudStore extends ForwardingCloudStore {
         return new CorruptingCloudStore(delegate);
     }
 
-    /** Turns the fault on or off; takes effect for the next call. */
-    public void setActive(boolean active) {
-        this.active = active;
-    }
-
-    /** Whether the fault is on. */
-    public boolean isActive() {
-        return active;
-    }
-
     @Override
     public Optional<byte[]> get(String objectKey, long maxBytes) {
         Optional<byte[]> stored = delegate().get(objectKey, maxBytes);
-        if (!active || stored.isEmpty()) {
+        if (!isActive() || stored.isEmpty()) {
             return stored;
         }
         byte[] bytes = stored.get();

@@ -25,9 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * ec.get("k", 1024);   // v
  * }</pre>
  */
-public final class EventuallyConsistentCloudStore extends ForwardingCloudStore {
+public final class EventuallyConsistentCloudStore extends FaultInjectingCloudStore {
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
-    private volatile boolean active = true;
 
     private EventuallyConsistentCloudStore(CloudStore delegate) {
         super(delegate);
@@ -36,16 +35,6 @@ public final class EventuallyConsistentCloudStore extends ForwardingCloudStore {
     /** An eventually consistent view of {@code delegate}, active at once. */
     public static EventuallyConsistentCloudStore of(CloudStore delegate) {
         return new EventuallyConsistentCloudStore(delegate);
-    }
-
-    /** Turns the fault on or off for subsequent puts; pending objects stay hidden until {@link #makeVisible()}. */
-    public void setActive(boolean active) {
-        this.active = active;
-    }
-
-    /** Whether the fault is on. */
-    public boolean isActive() {
-        return active;
     }
 
     /** Makes every pending object visible. */
@@ -60,7 +49,7 @@ public final class EventuallyConsistentCloudStore extends ForwardingCloudStore {
 
     @Override
     public void put(String objectKey, byte[] value) {
-        if (active) {
+        if (isActive()) {
             // hide first, so no reader sees the object between the write and the hiding
             pending.add(objectKey);
         } else {

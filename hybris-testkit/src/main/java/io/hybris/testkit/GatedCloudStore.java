@@ -26,12 +26,11 @@ import java.util.function.Predicate;
  * put.join();
  * }</pre>
  */
-public final class GatedCloudStore extends ForwardingCloudStore {
+public final class GatedCloudStore extends FaultInjectingCloudStore {
     private final Predicate<String> objectKeyMatcher;
     private final Object monitor = new Object();
     private boolean open;
     private int blocked;
-    private volatile boolean active = true;
 
     private GatedCloudStore(CloudStore delegate, Predicate<String> objectKeyMatcher) {
         super(delegate);
@@ -43,21 +42,6 @@ public final class GatedCloudStore extends ForwardingCloudStore {
         Objects.requireNonNull(delegate, "delegate must not be null");
         Objects.requireNonNull(objectKeyMatcher, "objectKeyMatcher must not be null");
         return new GatedCloudStore(delegate, objectKeyMatcher);
-    }
-
-    /** Turns the gate on or off; turning it off releases held puts. */
-    public void setActive(boolean active) {
-        this.active = active;
-        if (!active) {
-            synchronized (monitor) {
-                monitor.notifyAll();
-            }
-        }
-    }
-
-    /** Whether the gate is on. */
-    public boolean isActive() {
-        return active;
     }
 
     /** Opens the gate for good: held puts proceed, later ones pass. */
@@ -113,8 +97,15 @@ public final class GatedCloudStore extends ForwardingCloudStore {
     }
 
     @Override
+    protected void onDeactivated() {
+        synchronized (monitor) {
+            monitor.notifyAll();
+        }
+    }
+
+    @Override
     public void put(String objectKey, byte[] value) {
-        if (active && objectKeyMatcher.test(objectKey)) {
+        if (isActive() && objectKeyMatcher.test(objectKey)) {
             hold(objectKey);
         }
         super.put(objectKey, value);
@@ -128,7 +119,7 @@ public final class GatedCloudStore extends ForwardingCloudStore {
             blocked++;
             monitor.notifyAll();
             try {
-                while (active && !open) {
+                while (isActive() && !open) {
                     monitor.wait();
                 }
             } catch (InterruptedException e) {

@@ -30,13 +30,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * big.bytesServed();    // 1025
  * }</pre>
  */
-public final class OversizedCloudStore extends ForwardingCloudStore {
+public final class OversizedCloudStore extends FaultInjectingCloudStore {
     /** The largest array the JVM reliably allocates; no reply longer than this can be returned anyway. */
     private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
 
     private final long extraBytes;
     private final AtomicLong served = new AtomicLong();
-    private volatile boolean active = true;
 
     private OversizedCloudStore(CloudStore delegate, long extraBytes) {
         super(delegate);
@@ -54,16 +53,6 @@ public final class OversizedCloudStore extends ForwardingCloudStore {
             throw new IllegalArgumentException("extraBytes must be >= 0, got " + extraBytes);
         }
         return new OversizedCloudStore(delegate, extraBytes);
-    }
-
-    /** Turns the fault on or off; takes effect for the next call. */
-    public void setActive(boolean active) {
-        this.active = active;
-    }
-
-    /** Whether the fault is on. */
-    public boolean isActive() {
-        return active;
     }
 
     /** The garbage bytes appended to every object. */
@@ -84,7 +73,7 @@ public final class OversizedCloudStore extends ForwardingCloudStore {
     @Override
     public Optional<byte[]> get(String objectKey, long maxBytes) {
         Optional<byte[]> stored = delegate().get(objectKey, maxBytes);
-        if (!active || stored.isEmpty()) {
+        if (!isActive() || stored.isEmpty()) {
             return stored;
         }
         InputStream reply = new CountingStream(new SequenceInputStream(

@@ -21,7 +21,7 @@ import java.util.Optional;
  * assertThat(rec.count(RecordingCloudStore.Op.GET, "cat.jpg")).isEqualTo(1);
  * }</pre>
  */
-public final class RecordingCloudStore extends ForwardingCloudStore {
+public final class RecordingCloudStore extends FaultInjectingCloudStore {
     /** The recorded operation. */
     public enum Op { PUT, GET, LIST, DELETE }
 
@@ -40,7 +40,6 @@ public final class RecordingCloudStore extends ForwardingCloudStore {
     }
 
     private final List<Call> calls = new ArrayList<>();
-    private volatile boolean active = true;
 
     private RecordingCloudStore(CloudStore delegate) {
         super(delegate);
@@ -49,16 +48,6 @@ public final class RecordingCloudStore extends ForwardingCloudStore {
     /** A recording view of {@code delegate}. */
     public static RecordingCloudStore of(CloudStore delegate) {
         return new RecordingCloudStore(delegate);
-    }
-
-    /** Turns recording on or off. */
-    public void setActive(boolean active) {
-        this.active = active;
-    }
-
-    /** Whether calls are being recorded. */
-    public boolean isActive() {
-        return active;
     }
 
     /** The calls recorded so far, oldest first; an immutable snapshot. */
@@ -93,7 +82,7 @@ public final class RecordingCloudStore extends ForwardingCloudStore {
     }
 
     private void record(Op op, String objectKey) {
-        if (active) {
+        if (isActive()) {
             Call call = new Call(op, objectKey);
             synchronized (calls) {
                 calls.add(call);

@@ -24,13 +24,12 @@ import java.util.Set;
  * SlowCloudStore slow = SlowCloudStore.ofGets(new InMemoryCloudStore("c1"), Duration.ofSeconds(5));
  * }</pre>
  */
-public final class SlowCloudStore extends ForwardingCloudStore {
+public final class SlowCloudStore extends FaultInjectingCloudStore {
     private enum Op { PUT, GET, LIST, DELETE }
 
     private final Duration delay;
     private final Set<Op> delayed;
     private final Object monitor = new Object();
-    private volatile boolean active = true;
 
     private SlowCloudStore(CloudStore delegate, Duration delay, Set<Op> delayed) {
         super(delegate);
@@ -62,24 +61,16 @@ public final class SlowCloudStore extends ForwardingCloudStore {
         return new SlowCloudStore(delegate, delay, Set.copyOf(ops));
     }
 
-    /** Turns the fault on or off; turning it off releases calls that are waiting. */
-    public void setActive(boolean active) {
-        this.active = active;
-        if (!active) {
-            synchronized (monitor) {
-                monitor.notifyAll();
-            }
-        }
-    }
-
-    /** Whether the fault is on. */
-    public boolean isActive() {
-        return active;
-    }
-
     /** The injected delay. */
     public Duration delay() {
         return delay;
+    }
+
+    @Override
+    protected void onDeactivated() {
+        synchronized (monitor) {
+            monitor.notifyAll();
+        }
     }
 
     @Override
@@ -107,7 +98,7 @@ public final class SlowCloudStore extends ForwardingCloudStore {
     }
 
     private void pause(Op op, String objectKey) {
-        if (!active || !delayed.contains(op)) {
+        if (!isActive() || !delayed.contains(op)) {
             return;
         }
         long start = System.nanoTime();
@@ -115,7 +106,7 @@ public final class SlowCloudStore extends ForwardingCloudStore {
         synchronized (monitor) {
             try {
                 long left;
-                while (active && (left = total - (System.nanoTime() - start)) > 0) {
+                while (isActive() && (left = total - (System.nanoTime() - start)) > 0) {
                     monitor.wait(left / 1_000_000, (int) (left % 1_000_000));
                 }
             } catch (InterruptedException e) {

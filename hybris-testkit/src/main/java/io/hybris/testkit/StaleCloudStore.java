@@ -24,8 +24,7 @@ import java.util.Optional;
  * stale.get("hybris/c/k#2_abc", 1024); // v1
  * }</pre>
  */
-public final class StaleCloudStore extends ForwardingCloudStore {
-    private volatile boolean active = true;
+public final class StaleCloudStore extends FaultInjectingCloudStore {
 
     private StaleCloudStore(CloudStore delegate) {
         super(delegate);
@@ -36,19 +35,9 @@ public final class StaleCloudStore extends ForwardingCloudStore {
         return new StaleCloudStore(delegate);
     }
 
-    /** Turns the fault on or off; takes effect for the next call. */
-    public void setActive(boolean active) {
-        this.active = active;
-    }
-
-    /** Whether the fault is on. */
-    public boolean isActive() {
-        return active;
-    }
-
     @Override
     public Optional<byte[]> get(String objectKey, long maxBytes) {
-        if (!active) {
+        if (!isActive()) {
             return delegate().get(objectKey, maxBytes);
         }
         Optional<Version> wanted = Version.parse(objectKey);

@@ -19,8 +19,7 @@ import java.util.Optional;
  * down.setActive(false); // the outage ends
  * }</pre>
  */
-public final class UnavailableCloudStore extends ForwardingCloudStore {
-    private volatile boolean active = true;
+public final class UnavailableCloudStore extends FaultInjectingCloudStore {
 
     private UnavailableCloudStore(CloudStore delegate) {
         super(delegate);
@@ -29,16 +28,6 @@ public final class UnavailableCloudStore extends ForwardingCloudStore {
     /** A view of {@code delegate} that is down, active at once. */
     public static UnavailableCloudStore of(CloudStore delegate) {
         return new UnavailableCloudStore(delegate);
-    }
-
-    /** Turns the outage on or off; takes effect for the next call. */
-    public void setActive(boolean active) {
-        this.active = active;
-    }
-
-    /** Whether the outage is on. */
-    public boolean isActive() {
-        return active;
     }
 
     @Override
@@ -66,7 +55,7 @@ public final class UnavailableCloudStore extends ForwardingCloudStore {
     }
 
     private void check(String op, String objectKey) {
-        if (active) {
+        if (isActive()) {
             throw new TransientCloudException(id(), op + " of '" + objectKey + "' failed: cloud unavailable"
                     + " (injected fault)");
         }

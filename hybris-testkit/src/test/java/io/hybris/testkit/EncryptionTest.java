@@ -305,6 +305,18 @@ class EncryptionTest {
     }
 
     @Test
+    void metadataBytesPerKeyForEachCustodyMode() {
+        byte[] value = new byte[1024];
+        client(null).put(C, "none", value);
+        client(new MetadataKeyProvider()).put(C, "metadata", value);
+        client(envelope("k1", "k1", k1)).put(C, "envelope", value);
+        // 49 bytes for a replicated entry; + 36 for an unwrapped data key; + 66 for a 60-byte wrapped key and id
+        assertThat(metadata.read(new MetadataKey(C, "none")).orElseThrow().value()).hasSize(49);
+        assertThat(metadata.read(new MetadataKey(C, "metadata")).orElseThrow().value()).hasSize(85);
+        assertThat(metadata.read(new MetadataKey(C, "envelope")).orElseThrow().value()).hasSize(115);
+    }
+
+    @Test
     void rotationWithoutAKeyProviderIsRejected() {
         assertThatThrownBy(() -> client(null).rewrapDataKeys()).hasMessageContaining("hybris.crypto.mode");
     }
