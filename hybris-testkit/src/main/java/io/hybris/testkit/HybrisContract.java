@@ -515,6 +515,18 @@ public abstract class HybrisContract {
         assertThat(h.sweepOrphans().deleted()).isZero();
     }
 
+    @Test
+    void periodicSweepCollectsOrphansInTheBackground() {
+        MutableClock clock = new MutableClock();
+        Hybris h = open(config(raw).clock(clock).gcGrace(Duration.ofMinutes(1)).sweepInterval(Duration.ofMillis(200)));
+        h.put(C, "live", bytes("v"));
+        String orphan = new ObjectKey(C, "crashed", new Timestamp(1, "deadclient")).render("hybris/");
+        raw.get(0).put(orphan, bytes("orphan"));
+        clock.advance(Duration.ofMinutes(2));
+        await().atMost(AWAIT).until(() -> raw.get(0).get(orphan, 100).isEmpty());
+        assertThat(str(h.get(C, "live"))).isEqualTo("v");
+    }
+
     // ------------------------------------------------------------------ bad input
 
     @Test
