@@ -511,9 +511,11 @@ public final class Engine {
         if (values == null || values.isEmpty()) {
             throw new InvalidRequestException("tput needs at least one key and value");
         }
-        if (values.size() > MAX_TPUT_KEYS) {
+        int maxKeys = Math.min(MAX_TPUT_KEYS, metadata.maxAtomicUpdates());
+        if (values.size() > maxKeys) {
             throw new InvalidRequestException("tput of " + values.size() + " keys exceeds the maximum of "
-                    + MAX_TPUT_KEYS + " per transaction; split it into several transactions");
+                    + maxKeys + " per transaction" + (maxKeys < MAX_TPUT_KEYS ? " on " + metadata.describe() : "")
+                    + "; split it into several transactions");
         }
         values.forEach((k, v) -> {
             Names.checkKey(k);

@@ -61,6 +61,14 @@ public interface MetadataStore extends AutoCloseable {
     MetadataPage list(String container, String prefix, String startAfter, int limit);
 
     /**
+     * The most updates {@link #conditionalUpdateAll} accepts in one call (e.g. Consul: 64 operations per
+     * transaction). Hybris rejects a larger transactional put before uploading anything. Unlimited by default.
+     */
+    default int maxAtomicUpdates() {
+        return Integer.MAX_VALUE;
+    }
+
+    /**
      * The containers that hold at least one key (including keys whose metadata is a tombstone), sorted. Used by
      * whole-store maintenance such as KEK rotation.
      */

@@ -227,9 +227,10 @@ public abstract class HybrisContract {
     void listExcludesTombstonesAndPagesThroughTenThousandKeys() {
         Hybris h = openPlain();
         int n = 10_000;
-        for (int batch = 0; batch < n / 500; batch++) {
+        int perTput = 50; // within every metadata store's transaction limit (Consul: 64 operations)
+        for (int batch = 0; batch < n / perTput; batch++) {
             Map<String, byte[]> values = new LinkedHashMap<>();
-            for (int i = batch * 500; i < (batch + 1) * 500; i++) {
+            for (int i = batch * perTput; i < (batch + 1) * perTput; i++) {
                 values.put(String.format("key-%05d", i), new byte[] {(byte) i});
             }
             h.tput(C, values);

@@ -653,10 +653,11 @@ public abstract class MetadataStoreContract {
         return readExisting(k).version();
     }
 
-    /** Creates keys (value {@code "value of " + key}) in batches of 100 atomic updates. */
+    /** Creates keys (value {@code "value of " + key}) in atomic updates as large as the store accepts, up to 100. */
     protected void createAll(String container, List<String> keys) throws VersionConflictException {
-        for (int from = 0; from < keys.size(); from += 100) {
-            List<MetadataUpdate> batch = keys.subList(from, Math.min(keys.size(), from + 100)).stream()
+        int batchSize = Math.min(100, store.maxAtomicUpdates());
+        for (int from = 0; from < keys.size(); from += batchSize) {
+            List<MetadataUpdate> batch = keys.subList(from, Math.min(keys.size(), from + batchSize)).stream()
                     .map(k -> new MetadataUpdate(key(container, k), bytes("value of " + k), MetadataVersion.ABSENT))
                     .toList();
             store.conditionalUpdateAll(batch);
