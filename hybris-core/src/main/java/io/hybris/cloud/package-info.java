@@ -1,0 +1,6 @@
+/**
+ * Cloud stores that ship with core: {@link io.hybris.cloud.DirectoryCloudStore} (one directory per "cloud",
+ * the embedded default) and {@link io.hybris.cloud.InMemoryCloudStore}, with their providers
+ * ({@code hybris.cloud.<id>.type=directory|memory}).
+ */
+package io.hybris.cloud;

@@ -1,0 +1,7 @@
+/**
+ * Testing Hybris and applications built on it: fault-injecting {@link io.hybris.spi.CloudStore} decorators
+ * (corrupt, stale, oversized, slow, unavailable, eventually consistent, gated, recording), the contract suites
+ * {@link io.hybris.testkit.CloudStoreContract}, {@link io.hybris.testkit.MetadataStoreContract} and
+ * {@link io.hybris.testkit.HybrisContract}, a linearizability checker, and helpers for failover tests.
+ */
+package io.hybris.testkit;
