@@ -4,7 +4,9 @@ import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.KeyEncoding;
 import io.hybris.spi.OversizedObjectException;
+import io.hybris.spi.PermanentCloudException;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,7 +29,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
+
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -70,6 +74,30 @@ public abstract class CloudStoreContract {
     /** The store of the running test. */
     protected final CloudStore store() {
         return store;
+    }
+
+    /**
+     * Makes a store configured like {@link #newStore()} but with credentials the server rejects, for the test
+     * that wrong credentials surface as a {@link PermanentCloudException}; empty (the default) for stores that
+     * have no credentials, which skips that test.
+     */
+    protected Optional<Supplier<CloudStore>> storeWithWrongCredentials() {
+        return Optional.empty();
+    }
+
+    /**
+     * Makes a store configured like {@link #newStore()} but over a bucket (container) that does not exist, with
+     * bucket creation off, for the test that this surfaces as a {@link PermanentCloudException} naming the
+     * bucket — at creation (a start-up check) or at the first operation; empty (the default) for stores without
+     * buckets, which skips that test.
+     */
+    protected Optional<Supplier<CloudStore>> storeOverMissingBucket() {
+        return Optional.empty();
+    }
+
+    /** The name of the missing bucket {@link #storeOverMissingBucket()} uses, expected in the error message. */
+    protected String missingBucketName() {
+        return "hybris-missing-bucket";
     }
 
     @BeforeEach
@@ -371,6 +399,34 @@ public abstract class CloudStoreContract {
 
         assertThat(store.get(ROOT + "unlimited#1_abc", Long.MAX_VALUE)).hasValueSatisfying(
                 v -> assertThat(v).isEqualTo(bytes("no practical limit")));
+    }
+
+    @Test
+    @Timeout(60)
+    void wrongCredentialsGiveAPermanentErrorNotARetry() {
+        Optional<Supplier<CloudStore>> factory = storeWithWrongCredentials();
+        Assumptions.assumeTrue(factory.isPresent(), "this store has no credentials");
+
+        assertThatThrownBy(() -> {
+            try (CloudStore wrong = factory.get().get()) {
+                wrong.put(ROOT + "denied#1_abc", bytes("must not be stored"));
+                wrong.get(ROOT + "denied#1_abc", 100);
+            }
+        }).isInstanceOf(PermanentCloudException.class).hasMessageNotContaining("null");
+        assertThat(store.get(ROOT + "denied#1_abc", 100)).isEmpty();
+    }
+
+    @Test
+    @Timeout(60)
+    void missingBucketGivesAPermanentErrorNamingIt() {
+        Optional<Supplier<CloudStore>> factory = storeOverMissingBucket();
+        Assumptions.assumeTrue(factory.isPresent(), "this store has no buckets");
+
+        assertThatThrownBy(() -> {
+            try (CloudStore missing = factory.get().get()) {
+                missing.put(ROOT + "nowhere#1_abc", bytes("must not be stored"));
+            }
+        }).isInstanceOf(PermanentCloudException.class).hasMessageContaining(missingBucketName());
     }
 
     private static void assertOneOf(byte[] seen, List<byte[]> candidates) {

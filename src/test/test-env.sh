@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Starts or stops the servers the integration tests talk to, all on free loopback ports:
+#   MinIO (S3), Azurite (Azure Blob), fake-gcs-server (GCS) and toxiproxy (latency and outages).
+# Each is installed first by install-go-tool.sh / install-azurite.sh (cached by version).
+#
+#   src/test/test-env.sh start [dir]   # starts them, waits until each answers, writes <dir>/endpoints.properties
+#   src/test/test-env.sh stop  [dir]   # stops the servers started from <dir> (by their recorded PIDs)
+#
+# <dir> defaults to target/test-env under the repository root. The tests find the servers through the
+# properties file, passed to Maven as -Dhybris.test.env=<dir>/endpoints.properties (run-tests.sh does this).
+# Keys written: minio.endpoint, minio.access-key, minio.secret-key, azurite.endpoint, azurite.account,
+# azurite.key, gcs.endpoint, gcs.project, toxiproxy.api.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+command="${1:-}"
+dir="${2:-$root/target/test-env}"
+log() { echo "test-env: $*" >&2; }
+
+MINIO_VERSION="v0.0.0-20260212201848-7aac2a2c5b7c"
+FAKE_GCS_VERSION="v1.56.1"
+TOXIPROXY_VERSION="v2.5.0"
+MINIO_USER="hybris-test"
+MINIO_PASSWORD="hybris-test-secret"
+# Azurite's well-known development account (public, documented by Microsoft; accepted only by the emulator).
+AZURITE_ACCOUNT="devstoreaccount1"
+AZURITE_KEY="Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+
+free_port() {
+    python3 - <<'PY'
+import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])
+s.close()
+PY
+}
+
+# Waits until a URL answers (any HTTP status), up to 60 s, or fails naming the server and its log.
+await_http() {
+    local name="$1" url="$2" pid="$3" logfile="$4"
+    for _ in $(seq 1 600); do
+        if ! kill -0 "$pid" 2>/dev/null; then
+            log "$name exited during start-up; its log ($logfile):"
+            tail -n 30 "$logfile" >&2 || true
+            return 1
+        fi
+        if curl -s -o /dev/null --max-time 1 "$url"; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    log "$name did not answer at $url within 60 s; its log ($logfile):"
+    tail -n 30 "$logfile" >&2 || true
+    return 1
+}
+
+start_server() { # name logfile command...
+    local name="$1" logfile="$2"
+    shift 2
+    "$@" >"$logfile" 2>&1 &
+    local pid=$!
+    echo "$pid" >"$dir/$name.pid"
+    echo "$pid"
+}
+
+stop() {
+    [ -d "$dir" ] || return 0
+    for pidfile in "$dir"/*.pid; do
+        [ -e "$pidfile" ] || continue
+        local pid
+        pid="$(cat "$pidfile")"
+        if kill -0 "$pid" 2>/dev/null; then
+            kill "$pid" 2>/dev/null || true
+            for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+            kill -9 "$pid" 2>/dev/null || true
+        fi
+        rm -f "$pidfile"
+    done
+    rm -rf "$dir/data"
+}
+
+start() {
+    local minio fake_gcs toxiproxy azurite
+    minio="$("$here/install-go-tool.sh" minio "github.com/minio/minio@$MINIO_VERSION")"
+    fake_gcs="$("$here/install-go-tool.sh" fake-gcs-server "github.com/fsouza/fake-gcs-server@$FAKE_GCS_VERSION")"
+    toxiproxy="$("$here/install-go-tool.sh" toxiproxy "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION" toxiproxy-server)"
+    azurite="$("$here/install-azurite.sh")"
+
+    stop
+    mkdir -p "$dir/data/minio" "$dir/data/azurite" "$dir/data/gcs"
+    local minio_port minio_console gcs_port azurite_port toxi_port pid
+    minio_port="$(free_port)"; minio_console="$(free_port)"; gcs_port="$(free_port)"
+    azurite_port="$(free_port)"; toxi_port="$(free_port)"
+
+    pid="$(MINIO_ROOT_USER="$MINIO_USER" MINIO_ROOT_PASSWORD="$MINIO_PASSWORD" MINIO_BROWSER=off \
+        MINIO_UPDATE=off start_server minio "$dir/minio.log" \
+        "$minio" server "$dir/data/minio" --address "127.0.0.1:$minio_port" \
+        --console-address "127.0.0.1:$minio_console" --quiet)"
+    await_http MinIO "http://127.0.0.1:$minio_port/minio/health/live" "$pid" "$dir/minio.log"
+
+    pid="$(start_server fake-gcs-server "$dir/fake-gcs-server.log" \
+        "$fake_gcs" -scheme http -host 127.0.0.1 -port "$gcs_port" \
+        -public-host "127.0.0.1:$gcs_port" -external-url "http://127.0.0.1:$gcs_port" \
+        -backend memory -log-level warn)"
+    await_http fake-gcs-server "http://127.0.0.1:$gcs_port/storage/v1/b" "$pid" "$dir/fake-gcs-server.log"
+
+    pid="$(start_server azurite "$dir/azurite.log" \
+        "$azurite" --blobHost 127.0.0.1 --blobPort "$azurite_port" --location "$dir/data/azurite" \
+        --silent --skipApiVersionCheck --loose --inMemoryPersistence)"
+    await_http Azurite "http://127.0.0.1:$azurite_port/$AZURITE_ACCOUNT?comp=list" "$pid" "$dir/azurite.log"
+
+    pid="$(start_server toxiproxy "$dir/toxiproxy.log" "$toxiproxy" -host 127.0.0.1 -port "$toxi_port")"
+    await_http toxiproxy "http://127.0.0.1:$toxi_port/version" "$pid" "$dir/toxiproxy.log"
+
+    cat >"$dir/endpoints.properties.tmp" <<PROPS
+# Written by src/test/test-env.sh start; servers stop with src/test/test-env.sh stop.
+minio.endpoint=http://127.0.0.1:$minio_port
+minio.access-key=$MINIO_USER
+minio.secret-key=$MINIO_PASSWORD
+azurite.endpoint=http://127.0.0.1:$azurite_port/$AZURITE_ACCOUNT
+azurite.account=$AZURITE_ACCOUNT
+azurite.key=$AZURITE_KEY
+gcs.endpoint=http://127.0.0.1:$gcs_port
+gcs.project=hybris-test
+toxiproxy.api=http://127.0.0.1:$toxi_port
+PROPS
+    mv "$dir/endpoints.properties.tmp" "$dir/endpoints.properties"
+    log "servers up; endpoints in $dir/endpoints.properties"
+    echo "$dir/endpoints.properties"
+}
+
+case "$command" in
+    start) start ;;
+    stop) stop; rm -f "$dir/endpoints.properties"; log "servers stopped" ;;
+    *) echo "usage: $0 start|stop [dir]" >&2; exit 2 ;;
+esac
