@@ -1,0 +1,405 @@
+package io.hybris.cloud.s3;
+
+import io.hybris.spi.BoundedReads;
+import io.hybris.spi.CloudObject;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.CloudStoreException;
+import io.hybris.spi.OversizedObjectException;
+import io.hybris.spi.TransientCloudException;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A {@link CloudStore} on Amazon S3 or any S3-compatible server (MinIO, Ceph RGW, ...), through the AWS SDK for
+ * Java v2 with its Apache 5 HTTP client. Objects live in one bucket, optionally under a key prefix that
+ * {@link #list} strips again.
+ *
+ * <ul>
+ *   <li>{@link #get} asks for {@code Range: bytes=0-<maxBytes>}, so a correct server never sends more than
+ *       {@code maxBytes + 1} bytes; if the object is larger (by its {@code Content-Range}) the download is aborted
+ *       before the body is read, and a server that ignores the range is cut off after {@code maxBytes + 1} bytes.
+ *       An empty object answers a range with 416 on some servers; it is then read without a range, still
+ *       bounded.</li>
+ *   <li>Errors: a missing object is empty; a missing bucket, 401/403 and other client errors are
+ *       {@link io.hybris.spi.PermanentCloudException}s; 5xx, 408, 429, throttling, timeouts and I/O failures are
+ *       {@link TransientCloudException}s. Messages keep the HTTP status, S3's error code and message.</li>
+ *   <li>Interruption: each request runs on a worker thread while the caller waits; an interrupted caller aborts
+ *       the request (closing its connection) and gets a {@link TransientCloudException} at once, with its
+ *       interrupt flag kept.</li>
+ *   <li>At start-up the bucket must exist, or be created when {@code createBucket(true)}; a missing bucket is a
+ *       {@link io.hybris.spi.PermanentCloudException} naming it. A server that cannot be reached at start-up is
+ *       only logged, as Hybris tolerates clouds that are down.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * try (S3CloudStore aws = S3CloudStore.builder("aws")
+ *         .bucket("my-hybris-bucket").region("eu-central-1")
+ *         .build()) {                       // credentials from the AWS default provider chain
+ *     aws.put("hybris/photos/cat.jpg#1_abc", bytes);
+ * }
+ * }</pre>
+ * Thread-safe; {@link #close()} releases the SDK client, its connections and the worker threads.
+ */
+public final class S3CloudStore implements CloudStore {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(S3CloudStore.class);
+
+    private final S3Settings settings;
+    private final S3Clients clients;
+    private final S3Client s3;
+    private final S3Errors errors;
+    private final InterruptibleCalls calls;
+
+    private S3CloudStore(S3Settings settings) {
+        this.settings = settings;
+        this.errors = new S3Errors(settings);
+        this.clients = S3Clients.create(settings);
+        this.s3 = clients.s3();
+        this.calls = new InterruptibleCalls(settings.cloudId());
+        try {
+            new BucketPreparer(settings, s3, errors, calls).prepare();
+        } catch (RuntimeException | Error e) {
+            close();
+            throw e;
+        }
+        LOG.debug("cloud '{}': S3 store ready: {}", settings.cloudId(), settings);
+    }
+
+    /** A builder for a store with the given cloud id (the {@code <id>} of {@code hybris.cloud.<id>.*}). */
+    public static Builder builder(String cloudId) {
+        return new Builder(cloudId);
+    }
+
+    @Override
+    public String id() {
+        return settings.cloudId();
+    }
+
+    /** The bucket the objects live in. */
+    public String bucket() {
+        return settings.bucket();
+    }
+
+    /** The key prefix inside the bucket, ending with {@code /}, or empty. */
+    public String prefix() {
+        return settings.prefix();
+    }
+
+    @Override
+    public void put(String objectKey, byte[] value) {
+        Objects.requireNonNull(value, "value");
+        String key = fullKey(objectKey);
+        String what = "put of '" + objectKey + "' (" + value.length + " bytes)";
+        calls.call(what, inFlight -> {
+            try {
+                s3.putObject(PutObjectRequest.builder().bucket(settings.bucket()).key(key)
+                                .contentLength((long) value.length).build(),
+                        RequestBody.fromContentProvider(ContentStreamProvider.fromByteArrayUnsafe(value),
+                                value.length, "application/octet-stream"));
+                return null;
+            } catch (SdkException e) {
+                throw errors.map(what, e, inFlight);
+            }
+        });
+    }
+
+    @Override
+    public Optional<byte[]> get(String objectKey, long maxBytes) {
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
+        }
+        String key = fullKey(objectKey);
+        String what = "get of '" + objectKey + "'";
+        return calls.call(what, inFlight -> {
+            try {
+                return read(objectKey, key, maxBytes, true, inFlight);
+            } catch (SdkException e) {
+                if (S3Errors.status(e) == 416) {
+                    return readWithoutRange(what, objectKey, key, maxBytes, inFlight);
+                }
+                throw errors.map(what, e, inFlight);
+            } catch (IOException e) {
+                throw readFailure(what, e, inFlight);
+            }
+        });
+    }
+
+    /** An empty object has no byte 0, so some servers answer a range with 416: read it whole, still bounded. */
+    private Optional<byte[]> readWithoutRange(String what, String objectKey, String key, long maxBytes,
+                                              InFlight inFlight) {
+        try {
+            return read(objectKey, key, maxBytes, false, inFlight);
+        } catch (SdkException e) {
+            throw errors.map(what, e, inFlight);
+        } catch (IOException e) {
+            throw readFailure(what, e, inFlight);
+        }
+    }
+
+    private Optional<byte[]> read(String objectKey, String key, long maxBytes, boolean ranged, InFlight inFlight)
+            throws IOException {
+        GetObjectRequest.Builder request = GetObjectRequest.builder().bucket(settings.bucket()).key(key);
+        if (ranged && maxBytes < Long.MAX_VALUE) {
+            request.range("bytes=0-" + maxBytes);
+        }
+        ResponseInputStream<GetObjectResponse> in;
+        try {
+            in = s3.getObject(request.build());
+        } catch (SdkException e) {
+            if (S3Errors.status(e) == 404 && !S3Errors.isMissingBucket(e)) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+        inFlight.register(in);
+        boolean complete = false;
+        try {
+            long size = ObjectSizes.totalSize(in.response());
+            if (size > maxBytes) {
+                throw new OversizedObjectException(settings.cloudId(), objectKey, maxBytes);
+            }
+            byte[] bytes = BoundedReads.readAtMost(in, maxBytes, settings.cloudId(), objectKey);
+            complete = true;
+            return Optional.of(bytes);
+        } finally {
+            release(in, complete);
+        }
+    }
+
+    /**
+     * Closes a response stream; one not read to its end is aborted first, so the HTTP client throws its
+     * connection away instead of draining the rest of an oversized body to reuse the connection.
+     */
+    private static void release(ResponseInputStream<?> in, boolean readToEnd) {
+        if (!readToEnd) {
+            in.abort();
+        }
+        try {
+            in.close();
+        } catch (IOException | RuntimeException ignored) {
+            // an aborted stream may complain on close; the response is discarded either way
+        }
+    }
+
+    private CloudStoreException readFailure(String what, IOException e, InFlight inFlight) {
+        if (inFlight.isAborted()) {
+            return new TransientCloudException(settings.cloudId(), what + " aborted (interrupted) while reading: "
+                    + e, e);
+        }
+        return new TransientCloudException(settings.cloudId(), what + " on " + settings.describeLocation()
+                + " failed while reading the body: " + S3Errors.describe(e), e);
+    }
+
+    @Override
+    public List<CloudObject> list(String prefix) {
+        Objects.requireNonNull(prefix, "prefix");
+        String what = "list of prefix '" + prefix + "'";
+        String storePrefix = settings.prefix();
+        return calls.call(what, inFlight -> {
+            List<CloudObject> out = new ArrayList<>();
+            String token = null;
+            try {
+                do {
+                    ListObjectsV2Response page = s3.listObjectsV2(ListObjectsV2Request.builder()
+                            .bucket(settings.bucket()).prefix(storePrefix + prefix).continuationToken(token).build());
+                    for (S3Object o : page.contents()) {
+                        if (o.key().startsWith(storePrefix)) {
+                            out.add(new CloudObject(o.key().substring(storePrefix.length()),
+                                    o.size() == null ? 0 : o.size(),
+                                    o.lastModified() == null ? Instant.EPOCH : o.lastModified()));
+                        }
+                    }
+                    token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+                    if (token != null && token.isEmpty()) {
+                        throw new TransientCloudException(settings.cloudId(), what + " on "
+                                + settings.describeLocation() + " failed: the server said the listing is truncated"
+                                + " but gave no continuation token");
+                    }
+                } while (token != null);
+            } catch (SdkException e) {
+                throw errors.map(what, e, inFlight);
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public void delete(String objectKey) {
+        String key = fullKey(objectKey);
+        String what = "delete of '" + objectKey + "'";
+        calls.call(what, inFlight -> {
+            try {
+                s3.deleteObject(b -> b.bucket(settings.bucket()).key(key));
+            } catch (SdkException e) {
+                if (S3Errors.status(e) != 404 || S3Errors.isMissingBucket(e)) {
+                    throw errors.map(what, e, inFlight);
+                }
+            }
+            return null;
+        });
+    }
+
+    /** Aborts running requests and releases the SDK client, its connections and the worker threads. */
+    @Override
+    public void close() {
+        if (calls != null) {
+            calls.close();
+        }
+        clients.close();
+    }
+
+    @Override
+    public String toString() {
+        return "S3CloudStore[" + settings.cloudId() + ": " + settings.describeLocation() + "]";
+    }
+
+    private String fullKey(String objectKey) {
+        Objects.requireNonNull(objectKey, "objectKey");
+        if (objectKey.isEmpty()) {
+            throw new IllegalArgumentException("objectKey must not be empty");
+        }
+        return settings.prefix() + objectKey;
+    }
+
+    /**
+     * Configures an {@link S3CloudStore}; {@link #build()} validates everything (messages name the
+     * {@code hybris.cloud.<id>.<option>} property) and checks (or creates) the bucket. Not thread-safe; the store
+     * it builds is immutable in its configuration.
+     */
+    public static final class Builder {
+        final String cloudId;
+        URI endpoint;
+        String region;
+        String bucket;
+        String prefix;
+        String accessKey;
+        String secretKey;
+        String sessionToken;
+        Boolean pathStyle;
+        Duration connectTimeout;
+        Duration requestTimeout;
+        Integer retries;
+        boolean createBucket;
+        Integer maxConnections;
+        Path trustStore;
+        String trustStorePassword;
+
+        private Builder(String cloudId) {
+            this.cloudId = cloudId;
+        }
+
+        /** The S3 endpoint of an S3-compatible server, e.g. {@code http://127.0.0.1:9000}; default AWS's. */
+        public Builder endpoint(URI endpoint) {
+            this.endpoint = endpoint;
+            return this;
+        }
+
+        /** The region; default {@code us-east-1}. */
+        public Builder region(String region) {
+            this.region = region;
+            return this;
+        }
+
+        /** The bucket (required). */
+        public Builder bucket(String bucket) {
+            this.bucket = bucket;
+            return this;
+        }
+
+        /** A key prefix inside the bucket ({@code /} is appended if missing); default none. */
+        public Builder prefix(String prefix) {
+            this.prefix = prefix;
+            return this;
+        }
+
+        /** Static credentials; without them the AWS default credentials provider chain is used. */
+        public Builder credentials(String accessKey, String secretKey) {
+            this.accessKey = accessKey;
+            this.secretKey = secretKey;
+            return this;
+        }
+
+        /** A session token to go with {@link #credentials} (temporary credentials). */
+        public Builder sessionToken(String sessionToken) {
+            this.sessionToken = sessionToken;
+            return this;
+        }
+
+        /** Path-style URLs ({@code endpoint/bucket/key}); default true with an endpoint, false for AWS. */
+        public Builder pathStyle(boolean pathStyle) {
+            this.pathStyle = pathStyle;
+            return this;
+        }
+
+        /** The TCP connect timeout; default 5 s. */
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = connectTimeout;
+            return this;
+        }
+
+        /** The time limit of one attempt of one request, body transfer included; default 60 s. */
+        public Builder requestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+            return this;
+        }
+
+        /** SDK retries after a failed attempt (0-10); default 0, so Hybris falls back to another cloud. */
+        public Builder retries(int retries) {
+            this.retries = retries;
+            return this;
+        }
+
+        /** Whether to create the bucket at start-up if it is missing; default false (a missing bucket fails). */
+        public Builder createBucket(boolean createBucket) {
+            this.createBucket = createBucket;
+            return this;
+        }
+
+        /** The size of the HTTP connection pool; default 50. */
+        public Builder maxConnections(int maxConnections) {
+            this.maxConnections = maxConnections;
+            return this;
+        }
+
+        /** A PKCS#12 or JKS trust store for an https endpoint signed by a private CA; default the JDK's. */
+        public Builder trustStore(Path trustStore) {
+            this.trustStore = trustStore;
+            return this;
+        }
+
+        /** The trust store's password, if it has one. */
+        public Builder trustStorePassword(String trustStorePassword) {
+            this.trustStorePassword = trustStorePassword;
+            return this;
+        }
+
+        /**
+         * Validates the configuration, builds the SDK client and checks (or creates) the bucket.
+         *
+         * @throws io.hybris.HybrisConfigurationException for an invalid or missing option
+         * @throws io.hybris.spi.PermanentCloudException if the bucket is missing (and not to be created) or
+         *         access to it is denied
+         */
+        public S3CloudStore build() {
+            return new S3CloudStore(S3Settings.of(this));
+        }
+    }
+}

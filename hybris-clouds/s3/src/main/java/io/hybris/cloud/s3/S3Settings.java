@@ -1,0 +1,194 @@
+package io.hybris.cloud.s3;
+
+import io.hybris.HybrisConfigurationException;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The validated, immutable configuration of one {@link S3CloudStore}. Every error message names the property
+ * ({@code hybris.cloud.<id>.<option>}) that was wrong and says how to fix it.
+ */
+record S3Settings(
+        String cloudId,
+        Optional<URI> endpoint,
+        String region,
+        String bucket,
+        String prefix,
+        Optional<StaticKeys> keys,
+        boolean pathStyle,
+        Duration connectTimeout,
+        Duration requestTimeout,
+        int retries,
+        boolean createBucket,
+        int maxConnections,
+        Optional<Path> trustStore,
+        Optional<String> trustStorePassword) {
+
+    /** Default {@code region}: S3-compatible servers accept any region, and AWS's global default is this one. */
+    static final String DEFAULT_REGION = "us-east-1";
+    /** Default {@code connect-timeout}. */
+    static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /** Default {@code request-timeout}: one attempt, including the transfer of the body. */
+    static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
+    /** Default {@code retries}: none, so Hybris's fallback to another cloud decides latency. */
+    static final int DEFAULT_RETRIES = 0;
+    /** Default {@code max-connections}. */
+    static final int DEFAULT_MAX_CONNECTIONS = 50;
+
+    private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._%#_-]+(/[A-Za-z0-9._%#_-]+)*/?");
+
+    /** An access key pair (and optional session token) given in the configuration. */
+    record StaticKeys(String accessKey, String secretKey, Optional<String> sessionToken) {
+        @Override
+        public String toString() {
+            return "StaticKeys[accessKey=" + accessKey + ", secretKey=***]";
+        }
+    }
+
+    /** Validates the builder's values. */
+    static S3Settings of(S3CloudStore.Builder b) {
+        String id = b.cloudId;
+        if (id == null || id.isBlank()) {
+            throw new HybrisConfigurationException("an S3 cloud store needs a cloud id (the <id> of hybris.cloud.<id>.*)");
+        }
+        String bucket = trimToNull(b.bucket);
+        if (bucket == null) {
+            throw new HybrisConfigurationException(key(id, "bucket") + " is required but not set: the name of the"
+                    + " bucket this cloud's objects are stored in");
+        }
+        if (bucket.length() < 3 || bucket.length() > 255 || !bucket.chars().allMatch(S3Settings::bucketChar)) {
+            throw new HybrisConfigurationException(key(id, "bucket") + "=" + bucket + " is not a valid bucket name:"
+                    + " use 3-63 of a-z, 0-9, '.' and '-' (AWS's rules; S3-compatible servers may also allow"
+                    + " upper case and '_')");
+        }
+        Optional<URI> endpoint = Optional.ofNullable(b.endpoint).map(u -> checkEndpoint(id, u));
+        String region = Optional.ofNullable(trimToNull(b.region)).orElse(DEFAULT_REGION);
+        if (!region.matches("[A-Za-z0-9-]+")) {
+            throw new HybrisConfigurationException(key(id, "region") + "=" + region + " is not a region name such"
+                    + " as us-east-1 or eu-central-1");
+        }
+        String prefix = normalisePrefix(id, b.prefix);
+        String access = trimToNull(b.accessKey);
+        String secret = trimToNull(b.secretKey);
+        String token = trimToNull(b.sessionToken);
+        if ((access == null) != (secret == null)) {
+            throw new HybrisConfigurationException("set both " + key(id, "access-key") + " and "
+                    + key(id, "secret-key") + ", or neither to use the AWS default credentials provider chain;"
+                    + " only " + (access == null ? "secret-key" : "access-key") + " is set");
+        }
+        if (token != null && access == null) {
+            throw new HybrisConfigurationException(key(id, "session-token") + " needs " + key(id, "access-key")
+                    + " and " + key(id, "secret-key") + " as well");
+        }
+        Optional<StaticKeys> keys = access == null ? Optional.empty()
+                : Optional.of(new StaticKeys(access, secret, Optional.ofNullable(token)));
+        boolean pathStyle = b.pathStyle != null ? b.pathStyle : endpoint.isPresent();
+        Duration connect = positive(id, "connect-timeout", b.connectTimeout, DEFAULT_CONNECT_TIMEOUT);
+        Duration request = positive(id, "request-timeout", b.requestTimeout, DEFAULT_REQUEST_TIMEOUT);
+        int retries = b.retries == null ? DEFAULT_RETRIES : b.retries;
+        if (retries < 0 || retries > 10) {
+            throw new HybrisConfigurationException(key(id, "retries") + "=" + retries + " must be between 0 and 10"
+                    + " (SDK retries per request; 0 lets Hybris fall back to another cloud at once)");
+        }
+        int maxConnections = b.maxConnections == null ? DEFAULT_MAX_CONNECTIONS : b.maxConnections;
+        if (maxConnections < 1) {
+            throw new HybrisConfigurationException(key(id, "max-connections") + "=" + maxConnections
+                    + " must be at least 1");
+        }
+        Optional<Path> trustStore = Optional.ofNullable(b.trustStore);
+        trustStore.ifPresent(p -> {
+            if (!Files.isReadable(p)) {
+                throw new HybrisConfigurationException(key(id, "trust-store") + "=" + p + " is not a readable file:"
+                        + " give a PKCS#12 or JKS trust store holding the endpoint's CA certificate");
+            }
+        });
+        Optional<String> trustStorePassword = Optional.ofNullable(b.trustStorePassword);
+        if (trustStorePassword.isPresent() && trustStore.isEmpty()) {
+            throw new HybrisConfigurationException(key(id, "trust-store-password") + " is set but "
+                    + key(id, "trust-store") + " is not");
+        }
+        return new S3Settings(id, endpoint, region, bucket, prefix, keys, pathStyle, connect, request, retries,
+                b.createBucket, maxConnections, trustStore, trustStorePassword);
+    }
+
+    /** The full property key of an option of this cloud, e.g. {@code hybris.cloud.aws.bucket}. */
+    String key(String option) {
+        return key(cloudId, option);
+    }
+
+    static String key(String cloudId, String option) {
+        return "hybris.cloud." + cloudId + "." + option;
+    }
+
+    /** Where the objects live, for messages: {@code bucket 'b'} or {@code bucket 'b' under prefix 'p/'}. */
+    String describeLocation() {
+        return "bucket '" + bucket + "'" + (prefix.isEmpty() ? "" : " under prefix '" + prefix + "'")
+                + endpoint.map(e -> " at " + e).orElse(" in " + region);
+    }
+
+    @Override
+    public String toString() {
+        return "S3Settings[" + cloudId + ": " + describeLocation() + ", pathStyle=" + pathStyle + ", keys="
+                + keys.map(k -> "static").orElse("default chain") + ", connectTimeout=" + connectTimeout
+                + ", requestTimeout=" + requestTimeout + ", retries=" + retries + ", createBucket=" + createBucket
+                + ", maxConnections=" + maxConnections + "]";
+    }
+
+    private static URI checkEndpoint(String id, URI uri) {
+        String scheme = uri.getScheme();
+        if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+                || uri.getHost() == null) {
+            throw new HybrisConfigurationException(key(id, "endpoint") + "=" + uri + " is not an http(s) URL such"
+                    + " as https://s3.example.com or http://127.0.0.1:9000");
+        }
+        String path = uri.getRawPath();
+        if (uri.getRawQuery() != null || uri.getRawFragment() != null || (path != null && !path.isEmpty()
+                && !path.equals("/"))) {
+            throw new HybrisConfigurationException(key(id, "endpoint") + "=" + uri + " must not have a path, query"
+                    + " or fragment; put the bucket in " + key(id, "bucket") + " and a key prefix in "
+                    + key(id, "prefix"));
+        }
+        return uri;
+    }
+
+    private static String normalisePrefix(String id, String raw) {
+        String prefix = trimToNull(raw);
+        if (prefix == null) {
+            return "";
+        }
+        boolean badSegment = false;
+        for (String segment : prefix.split("/")) {
+            badSegment |= segment.equals(".") || segment.equals("..");
+        }
+        if (!PREFIX.matcher(prefix).matches() || badSegment) {
+            throw new HybrisConfigurationException(key(id, "prefix") + "=" + prefix + " is not a valid key prefix:"
+                    + " use segments of A-Z, a-z, 0-9, '.', '_', '-', '%', '#' separated by single '/', no '.' or"
+                    + " '..' segment, not starting with '/'");
+        }
+        return prefix.endsWith("/") ? prefix : prefix + "/";
+    }
+
+    private static Duration positive(String id, String option, Duration value, Duration defaultValue) {
+        if (value == null) {
+            return defaultValue;
+        }
+        if (value.isNegative() || value.isZero()) {
+            throw new HybrisConfigurationException(key(id, option) + "=" + value + " must be positive");
+        }
+        return value;
+    }
+
+    private static boolean bucketChar(int c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-'
+                || c == '_';
+    }
+
+    private static String trimToNull(String s) {
+        return s == null || s.isBlank() ? null : s.trim();
+    }
+}
