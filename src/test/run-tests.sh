@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Runs the whole Hybris test suite on a fresh machine: the Maven build with every module's unit, contract,
-# fault and end-to-end tests. ZooKeeper runs in-process (its own server classes and curator-test's
-# TestingServer/TestingCluster on free loopback ports). Consul is a real binary: install-consul.sh builds it
-# from source once (about 6 minutes; needs Go) and caches it, and the tests start their own agents from it on
-# free loopback ports and stop them.
-# Later test environments (MinIO, Azurite, fake-gcs-server, memcached, toxiproxy) are installed and started
-# from this directory, cached between runs, and stopped on exit.
+# fault and end-to-end tests, against real servers on loopback:
+# - ZooKeeper runs in-process (its own server classes and curator-test's TestingServer/TestingCluster).
+# - Consul is a real binary: install-consul.sh builds it from source once (about 6 minutes; needs Go) and caches
+#   it; the tests start their own agents from it on free loopback ports and stop them.
+# - MinIO, Azurite, fake-gcs-server and toxiproxy: test-env.sh installs them (cached by version; MinIO takes
+#   about 4 minutes to build the first time), starts them on free loopback ports, writes their endpoints to
+#   target/test-env/endpoints.properties for the tests (-Dhybris.test.env), and they are stopped on exit.
+# - Native libraries (ISA-L for the erasure coder) come from Debian's packages (install-native-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 consul="$(./src/test/install-consul.sh)"
-exec mvn -B -ntp verify -Dhybris.test.consul="$consul" "$@"
+if [ -x ./src/test/install-native-deps.sh ]; then
+    ./src/test/install-native-deps.sh
+fi
+env_dir="$PWD/target/test-env"
+trap './src/test/test-env.sh stop "$env_dir"' EXIT
+endpoints="$(./src/test/test-env.sh start "$env_dir")"
+mvn -B -ntp verify -Dhybris.test.consul="$consul" -Dhybris.test.env="$endpoints" "$@"

@@ -89,7 +89,9 @@ start() {
     azurite="$("$here/install-azurite.sh")"
 
     stop
-    mkdir -p "$dir/data/minio" "$dir/data/azurite" "$dir/data/gcs"
+    # a server that fails to come up must not leave the others running
+    trap 'stop' ERR
+    mkdir -p "$dir/data/minio"
     local minio_port minio_console gcs_port azurite_port toxi_port pid
     minio_port="$(free_port)"; minio_console="$(free_port)"; gcs_port="$(free_port)"
     azurite_port="$(free_port)"; toxi_port="$(free_port)"
@@ -107,8 +109,8 @@ start() {
     await_http fake-gcs-server "http://127.0.0.1:$gcs_port/storage/v1/b" "$pid" "$dir/fake-gcs-server.log"
 
     pid="$(start_server azurite "$dir/azurite.log" \
-        "$azurite" --blobHost 127.0.0.1 --blobPort "$azurite_port" --location "$dir/data/azurite" \
-        --silent --skipApiVersionCheck --loose --inMemoryPersistence)"
+        "$azurite" --blobHost 127.0.0.1 --blobPort "$azurite_port" --inMemoryPersistence \
+        --silent --skipApiVersionCheck --loose)"
     await_http Azurite "http://127.0.0.1:$azurite_port/$AZURITE_ACCOUNT?comp=list" "$pid" "$dir/azurite.log"
 
     pid="$(start_server toxiproxy "$dir/toxiproxy.log" "$toxiproxy" -host 127.0.0.1 -port "$toxi_port")"
@@ -127,6 +129,7 @@ gcs.project=hybris-test
 toxiproxy.api=http://127.0.0.1:$toxi_port
 PROPS
     mv "$dir/endpoints.properties.tmp" "$dir/endpoints.properties"
+    trap - ERR
     log "servers up; endpoints in $dir/endpoints.properties"
     echo "$dir/endpoints.properties"
 }

@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,8 +79,12 @@ public final class Hybris implements AutoCloseable {
         this.gcExecutor = Executors.newFixedThreadPool(2, threads(name + "-gc"));
         this.asyncCalls = Executors.newCachedThreadPool(threads(name + "-call"));
         this.engine = new Engine(config, metadata, clouds, io, metadataCalls, gcExecutor);
+        if (!config.sweepInterval().isZero() || !config.probeInterval().isZero()) {
+            this.sweeper = Executors.newSingleThreadScheduledExecutor(threads(name + "-maintenance"));
+        } else {
+            this.sweeper = null;
+        }
         if (!config.sweepInterval().isZero()) {
-            this.sweeper = Executors.newSingleThreadScheduledExecutor(threads(name + "-sweep"));
             long period = config.sweepInterval().toMillis();
             sweeper.scheduleWithFixedDelay(() -> {
                 try {
@@ -88,8 +93,18 @@ public final class Hybris implements AutoCloseable {
                     LOG.warn("periodic orphan sweep failed", e);
                 }
             }, period, period, TimeUnit.MILLISECONDS);
-        } else {
-            this.sweeper = null;
+        }
+        if (!config.probeInterval().isZero()) {
+            Duration maxAge = config.probeInterval();
+            // first run after one interval (nothing is stale before), then twice per interval
+            long period = Math.max(1, maxAge.toMillis() / 2);
+            sweeper.scheduleWithFixedDelay(() -> {
+                try {
+                    engine.probeStaleLatencies(maxAge);
+                } catch (RuntimeException e) {
+                    LOG.warn("latency probe failed", e);
+                }
+            }, maxAge.toMillis(), period, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -252,6 +267,18 @@ public final class Hybris implements AutoCloseable {
     public SweepReport sweepOrphans() {
         ensureOpen();
         return engine.sweep();
+    }
+
+    /**
+     * Re-measures every cloud's latency now (paper §4.4, "refresh these latency ranks when necessary"): writes,
+     * reads back and deletes one small probe object per cloud and size class in use, under
+     * {@code <prefix>.probe/}. The background probe ({@code hybris.ranking.probe-interval}) does the same for
+     * clouds whose estimates went stale; call this after a known network change. Runs on the calling thread,
+     * each cloud call bounded by that cloud's timer; returns the number of cloud/size-class pairs measured.
+     */
+    public int refreshLatencyRanking() {
+        ensureOpen();
+        return engine.probeAllLatencies();
     }
 
     /**

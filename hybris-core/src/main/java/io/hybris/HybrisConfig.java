@@ -62,6 +62,9 @@ import java.util.function.Function;
  * <tr><td>{@code hybris.gc.enabled}</td><td>true</td><td>delete superseded versions in the background</td></tr>
  * <tr><td>{@code hybris.gc.grace}</td><td>1h</td><td>the sweep deletes unreferenced objects older than this</td></tr>
  * <tr><td>{@code hybris.gc.sweep-interval}</td><td>0 (off)</td><td>run the orphan sweep periodically</td></tr>
+ * <tr><td>{@code hybris.ranking.probe-interval}</td><td>5m</td><td>re-measure clouds whose latency estimates
+ * are older than this (a slow or failed cloud gets no traffic, so only a probe sees it recover); 0 turns probing
+ * off</td></tr>
  * <tr><td>{@code hybris.rmds.type}</td><td>(required)</td><td>metadata store: {@code zookeeper},
  *   {@code embedded-zookeeper}, {@code memory}; options under {@code hybris.rmds.<type>.}</td></tr>
  * <tr><td>{@code hybris.cloud.<id>.type}</td><td>(required)</td><td>cloud provider: {@code directory},
@@ -89,6 +92,7 @@ public final class HybrisConfig {
     private final boolean gcEnabled;
     private final Duration gcGrace;
     private final Duration sweepInterval;
+    private final Duration probeInterval;
     private final Clock clock;
     private final HybrisListener listener;
     private final KeyProvider keyProvider;
@@ -109,6 +113,7 @@ public final class HybrisConfig {
         this.gcEnabled = b.gcEnabled;
         this.gcGrace = b.gcGrace;
         this.sweepInterval = b.sweepInterval;
+        this.probeInterval = b.probeInterval;
         this.clock = b.clock;
         this.listener = b.listener;
         this.keyProvider = b.keyProvider;
@@ -232,6 +237,11 @@ public final class HybrisConfig {
         return sweepInterval;
     }
 
+    /** How old a cloud's latency estimate may get before a probe re-measures it; zero means never. */
+    public Duration probeInterval() {
+        return probeInterval;
+    }
+
     /** The clock used for the sweep's grace period. */
     public Clock clock() {
         return clock;
@@ -273,6 +283,7 @@ public final class HybrisConfig {
         private boolean gcEnabled = true;
         private Duration gcGrace = Duration.ofHours(1);
         private Duration sweepInterval = Duration.ZERO;
+        private Duration probeInterval = Duration.ofMinutes(5);
         private Clock clock = Clock.systemUTC();
         private HybrisListener listener = new HybrisListener() {
         };
@@ -377,6 +388,15 @@ public final class HybrisConfig {
             return this;
         }
 
+        /**
+         * How old a cloud's latency estimate may get before a background probe (a small write, read and delete
+         * under {@code <prefix>.probe/}) re-measures it; zero turns probing off ({@code hybris.ranking.probe-interval}).
+         */
+        public Builder probeInterval(Duration interval) {
+            this.probeInterval = Objects.requireNonNull(interval, "interval");
+            return this;
+        }
+
         /** Period of the automatic orphan sweep, zero for off ({@code hybris.gc.sweep-interval}). */
         public Builder sweepInterval(Duration interval) {
             this.sweepInterval = Objects.requireNonNull(interval, "interval");
@@ -446,6 +466,10 @@ public final class HybrisConfig {
             if (gcGrace.isNegative()) {
                 throw new HybrisConfigurationException("hybris.gc.grace=" + gcGrace + " must not be negative");
             }
+            if (probeInterval.isNegative()) {
+                throw new HybrisConfigurationException("hybris.ranking.probe-interval=" + probeInterval
+                        + " must not be negative (0 turns latency probing off)");
+            }
             if (sweepInterval.isNegative()) {
                 throw new HybrisConfigurationException("hybris.gc.sweep-interval=" + sweepInterval
                         + " must not be negative (0 turns the periodic sweep off)");
@@ -510,6 +534,8 @@ public final class HybrisConfig {
             });
             CORE.put("hybris.gc.enabled", b -> v -> b.gcEnabled(ConfigValues.parseBoolean("hybris.gc.enabled", v)));
             CORE.put("hybris.gc.grace", b -> v -> b.gcGrace(ConfigValues.parseDuration("hybris.gc.grace", v)));
+            CORE.put("hybris.ranking.probe-interval",
+                    b -> v -> b.probeInterval(ConfigValues.parseDuration("hybris.ranking.probe-interval", v)));
             CORE.put("hybris.gc.sweep-interval",
                     b -> v -> b.sweepInterval(ConfigValues.parseDuration("hybris.gc.sweep-interval", v)));
         }

@@ -70,6 +70,7 @@ public final class Engine {
     private final Map<String, CloudStore> clouds;
     private final List<String> cloudOrder;
     private final LatencyRanking ranking;
+    private final LatencyProber prober;
     private final GarbageCollector gc;
     private final HybrisListener listener;
     private final ExecutorService io;
@@ -109,11 +110,25 @@ public final class Engine {
         this.sealer = new Sealer(config.keyProvider().orElse(null));
         this.gc = new GarbageCollector(byId, metadata, gcExecutor, prefix, config.gcGrace(), config.clock(),
                 listener, config.gcEnabled());
+        this.prober = new LatencyProber(clouds, cloudOrder, ranking, io, prefix, clientId);
     }
 
     /** The latency ranking (for diagnostics). */
     public LatencyRanking ranking() {
         return ranking;
+    }
+
+    /**
+     * Measures the clouds whose latency estimates are older than {@code maxAge} (or failure penalties), so a
+     * cloud that recovered climbs back in the ranking; returns how many cloud/size-class slots were probed.
+     */
+    public int probeStaleLatencies(Duration maxAge) {
+        return prober.probeStale(maxAge.toNanos()).size();
+    }
+
+    /** Measures every cloud in every size class in use; returns how many slots were probed. */
+    public int probeAllLatencies() {
+        return prober.probeAll().size();
     }
 
     // ------------------------------------------------------------------ PUT / DELETE

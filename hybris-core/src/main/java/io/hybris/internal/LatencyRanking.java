@@ -3,15 +3,23 @@ package io.hybris.internal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * Per-cloud latency estimates (paper §4.4), one per operation (read or write) and size class, updated from
  * live traffic as an exponentially weighted moving average. Failures count as a penalty latency so a broken
- * cloud sinks in the ranking. Rankings are returned as new immutable lists, never shared mutable state.
- * Thread-safe.
+ * cloud sinks in the ranking; the first success after a failure replaces the penalty outright (a failure is
+ * not a latency measurement), so a recovered cloud climbs back as soon as it is measured again.
+ *
+ * <p>A cloud that ranks low gets no traffic and so no new measurements; {@link #staleSlots} names the clouds
+ * and size classes whose estimates are older than a refresh interval, for {@link LatencyProber} to measure.
+ * Rankings are returned as new immutable lists, never shared mutable state. Thread-safe.
  */
 public final class LatencyRanking {
     /** The operation an estimate is for. */
@@ -23,21 +31,36 @@ public final class LatencyRanking {
     private record Slot(String cloudId, Op op, int sizeClass) {
     }
 
-    private final Map<Slot, Double> estimates = new ConcurrentHashMap<>();
+    /** One estimate: the average latency, when it was last updated, and whether it is a failure penalty. */
+    private record Estimate(double nanos, long updatedAt, boolean penalty) {
+    }
+
+    /** A cloud and size class whose estimates are due for a fresh measurement. */
+    public record StaleSlot(String cloudId, int sizeClass) {
+    }
+
+    private final Map<Slot, Estimate> estimates = new ConcurrentHashMap<>();
     private final List<String> configuredOrder;
     private final long timerMinNanos;
     private final long timerInitialNanos;
     private final double multiplier;
+    private final LongSupplier nanoClock;
 
     /**
      * @param configuredOrder cloud ids in configuration order, the tie-breaker (and the order before any
      *                        observation)
      */
     public LatencyRanking(List<String> configuredOrder, Duration timerMin, Duration timerInitial, double multiplier) {
+        this(configuredOrder, timerMin, timerInitial, multiplier, System::nanoTime);
+    }
+
+    LatencyRanking(List<String> configuredOrder, Duration timerMin, Duration timerInitial, double multiplier,
+                   LongSupplier nanoClock) {
         this.configuredOrder = List.copyOf(configuredOrder);
         this.timerMinNanos = timerMin.toNanos();
         this.timerInitialNanos = timerInitial.toNanos();
         this.multiplier = multiplier;
+        this.nanoClock = nanoClock;
     }
 
     static int sizeClass(long size) {
@@ -49,10 +72,25 @@ public final class LatencyRanking {
         return SIZE_CLASS_LIMITS.length;
     }
 
+    /**
+     * A value size that falls in {@code sizeClass}, used for probe objects: 4 KiB, 256 KiB, 2 MiB, 16 MiB for
+     * the classes below 64 KiB, 1 MiB, 16 MiB and from 16 MiB.
+     */
+    static int probeSize(int sizeClass) {
+        return switch (sizeClass) {
+            case 0 -> 4 << 10;
+            case 1 -> 256 << 10;
+            case 2 -> 2 << 20;
+            default -> 16 << 20;
+        };
+    }
+
     /** Records a successful operation's latency. */
     public void recordSuccess(String cloudId, Op op, long size, long nanos) {
-        estimates.merge(new Slot(cloudId, op, sizeClass(size)), (double) nanos,
-                (old, now) -> old + ALPHA * (now - old));
+        long now = nanoClock.getAsLong();
+        estimates.merge(new Slot(cloudId, op, sizeClass(size)), new Estimate(nanos, now, false),
+                (old, sample) -> old.penalty() ? sample
+                        : new Estimate(old.nanos() + ALPHA * (sample.nanos() - old.nanos()), now, false));
     }
 
     /**
@@ -61,22 +99,68 @@ public final class LatencyRanking {
      */
     public void recordFailure(String cloudId, Op op, long size) {
         double penalty = 2.0 * timerNanos(cloudId, op, size);
-        estimates.merge(new Slot(cloudId, op, sizeClass(size)), penalty, Math::max);
+        long now = nanoClock.getAsLong();
+        estimates.merge(new Slot(cloudId, op, sizeClass(size)), new Estimate(penalty, now, true),
+                (old, p) -> new Estimate(Math.max(old.nanos(), p.nanos()), now, true));
     }
 
     /** The current estimate in nanoseconds, or empty before any observation. */
-    public java.util.OptionalDouble estimateNanos(String cloudId, Op op, long size) {
-        Double e = estimates.get(new Slot(cloudId, op, sizeClass(size)));
-        return e == null ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(e);
+    public OptionalDouble estimateNanos(String cloudId, Op op, long size) {
+        Estimate e = estimates.get(new Slot(cloudId, op, sizeClass(size)));
+        return e == null ? OptionalDouble.empty() : OptionalDouble.of(e.nanos());
     }
 
     /** How long to wait for {@code cloudId} before involving another cloud. */
     public long timerNanos(String cloudId, Op op, long size) {
-        Double e = estimates.get(new Slot(cloudId, op, sizeClass(size)));
+        Estimate e = estimates.get(new Slot(cloudId, op, sizeClass(size)));
         if (e == null) {
             return Math.max(timerMinNanos, timerInitialNanos);
         }
-        return Math.max(timerMinNanos, (long) Math.min(multiplier * e, Long.MAX_VALUE / 2.0));
+        return Math.max(timerMinNanos, (long) Math.min(multiplier * e.nanos(), Long.MAX_VALUE / 2.0));
+    }
+
+    /**
+     * The clouds (of {@code cloudIds}) and size classes to measure again: for every size class that has seen
+     * traffic on any cloud, each cloud whose read or write estimate there is missing, a failure penalty, or
+     * older than {@code maxAgeNanos}. Clouds that carry live traffic keep fresh estimates and are not named.
+     */
+    public List<StaleSlot> staleSlots(List<String> cloudIds, long maxAgeNanos) {
+        long now = nanoClock.getAsLong();
+        TreeSet<Integer> classesInUse = new TreeSet<>();
+        for (Slot s : estimates.keySet()) {
+            classesInUse.add(s.sizeClass());
+        }
+        List<StaleSlot> out = new ArrayList<>();
+        for (int sc : classesInUse) {
+            for (String id : cloudIds) {
+                if (stale(new Slot(id, Op.READ, sc), now, maxAgeNanos)
+                        || stale(new Slot(id, Op.WRITE, sc), now, maxAgeNanos)) {
+                    out.add(new StaleSlot(id, sc));
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** Every cloud of {@code cloudIds} in every size class that has seen traffic (at least the smallest). */
+    public List<StaleSlot> allSlots(List<String> cloudIds) {
+        TreeSet<Integer> classesInUse = new TreeSet<>();
+        classesInUse.add(0);
+        for (Slot s : estimates.keySet()) {
+            classesInUse.add(s.sizeClass());
+        }
+        List<StaleSlot> out = new ArrayList<>();
+        for (int sc : classesInUse) {
+            for (String id : cloudIds) {
+                out.add(new StaleSlot(id, sc));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private boolean stale(Slot slot, long now, long maxAgeNanos) {
+        Estimate e = estimates.get(slot);
+        return e == null || e.penalty() || now - e.updatedAt() > maxAgeNanos;
     }
 
     /**
@@ -87,9 +171,10 @@ public final class LatencyRanking {
     public List<String> rank(List<String> candidates, Op op, long size) {
         int sc = sizeClass(size);
         double prior = timerInitialNanos;
-        Map<String, Double> snapshot = new java.util.HashMap<>();
+        Map<String, Double> snapshot = new HashMap<>();
         for (String id : candidates) {
-            snapshot.put(id, estimates.getOrDefault(new Slot(id, op, sc), prior));
+            Estimate e = estimates.get(new Slot(id, op, sc));
+            snapshot.put(id, e == null ? prior : e.nanos());
         }
         List<String> out = new ArrayList<>(candidates);
         out.sort(Comparator.<String>comparingDouble(snapshot::get)

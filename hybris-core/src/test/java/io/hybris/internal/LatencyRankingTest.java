@@ -61,6 +61,54 @@ class LatencyRankingTest {
     }
 
     @Test
+    void theFirstSuccessAfterAFailureReplacesThePenaltyOutright() {
+        ranking.recordSuccess("a", Op.READ, 1024, 10 * MS);
+        ranking.recordSuccess("b", Op.READ, 1024, 20 * MS);
+        ranking.recordFailure("a", Op.READ, 1024);
+        assertThat(ranking.rank(CLOUDS, Op.READ, 1024)).startsWith("b");
+
+        ranking.recordSuccess("a", Op.READ, 1024, 12 * MS);
+
+        assertThat(ranking.estimateNanos("a", Op.READ, 1024)).hasValue(12.0 * MS);
+        assertThat(ranking.rank(CLOUDS, Op.READ, 1024)).startsWith("a", "b");
+        ranking.recordSuccess("a", Op.READ, 1024, 22 * MS);
+        assertThat(ranking.estimateNanos("a", Op.READ, 1024)).hasValue(15.0 * MS);
+    }
+
+    @Test
+    void staleSlotsNameCloudsWithoutFreshEstimatesInSizeClassesInUse() {
+        long[] now = {0};
+        LatencyRanking r = new LatencyRanking(CLOUDS, Duration.ofMillis(10), Duration.ofMillis(100), 3.0,
+                () -> now[0]);
+        assertThat(r.staleSlots(CLOUDS, 1000 * MS)).isEmpty();
+        assertThat(r.allSlots(CLOUDS)).extracting(LatencyRanking.StaleSlot::sizeClass).containsOnly(0);
+
+        for (String id : List.of("a", "b")) {
+            r.recordSuccess(id, Op.READ, 1024, MS);
+            r.recordSuccess(id, Op.WRITE, 1024, MS);
+        }
+        r.recordSuccess("a", Op.READ, 2 << 20, MS);
+        r.recordSuccess("a", Op.WRITE, 2 << 20, MS);
+
+        assertThat(r.staleSlots(CLOUDS, 1000 * MS)).containsExactly(
+                new LatencyRanking.StaleSlot("c", 0),
+                new LatencyRanking.StaleSlot("b", 2), new LatencyRanking.StaleSlot("c", 2));
+
+        now[0] = 500 * MS;
+        r.recordSuccess("b", Op.READ, 1024, MS);
+        r.recordFailure("a", Op.WRITE, 1024);
+        now[0] = 1200 * MS;
+
+        assertThat(r.staleSlots(CLOUDS, 1000 * MS)).containsExactly(
+                new LatencyRanking.StaleSlot("a", 0), new LatencyRanking.StaleSlot("b", 0),
+                new LatencyRanking.StaleSlot("c", 0), new LatencyRanking.StaleSlot("a", 2),
+                new LatencyRanking.StaleSlot("b", 2), new LatencyRanking.StaleSlot("c", 2));
+        assertThat(r.staleSlots(CLOUDS, 10_000 * MS)).containsExactly(
+                new LatencyRanking.StaleSlot("a", 0), new LatencyRanking.StaleSlot("c", 0),
+                new LatencyRanking.StaleSlot("b", 2), new LatencyRanking.StaleSlot("c", 2));
+    }
+
+    @Test
     void aFailedUnobservedCloudRanksBehindAnsweringClouds() {
         ranking.recordSuccess("a", Op.READ, 1024, 90 * MS);
         ranking.recordSuccess("c", Op.READ, 1024, 90 * MS);

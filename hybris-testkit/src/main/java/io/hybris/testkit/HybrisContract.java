@@ -59,7 +59,8 @@ public abstract class HybrisContract {
 
     private MetadataStore metadata;
     private final List<Hybris> clients = new CopyOnWriteArrayList<>();
-    protected List<InMemoryCloudStore> raw;
+    /** The test's clouds, undecorated (from {@link #newClouds()}); tests wrap them in fault decorators. */
+    protected List<CloudStore> raw;
 
     /** A metadata store with a fresh, empty namespace for one test. */
     protected abstract MetadataStore newMetadataStore();
@@ -69,10 +70,24 @@ public abstract class HybrisContract {
         store.close();
     }
 
+    /**
+     * Three clouds with ids {@code c0, c1, c2}, each fresh and empty (or scoped to a fresh, empty namespace), for
+     * one test. The default is three {@link InMemoryCloudStore}s; a subclass runs the suite over real clouds.
+     */
+    protected List<CloudStore> newClouds() {
+        return List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"), new InMemoryCloudStore("c2"));
+    }
+
+    /** Releases the clouds made by {@link #newClouds()}; the default closes them. */
+    protected void closeClouds(List<CloudStore> clouds) {
+        clouds.forEach(CloudStore::close);
+    }
+
     @BeforeEach
     void setUpStores() {
         metadata = newMetadataStore();
-        raw = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"), new InMemoryCloudStore("c2"));
+        raw = List.copyOf(newClouds());
+        assertThat(raw).as("newClouds()").extracting(CloudStore::id).containsExactly("c0", "c1", "c2");
     }
 
     @AfterEach
@@ -80,6 +95,9 @@ public abstract class HybrisContract {
         clients.forEach(Hybris::close);
         clients.clear();
         closeMetadataStore(metadata);
+        if (raw != null) {
+            closeClouds(raw);
+        }
     }
 
     /** The metadata store of the current test. */
@@ -470,7 +488,7 @@ public abstract class HybrisContract {
         VersionInfo info = h.describe(C, "k").orElseThrow();
         String current = "#" + info.sequence() + "_" + info.clientId();
         await().atMost(AWAIT).untilAsserted(() -> {
-            for (InMemoryCloudStore cloud : raw) {
+            for (CloudStore cloud : raw) {
                 List<String> keys = cloud.list("hybris/box/k#").stream().map(CloudObject::key).toList();
                 if (info.clouds().contains(cloud.id())) {
                     assertThat(keys).singleElement().asString().endsWith(current);
@@ -491,7 +509,7 @@ public abstract class HybrisContract {
         // what a client killed between upload and commit leaves behind: objects no metadata references
         String orphanNew = new ObjectKey(C, "never-committed", new Timestamp(1, "deadclient")).render("hybris/");
         String orphanNewer = new ObjectKey(C, "live", new Timestamp(7, "deadclient")).render("hybris/");
-        for (InMemoryCloudStore cloud : raw.subList(0, 2)) {
+        for (CloudStore cloud : raw.subList(0, 2)) {
             cloud.put(orphanNew, bytes("orphan"));
             cloud.put(orphanNewer, bytes("orphan"));
             cloud.put("other-app/data.bin", bytes("not ours"));
@@ -506,7 +524,7 @@ public abstract class HybrisContract {
         SweepReport old = h.sweepOrphans();
         assertThat(old.deleted()).isEqualTo(4);
         assertThat(old.referenced()).isEqualTo(2);
-        for (InMemoryCloudStore cloud : raw.subList(0, 2)) {
+        for (CloudStore cloud : raw.subList(0, 2)) {
             assertThat(cloud.get(orphanNew, 100)).isEmpty();
             assertThat(cloud.get(orphanNewer, 100)).isEmpty();
             assertThat(cloud.get("other-app/data.bin", 100)).isPresent();

@@ -1,0 +1,118 @@
+package io.hybris.internal;
+
+import io.hybris.internal.LatencyRanking.Op;
+import io.hybris.internal.LatencyRanking.StaleSlot;
+import io.hybris.spi.CloudStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * Refreshes the latency ranking for clouds that live traffic no longer measures (paper §4.4: "the client can be
+ * instructed to refresh these latency ranks"). A cloud that failed or was slow sinks in the ranking and then
+ * gets no traffic, so without a probe it would never be seen to recover. For each stale cloud and size class
+ * the prober writes, reads back and deletes one probe object of a size in that class, under
+ * {@code <prefix>.probe/<client id>/} (container names cannot start with a dot, so probes never collide with
+ * values, and the orphan sweep ignores them), and feeds the measured latencies into the ranking. A probe that
+ * fails or exceeds the cloud's timer counts as a failure. Probes run one at a time on the caller's thread,
+ * each cloud call bounded by its timer on the I/O pool.
+ */
+final class LatencyProber {
+    private static final Logger LOG = LoggerFactory.getLogger(LatencyProber.class);
+
+    private final Map<String, CloudStore> clouds;
+    private final List<String> cloudOrder;
+    private final LatencyRanking ranking;
+    private final ExecutorService io;
+    private final String probePrefix;
+
+    LatencyProber(Map<String, CloudStore> clouds, List<String> cloudOrder, LatencyRanking ranking, ExecutorService io,
+                  String prefix, String clientId) {
+        this.clouds = clouds;
+        this.cloudOrder = List.copyOf(cloudOrder);
+        this.ranking = ranking;
+        this.io = io;
+        this.probePrefix = prefix + ".probe/" + clientId + "/";
+    }
+
+    /** Measures every cloud whose estimates are older than {@code maxAgeNanos}; returns the slots probed. */
+    List<StaleSlot> probeStale(long maxAgeNanos) {
+        return probe(ranking.staleSlots(cloudOrder, maxAgeNanos));
+    }
+
+    /** Measures every cloud in every size class in use. */
+    List<StaleSlot> probeAll() {
+        return probe(ranking.allSlots(cloudOrder));
+    }
+
+    private List<StaleSlot> probe(List<StaleSlot> slots) {
+        List<StaleSlot> probed = new ArrayList<>();
+        for (StaleSlot slot : slots) {
+            if (Thread.currentThread().isInterrupted()) {
+                break;
+            }
+            CloudStore cloud = clouds.get(slot.cloudId());
+            if (cloud != null) {
+                probeOne(cloud, slot.sizeClass());
+                probed.add(slot);
+            }
+        }
+        return List.copyOf(probed);
+    }
+
+    private void probeOne(CloudStore cloud, int sizeClass) {
+        int size = LatencyRanking.probeSize(sizeClass);
+        byte[] value = new byte[size];
+        ThreadLocalRandom.current().nextBytes(value);
+        String key = probePrefix + sizeClass;
+        boolean written = timed(cloud, Op.WRITE, size, () -> {
+            cloud.put(key, value);
+            return true;
+        });
+        if (written) {
+            timed(cloud, Op.READ, size, () -> {
+                Optional<byte[]> back = cloud.get(key, size);
+                if (back.isEmpty() || back.get().length != size) {
+                    throw new IllegalStateException("probe object " + key + " read back wrong");
+                }
+                return true;
+            });
+        }
+        try {
+            io.submit(() -> cloud.delete(key));
+        } catch (RuntimeException e) {
+            LOG.debug("probe object {} on {} not deleted: {}", key, cloud.id(), e.toString());
+        }
+    }
+
+    private boolean timed(CloudStore cloud, Op op, int size, Supplier<Boolean> call) {
+        long timeout = ranking.timerNanos(cloud.id(), op, size);
+        long t0 = System.nanoTime();
+        Future<Boolean> f = io.submit(call::get);
+        try {
+            f.get(timeout, TimeUnit.NANOSECONDS);
+            ranking.recordSuccess(cloud.id(), op, size, System.nanoTime() - t0);
+            return true;
+        } catch (InterruptedException e) {
+            f.cancel(true);
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            f.cancel(true);
+            ranking.recordFailure(cloud.id(), op, size);
+            LOG.debug("latency probe {} on cloud {} failed: {}", op, cloud.id(), e.toString());
+            return false;
+        }
+    }
+}
