@@ -1,0 +1,134 @@
+package io.hybris.testkit;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A small client for toxiproxy's HTTP API (the test environment's network-fault proxy): creates TCP proxies in
+ * front of servers, adds latency, and cuts or restores a proxy. Used by tests and benchmarks to give each
+ * emulated cloud its own latency and to take one down mid-run.
+ *
+ * <pre>{@code
+ * Toxiproxy toxiproxy = new Toxiproxy(env.toxiproxyApi());
+ * Toxiproxy.Proxy s3 = toxiproxy.create("s3", env.minioEndpoint());
+ * s3.latency(Duration.ofMillis(10));
+ * URI endpoint = s3.endpoint();   // point the S3 driver here
+ * s3.disable();                   // connections are refused until enable()
+ * }</pre>
+ */
+public final class Toxiproxy {
+    private static final Pattern LISTEN = Pattern.compile("\"listen\"\\s*:\\s*\"([^\"]+)\"");
+
+    private final URI api;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** A client for the toxiproxy API at {@code api} (e.g. {@code http://127.0.0.1:8474}). */
+    public Toxiproxy(URI api) {
+        this.api = api;
+    }
+
+    /**
+     * Creates (replacing any of the same name) a proxy listening on a free loopback port in front of the server
+     * at {@code upstream} (only its host and port are used).
+     */
+    public Proxy create(String name, URI upstream) {
+        checkName(name);
+        send("DELETE", "/proxies/" + name, null, true);
+        String body = send("POST", "/proxies", "{\"name\":\"" + name + "\",\"listen\":\"127.0.0.1:0\","
+                + "\"upstream\":\"" + upstream.getHost() + ":" + upstream.getPort() + "\",\"enabled\":true}", false);
+        Matcher m = LISTEN.matcher(body);
+        if (!m.find()) {
+            throw new IllegalStateException("toxiproxy answered without a listen address: " + body);
+        }
+        return new Proxy(name, m.group(1), upstream);
+    }
+
+    private static void checkName(String name) {
+        if (!name.matches("[A-Za-z0-9_-]+")) {
+            throw new IllegalArgumentException("proxy name must be [A-Za-z0-9_-]+: " + name);
+        }
+    }
+
+    private String send(String method, String path, String json, boolean allowNotFound) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(api.resolve(path)).timeout(Duration.ofSeconds(10));
+        b.method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        try {
+            HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() / 100 != 2 && !(allowNotFound && r.statusCode() == 404)) {
+                throw new IllegalStateException("toxiproxy " + method + " " + path + " answered " + r.statusCode()
+                        + ": " + r.body());
+            }
+            return r.body();
+        } catch (IOException e) {
+            throw new IllegalStateException("toxiproxy at " + api + " unreachable: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted talking to toxiproxy", e);
+        }
+    }
+
+    /** One proxy: its endpoint, latency and on/off switch. */
+    public final class Proxy {
+        private final String name;
+        private final String listen;
+        private final URI upstream;
+
+        private Proxy(String name, String listen, URI upstream) {
+            this.name = name;
+            this.listen = listen;
+            this.upstream = upstream;
+        }
+
+        /** The proxy's name. */
+        public String name() {
+            return name;
+        }
+
+        /** The upstream endpoint with host and port replaced by the proxy's (scheme and path kept). */
+        public URI endpoint() {
+            String path = upstream.getRawPath() == null ? "" : upstream.getRawPath();
+            return URI.create(upstream.getScheme() + "://" + listen + path);
+        }
+
+        /**
+         * Sets the latency added to every response (downstream), replacing any earlier latency; zero removes it.
+         */
+        public Proxy latency(Duration latency) {
+            send("DELETE", "/proxies/" + name + "/toxics/latency", null, true);
+            if (!latency.isZero()) {
+                send("POST", "/proxies/" + name + "/toxics", "{\"name\":\"latency\",\"type\":\"latency\","
+                        + "\"stream\":\"downstream\",\"toxicity\":1.0,\"attributes\":{\"latency\":"
+                        + latency.toMillis() + ",\"jitter\":0}}", false);
+            }
+            return this;
+        }
+
+        /** Cuts the proxy: open connections close and new ones are refused. */
+        public Proxy disable() {
+            send("POST", "/proxies/" + name, "{\"enabled\":false}", false);
+            return this;
+        }
+
+        /** Restores the proxy. */
+        public Proxy enable() {
+            send("POST", "/proxies/" + name, "{\"enabled\":true}", false);
+            return this;
+        }
+
+        /** Removes the proxy from toxiproxy. */
+        public void delete() {
+            send("DELETE", "/proxies/" + name, null, true);
+        }
+
+        @Override
+        public String toString() {
+            return "proxy " + name + " " + listen + " -> " + upstream;
+        }
+    }
+}
