@@ -1,0 +1,126 @@
+package io.hybris.cloud.gcs;
+
+import com.google.api.client.http.javanet.NetHttpTransport;
+import com.google.api.gax.retrying.RetrySettings;
+import com.google.auth.Credentials;
+import com.google.auth.oauth2.GoogleCredentials;
+import com.google.cloud.NoCredentials;
+import com.google.cloud.http.HttpTransportOptions;
+import com.google.cloud.storage.HttpStorageOptions;
+import com.google.cloud.storage.Storage;
+import com.google.cloud.storage.StorageOptions;
+import com.google.cloud.storage.StorageRetryStrategy;
+import io.hybris.HybrisConfigurationException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.function.Function;
+
+/** Builds the SDK client (HTTP/JSON transport) of a {@link GcsCloudStore} from its {@link GcsSettings}. */
+final class GcsClients {
+    /** A project id for anonymous clients without one: only bucket creation sends it, and emulators ignore it. */
+    static final String ANONYMOUS_PROJECT = "hybris-anonymous";
+
+    private GcsClients() {
+    }
+
+    /**
+     * Creates the client.
+     *
+     * @param keyName the full property key of an option, for error messages
+     * @throws HybrisConfigurationException if the credentials or the trust store cannot be loaded
+     */
+    static Storage create(GcsSettings s, Function<String, String> keyName) {
+        HttpStorageOptions.Builder b = StorageOptions.http()
+                .setCredentials(credentials(s, keyName))
+                .setTransportOptions(HttpTransportOptions.newBuilder()
+                        .setConnectTimeout(millis(s.connectTimeout()))
+                        .setReadTimeout(millis(s.requestTimeout()))
+                        .setHttpTransportFactory(transportFactory(s, keyName))
+                        .build())
+                .setRetrySettings(retrySettings(s))
+                // Hybris object names are unique per version, so repeating a put is harmless: allow retrying
+                // every operation (only matters when retries > 0)
+                .setStorageRetryStrategy(StorageRetryStrategy.getUniformStorageRetryStrategy());
+        s.endpoint().ifPresent(e -> b.setHost(e.toString()));
+        // Setting a project avoids the SDK's project detection, which may probe the GCE metadata server.
+        String project = s.project().orElse(
+                s.credentialSource() == GcsSettings.CredentialSource.ANONYMOUS ? ANONYMOUS_PROJECT : null);
+        if (project != null) {
+            b.setProjectId(project);
+        }
+        return b.build().getService();
+    }
+
+    /** maxAttempts = retries + 1, short jittered backoff, each attempt bounded by the request timeout. */
+    static RetrySettings retrySettings(GcsSettings s) {
+        Duration attempt = s.requestTimeout().plus(s.connectTimeout());
+        Duration maxDelay = Duration.ofSeconds(1);
+        return RetrySettings.newBuilder()
+                .setMaxAttempts(s.retries() + 1)
+                .setInitialRetryDelayDuration(Duration.ofMillis(100))
+                .setRetryDelayMultiplier(2.0)
+                .setMaxRetryDelayDuration(maxDelay)
+                .setJittered(true)
+                .setInitialRpcTimeoutDuration(s.requestTimeout())
+                .setRpcTimeoutMultiplier(1.0)
+                .setMaxRpcTimeoutDuration(s.requestTimeout())
+                .setTotalTimeoutDuration(attempt.plus(maxDelay).multipliedBy(s.retries() + 1L))
+                .build();
+    }
+
+    private static Credentials credentials(GcsSettings s, Function<String, String> keyName) {
+        switch (s.credentialSource()) {
+            case ANONYMOUS:
+                return NoCredentials.getInstance();
+            case EXPLICIT:
+                return s.credentials().orElseThrow();
+            case FILE:
+                var file = s.credentialsFile().orElseThrow();
+                try (InputStream in = Files.newInputStream(file)) {
+                    return GoogleCredentials.fromStream(in);
+                } catch (IOException | RuntimeException e) {
+                    throw new HybrisConfigurationException(keyName.apply("credentials-file") + "=" + file
+                            + " cannot be read as a Google credentials JSON file (a service account key): " + e, e);
+                }
+            case APPLICATION_DEFAULT:
+            default:
+                try {
+                    return GoogleCredentials.getApplicationDefault();
+                } catch (IOException e) {
+                    throw new HybrisConfigurationException("cloud '" + s.cloudId() + "': no GCS credentials: set "
+                            + keyName.apply("credentials-file") + " to a service account key file, set "
+                            + keyName.apply("anonymous") + "=true for an emulator, or provide Application Default "
+                            + "Credentials (GOOGLE_APPLICATION_CREDENTIALS or gcloud auth application-default "
+                            + "login): " + e.getMessage(), e);
+                }
+        }
+    }
+
+    private static com.google.auth.http.HttpTransportFactory transportFactory(GcsSettings s,
+                                                                               Function<String, String> keyName) {
+        NetHttpTransport.Builder tb = new NetHttpTransport.Builder();
+        if (s.trustStore().isPresent()) {
+            var path = s.trustStore().get();
+            try (InputStream in = Files.newInputStream(path)) {
+                KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
+                ks.load(in, s.trustStorePassword().toCharArray());
+                tb.trustCertificates(ks);
+            } catch (IOException | GeneralSecurityException e) {
+                throw new HybrisConfigurationException(keyName.apply("trust-store") + "=" + path
+                        + " cannot be loaded as a PKCS#12 or JKS trust store (check the file and "
+                        + keyName.apply("trust-store-password") + "): " + e, e);
+            }
+        }
+        NetHttpTransport transport = tb.build();
+        return () -> transport;
+    }
+
+    private static int millis(Duration d) {
+        return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
+    }
+}

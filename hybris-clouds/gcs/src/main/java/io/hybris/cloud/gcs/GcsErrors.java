@@ -1,0 +1,126 @@
+package io.hybris.cloud.gcs;
+
+import com.google.api.client.http.HttpResponseException;
+import com.google.auth.Retryable;
+import com.google.cloud.BaseServiceException;
+import io.hybris.spi.CloudStoreException;
+import io.hybris.spi.PermanentCloudException;
+import io.hybris.spi.TransientCloudException;
+
+import java.io.InterruptedIOException;
+import java.nio.channels.ClosedByInterruptException;
+import java.util.Locale;
+
+/**
+ * Maps what the GCS SDK throws to Hybris's {@link TransientCloudException} / {@link PermanentCloudException},
+ * keeping the service's status code and message. Stateless.
+ *
+ * <ul>
+ *   <li>401, 403, other 4xx (bad request, payload too large, ...) and rejected credentials (the OAuth token
+ *       endpoint refusing the key) are permanent;</li>
+ *   <li>408, 429, 5xx, I/O errors (code 0: connection refused, reset, timeout) are transient;</li>
+ *   <li>404 is decided by the caller: "no such object" is not an error, a missing bucket is permanent.</li>
+ * </ul>
+ */
+final class GcsErrors {
+    private final String cloudId;
+    private final String bucket;
+
+    GcsErrors(String cloudId, String bucket) {
+        this.cloudId = cloudId;
+        this.bucket = bucket;
+    }
+
+    /** The HTTP status of a failure, 0 for I/O errors or anything that is not a service error. */
+    static int status(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof BaseServiceException se && se.getCode() != BaseServiceException.UNKNOWN_CODE) {
+                return se.getCode();
+            }
+            if (c instanceof HttpResponseException he) {
+                return he.getStatusCode();
+            }
+        }
+        return 0;
+    }
+
+    /** True if a 404 is about the bucket rather than the object. */
+    static boolean isMissingBucket(Throwable t) {
+        String m = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
+        return status(t) == 404 && m.contains("bucket") && (m.contains("not exist") || m.contains("not found"));
+    }
+
+    /** True if the failure was interruption of the calling thread. */
+    static boolean isInterruption(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof InterruptedException || c instanceof ClosedByInterruptException
+                    || (c instanceof InterruptedIOException && !(c instanceof java.net.SocketTimeoutException))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The exception for a failed operation on an object (or prefix) {@code key}. */
+    CloudStoreException map(String operation, String key, Throwable t) {
+        String what = operation + " of '" + key + "' in bucket '" + bucket + "'";
+        if (t instanceof CloudStoreException c) {
+            return c;
+        }
+        if (isInterruption(t)) {
+            return new TransientCloudException(cloudId, what + " interrupted: " + t, t);
+        }
+        if (isCredentialFailure(t)) {
+            return new PermanentCloudException(cloudId, what + " failed: the credentials were rejected when "
+                    + "fetching an access token (check the service account key and that it is not disabled or "
+                    + "deleted): " + describe(t), t);
+        }
+        int status = status(t);
+        if (status == 401 || status == 403) {
+            return new PermanentCloudException(cloudId, what + " denied (HTTP " + status + "): " + describe(t)
+                    + "; check the credentials and that they may read, write, list and delete objects in bucket '"
+                    + bucket + "'", t);
+        }
+        if (status == 404 && isMissingBucket(t)) {
+            return missingBucket(t);
+        }
+        if (status == 0 || status == 408 || status == 429 || status >= 500) {
+            return new TransientCloudException(cloudId, what + " failed" + (status == 0 ? "" : " (HTTP " + status
+                    + ")") + ": " + describe(t), t);
+        }
+        return new PermanentCloudException(cloudId, what + " failed (HTTP " + status + "): " + describe(t), t);
+    }
+
+    /** The exception for a bucket that does not exist. */
+    PermanentCloudException missingBucket(Throwable cause) {
+        return new PermanentCloudException(cloudId, "bucket '" + bucket + "' does not exist"
+                + (cause == null ? "" : " (" + describe(cause) + ")")
+                + "; create it, or set create-bucket=true to let Hybris create it at start-up", cause);
+    }
+
+    private static boolean isCredentialFailure(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            // the auth library's GoogleAuthException (package-private) is Retryable; a non-retryable one is a
+            // rejection by the token endpoint (invalid_grant, invalid key, account disabled)
+            if (c instanceof Retryable r && c instanceof java.io.IOException) {
+                return !r.isRetryable();
+            }
+        }
+        return false;
+    }
+
+    private static String describe(Throwable t) {
+        StringBuilder sb = new StringBuilder();
+        for (Throwable c = t; c != null && sb.length() < 600; c = c.getCause()) {
+            String m = c.getMessage();
+            if (m == null || m.isBlank() || sb.indexOf(m.strip()) >= 0) {
+                continue;
+            }
+            if (sb.length() > 0) {
+                sb.append("; caused by ");
+            }
+            sb.append(c.getClass().getSimpleName()).append(": ").append(m.strip());
+        }
+        return sb.length() == 0 ? t.getClass().getName() : sb.toString();
+    }
+}
