@@ -1,0 +1,129 @@
+package io.hybris.ycsb;
+
+import site.ycsb.DBException;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * The binding's YCSB properties ({@code -p name=value} or a {@code -P} file), parsed and checked once per
+ * {@link HybrisClient#init()}. Immutable.
+ *
+ * <table>
+ * <caption>properties</caption>
+ * <tr><th>property</th><th>default</th><th>meaning</th></tr>
+ * <tr><td>{@code hybris.config}</td><td>none</td><td>a Hybris properties file; without it the embedded default
+ * runs (in-process ZooKeeper, three directory clouds, f=1)</td></tr>
+ * <tr><td>{@code hybris.container}</td><td>{@code ycsb}</td><td>the Hybris container holding every YCSB table;
+ * a record is the key {@code <table>/<ycsb key>}</td></tr>
+ * <tr><td>{@code hybris.scan.page-size}</td><td>{@code 100}</td><td>keys per metadata LIST page of a scan (1 to
+ * 10,000)</td></tr>
+ * <tr><td>{@code hybris.embedded.dir}</td><td>a new temporary directory, deleted at the last cleanup</td>
+ * <td>embedded default only: where ZooKeeper and the directory clouds keep their data (kept)</td></tr>
+ * <tr><td>{@code hybris.embedded.clouds}</td><td>{@code directory}</td><td>embedded default only:
+ * {@code directory} or {@code memory}</td></tr>
+ * </table>
+ *
+ * <p>Any other YCSB property starting with {@code hybris.} is rejected as a likely typo; Hybris's own settings
+ * belong in the file named by {@code hybris.config}.
+ *
+ * @param configFile   the Hybris properties file, or empty for the embedded default
+ * @param container    the container name
+ * @param scanPageSize keys per LIST page
+ * @param embeddedDir  the embedded default's data directory, or empty for a temporary one
+ * @param cloudKind    the embedded default's kind of cloud
+ */
+record BindingSettings(Optional<Path> configFile, String container, int scanPageSize, Optional<Path> embeddedDir,
+                       EmbeddedCloudKind cloudKind) {
+    static final String CONFIG = "hybris.config";
+    static final String CONTAINER = "hybris.container";
+    static final String SCAN_PAGE_SIZE = "hybris.scan.page-size";
+    static final String EMBEDDED_DIR = "hybris.embedded.dir";
+    static final String EMBEDDED_CLOUDS = "hybris.embedded.clouds";
+    static final Set<String> NAMES = Set.of(CONFIG, CONTAINER, SCAN_PAGE_SIZE, EMBEDDED_DIR, EMBEDDED_CLOUDS);
+
+    static final String DEFAULT_CONTAINER = "ycsb";
+    static final int DEFAULT_SCAN_PAGE_SIZE = 100;
+    static final int MAX_SCAN_PAGE_SIZE = 10_000;
+    private static final Pattern CONTAINER_NAME = Pattern.compile("[a-z0-9-]{1,63}");
+
+    /** The kind of cloud the embedded default uses. */
+    enum EmbeddedCloudKind {
+        /** Three directories under the data directory (as the quickstart). */
+        DIRECTORY,
+        /** Three in-memory clouds (values are lost at the last cleanup). */
+        MEMORY
+    }
+
+    /** Parses and checks the properties. */
+    static BindingSettings from(Properties props) throws DBException {
+        Set<String> unknown = new TreeSet<>();
+        for (String name : props.stringPropertyNames()) {
+            if (name.startsWith("hybris.") && !NAMES.contains(name)) {
+                unknown.add(name);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new DBException("unknown YCSB propert" + (unknown.size() == 1 ? "y " : "ies ") + unknown
+                    + " for the Hybris binding; it knows " + new TreeSet<>(NAMES) + ". Put Hybris settings in a"
+                    + " properties file and name it with -p " + CONFIG + "=<file>");
+        }
+        Optional<Path> config = nonBlank(props, CONFIG).map(Path::of);
+        String container = nonBlank(props, CONTAINER).orElse(DEFAULT_CONTAINER);
+        if (!CONTAINER_NAME.matcher(container).matches()) {
+            throw new DBException(CONTAINER + "=" + container + " is not a valid Hybris container name: use 1 to 63"
+                    + " characters of a-z, 0-9 and '-'");
+        }
+        int pageSize = DEFAULT_SCAN_PAGE_SIZE;
+        Optional<String> page = nonBlank(props, SCAN_PAGE_SIZE);
+        if (page.isPresent()) {
+            try {
+                pageSize = Integer.parseInt(page.get());
+            } catch (NumberFormatException e) {
+                pageSize = -1;
+            }
+            if (pageSize < 1 || pageSize > MAX_SCAN_PAGE_SIZE) {
+                throw new DBException(SCAN_PAGE_SIZE + "=" + page.get() + " must be a whole number from 1 to "
+                        + MAX_SCAN_PAGE_SIZE);
+            }
+        }
+        Optional<Path> embeddedDir = nonBlank(props, EMBEDDED_DIR).map(Path::of);
+        EmbeddedCloudKind kind = EmbeddedCloudKind.DIRECTORY;
+        Optional<String> clouds = nonBlank(props, EMBEDDED_CLOUDS);
+        if (clouds.isPresent()) {
+            try {
+                kind = EmbeddedCloudKind.valueOf(clouds.get().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new DBException(EMBEDDED_CLOUDS + "=" + clouds.get() + " is not known: use directory or"
+                        + " memory");
+            }
+        }
+        if (config.isPresent() && (embeddedDir.isPresent() || clouds.isPresent())) {
+            throw new DBException(EMBEDDED_DIR + " and " + EMBEDDED_CLOUDS + " apply to the embedded default"
+                    + " only, but " + CONFIG + " is set too: remove one or the other");
+        }
+        return new BindingSettings(config, container, pageSize, embeddedDir, kind);
+    }
+
+    /**
+     * Identifies the deployment these settings open, so that YCSB's threads (one {@link HybrisClient} each)
+     * share one Hybris client per deployment.
+     */
+    String deploymentKey() {
+        if (configFile.isPresent()) {
+            return "config:" + configFile.get().toAbsolutePath().normalize();
+        }
+        return "embedded:" + embeddedDir.map(d -> d.toAbsolutePath().normalize().toString()).orElse("(temporary)")
+                + ":" + cloudKind;
+    }
+
+    private static Optional<String> nonBlank(Properties props, String name) {
+        String value = props.getProperty(name);
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+    }
+}

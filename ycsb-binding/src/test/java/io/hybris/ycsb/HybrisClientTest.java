@@ -1,0 +1,189 @@
+package io.hybris.ycsb;
+
+import io.hybris.ClientClosedException;
+import io.hybris.Hybris;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import site.ycsb.ByteIterator;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+import static io.hybris.ycsb.Records.bytes;
+import static io.hybris.ycsb.Records.iterators;
+import static io.hybris.ycsb.Records.record;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Every operation and status path over the embedded default (in-process ZooKeeper, three directory clouds). */
+class HybrisClientTest {
+    private static final Properties DEFAULT = new Properties();
+    private static HybrisClient db;
+
+    @BeforeAll
+    static void open() throws DBException {
+        db = Records.client(DEFAULT);
+    }
+
+    @AfterAll
+    static void close() {
+        Records.cleanup(db);
+    }
+
+    @Test
+    void insertThenReadReturnsEveryFieldExactly() {
+        Map<String, byte[]> rec = record("field0", "zero", "field1", "one", "field2", "");
+        rec.put("binary", new byte[] {0, -1, 10, 13, 0x7F, -128});
+        assertThat(db.insert("t1", "user1", iterators(rec))).isEqualTo(Status.OK);
+
+        Map<String, ByteIterator> all = new HashMap<>();
+        assertThat(db.read("t1", "user1", null, all)).isEqualTo(Status.OK);
+        Map<String, byte[]> got = bytes(all); // a ByteIterator can be read once
+        assertThat(got).containsOnlyKeys(rec.keySet());
+        rec.forEach((k, v) -> assertThat(got.get(k)).as(k).containsExactly(v));
+    }
+
+    @Test
+    void readHonoursTheRequestedFields() {
+        db.insert("t2", "user1", iterators(record("a", "1", "b", "2", "c", "3")));
+        Map<String, ByteIterator> some = new HashMap<>();
+        assertThat(db.read("t2", "user1", Set.of("a", "c", "absent"), some)).isEqualTo(Status.OK);
+        Map<String, byte[]> got = bytes(some);
+        assertThat(got).containsOnlyKeys("a", "c");
+        assertThat(got.get("a")).containsExactly('1');
+        assertThat(got.get("c")).containsExactly('3');
+    }
+
+    @Test
+    void updateMergesTheGivenFieldsIntoTheStoredRecord() {
+        db.insert("t3", "user1", iterators(record("a", "1", "b", "2")));
+        assertThat(db.update("t3", "user1", iterators(record("b", "two", "c", "three")))).isEqualTo(Status.OK);
+        Map<String, ByteIterator> all = new HashMap<>();
+        db.read("t3", "user1", null, all);
+        Map<String, byte[]> got = bytes(all);
+        assertThat(got).containsOnlyKeys("a", "b", "c");
+        assertThat(new String(got.get("a"), StandardCharsets.UTF_8)).isEqualTo("1");
+        assertThat(new String(got.get("b"), StandardCharsets.UTF_8)).isEqualTo("two");
+        assertThat(new String(got.get("c"), StandardCharsets.UTF_8)).isEqualTo("three");
+    }
+
+    @Test
+    void missingRecordsAreNotFoundForReadUpdateAndDelete() {
+        Map<String, ByteIterator> result = new HashMap<>();
+        assertThat(db.read("t4", "nobody", null, result)).isEqualTo(Status.NOT_FOUND);
+        assertThat(result).isEmpty();
+        assertThat(db.update("t4", "nobody", iterators(record("a", "1")))).isEqualTo(Status.NOT_FOUND);
+        assertThat(db.read("t4", "nobody", null, result)).as("update must not create").isEqualTo(Status.NOT_FOUND);
+        assertThat(db.delete("t4", "nobody")).isEqualTo(Status.NOT_FOUND);
+    }
+
+    @Test
+    void deleteRemovesTheRecord() {
+        db.insert("t5", "user1", iterators(record("a", "1")));
+        assertThat(db.delete("t5", "user1")).isEqualTo(Status.OK);
+        assertThat(db.read("t5", "user1", null, new HashMap<>())).isEqualTo(Status.NOT_FOUND);
+        assertThat(db.delete("t5", "user1")).isEqualTo(Status.NOT_FOUND);
+        assertThat(db.insert("t5", "user1", iterators(record("a", "again")))).isEqualTo(Status.OK);
+        Map<String, ByteIterator> r = new HashMap<>();
+        assertThat(db.read("t5", "user1", null, r)).isEqualTo(Status.OK);
+        assertThat(r.get("a").toString()).isEqualTo("again");
+    }
+
+    @Test
+    void insertReplacesAWholeRecord() {
+        db.insert("t6", "user1", iterators(record("a", "1", "b", "2")));
+        db.insert("t6", "user1", iterators(record("c", "3")));
+        Map<String, ByteIterator> r = new HashMap<>();
+        db.read("t6", "user1", null, r);
+        assertThat(bytes(r)).containsOnlyKeys("c");
+    }
+
+    @Test
+    void keysHybrisRejectsAreBadRequests() {
+        String tooLong = "k".repeat(254); // "t7/" + 254 bytes = 257 > 256
+        assertThat(db.insert("t7", tooLong, iterators(record("a", "1")))).isEqualTo(Status.BAD_REQUEST);
+        assertThat(db.read("t7", tooLong, null, new HashMap<>())).isEqualTo(Status.BAD_REQUEST);
+        assertThat(db.update("t7", "bad\u0001key", iterators(record("a", "1")))).isEqualTo(Status.BAD_REQUEST);
+        assertThat(db.delete("t7", "bad\nkey")).isEqualTo(Status.BAD_REQUEST);
+        assertThat(db.scan("t7", "bad\u0000key", 3, null, new java.util.Vector<>())).isEqualTo(Status.BAD_REQUEST);
+        assertThat(db.scan("t7", "user1", 0, null, new java.util.Vector<>())).isEqualTo(Status.BAD_REQUEST);
+        assertThat(db.insert("t7", "k".repeat(253), iterators(record("a", "1")))).as("256 bytes is the limit")
+                .isEqualTo(Status.OK);
+    }
+
+    @Test
+    void aValueThatIsNotARecordIsAnErrorNotAnEmptyRecord() throws DBException {
+        HybrisClient other = Records.client(DEFAULT);
+        SharedClients.Lease lease = SharedClients.acquire(BindingSettings.from(DEFAULT));
+        try {
+            lease.hybris().put("ycsb", "t8/user1", "written by someone else".getBytes(StandardCharsets.UTF_8));
+            Map<String, ByteIterator> r = new HashMap<>();
+            assertThat(other.read("t8", "user1", null, r)).isEqualTo(Status.ERROR);
+            assertThat(r).isEmpty();
+            assertThat(other.update("t8", "user1", iterators(record("a", "1")))).isEqualTo(Status.ERROR);
+            assertThat(lease.hybris().get("ycsb", "t8/user1").orElseThrow())
+                    .as("a failed update writes nothing")
+                    .isEqualTo("written by someone else".getBytes(StandardCharsets.UTF_8));
+            assertThat(other.scan("t8", "user1", 1, null, new java.util.Vector<>())).isEqualTo(Status.ERROR);
+        } finally {
+            lease.release();
+            Records.cleanup(other);
+        }
+    }
+
+    @Test
+    void allThreadsShareOneClientClosedByTheLastCleanup(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws DBException {
+        Properties props = Records.props("hybris.embedded.dir", dir.toString(), "hybris.embedded.clouds", "memory");
+        BindingSettings settings = BindingSettings.from(props);
+        HybrisClient first = Records.client(props);
+        HybrisClient second = Records.client(props);
+        assertThat(SharedClients.references(settings)).isEqualTo(2);
+        SharedClients.Lease probe = SharedClients.acquire(settings);
+        Hybris shared = probe.hybris();
+        probe.release();
+        probe.release(); // idempotent
+        assertThat(SharedClients.references(settings)).isEqualTo(2);
+
+        assertThat(first.insert("t9", "user1", iterators(record("a", "1")))).isEqualTo(Status.OK);
+        Records.cleanup(first);
+        assertThat(SharedClients.references(settings)).isEqualTo(1);
+        Records.cleanup(first); // a second cleanup is a no-op
+        assertThat(SharedClients.references(settings)).isEqualTo(1);
+        Map<String, ByteIterator> r = new HashMap<>();
+        assertThat(second.read("t9", "user1", null, r)).as("still open for the other thread").isEqualTo(Status.OK);
+
+        Records.cleanup(second);
+        assertThat(SharedClients.references(settings)).isZero();
+        assertThatThrownBy(() -> shared.get("ycsb", "t9/user1")).isInstanceOf(ClientClosedException.class);
+    }
+
+    @Test
+    void initFailuresNameTheProblem(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.nio.file.Path missing = dir.resolve("nope.properties");
+        assertThatThrownBy(() -> Records.client(Records.props("hybris.config", missing.toString())))
+                .isInstanceOf(DBException.class)
+                .hasMessageStartingWith("Hybris YCSB binding: cannot open the deployment configured in " + missing
+                        + ": hybris.config=" + missing + ": no such file");
+        assertThatThrownBy(() -> Records.client(Records.props("hybris.containr", "x")))
+                .isInstanceOf(DBException.class)
+                .hasMessageStartingWith("unknown YCSB property [hybris.containr]");
+    }
+
+    @Test
+    void initTwiceIsRefused() throws DBException {
+        HybrisClient c = Records.client(DEFAULT);
+        try {
+            assertThatThrownBy(c::init).isInstanceOf(DBException.class)
+                    .hasMessage("init() called twice on the same HybrisClient");
+        } finally {
+            Records.cleanup(c);
+        }
+    }
+}
