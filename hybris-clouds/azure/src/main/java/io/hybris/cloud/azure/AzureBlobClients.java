@@ -1,0 +1,136 @@
+package io.hybris.cloud.azure;
+
+import com.azure.core.http.HttpClient;
+import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
+import com.azure.core.util.ClientOptions;
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobContainerClientBuilder;
+import com.azure.storage.common.StorageSharedKeyCredential;
+import com.azure.storage.common.policy.RequestRetryOptions;
+import com.azure.storage.common.policy.RetryPolicyType;
+import io.hybris.HybrisConfigurationException;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Builds the SDK's {@link BlobContainerClient} for one store from its {@link AzureBlobSettings}: the JDK HTTP client
+ * (HTTP/1.1, connect/response/read timeouts, optional trust store, its own daemon threads), the SDK retry policy
+ * ({@code maxTries = retries + 1}, exponential from 200 ms, at most 2 s between tries) and the credentials.
+ * {@link #close()} stops the HTTP client's threads. Thread-safe.
+ */
+final class AzureBlobClients implements AutoCloseable {
+    /** The first pause before an SDK retry. */
+    static final Duration RETRY_DELAY = Duration.ofMillis(200);
+    /** The longest pause between SDK retries. */
+    static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(2);
+
+    private final BlobContainerClient container;
+    private final ExecutorService executor;
+
+    private AzureBlobClients(BlobContainerClient container, ExecutorService executor) {
+        this.container = container;
+        this.executor = executor;
+    }
+
+    /** Builds the clients; bad trust-store settings throw {@link HybrisConfigurationException} naming the option. */
+    static AzureBlobClients open(AzureBlobSettings s) {
+        SSLContext ssl = s.trustStore().map(p -> sslContext(s, p)).orElse(null);
+        ExecutorService executor = executor(s.cloudId());
+        try {
+            java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder()
+                    .version(java.net.http.HttpClient.Version.HTTP_1_1)
+                    .followRedirects(java.net.http.HttpClient.Redirect.NEVER)
+                    .executor(executor);
+            if (ssl != null) {
+                jdk.sslContext(ssl);
+            }
+            HttpClient http = new JdkHttpClientBuilder(jdk)
+                    .connectionTimeout(s.connectTimeout())
+                    .responseTimeout(s.requestTimeout())
+                    .readTimeout(s.requestTimeout())
+                    .writeTimeout(s.requestTimeout())
+                    .build();
+            BlobContainerClientBuilder b = new BlobContainerClientBuilder()
+                    .httpClient(http)
+                    .clientOptions(new ClientOptions().setApplicationId("hybris"))
+                    .retryOptions(retryOptions(s))
+                    .containerName(s.container());
+            if (s.credentials() instanceof AzureBlobSettings.ConnectionString cs) {
+                b.connectionString(cs.value());
+            } else {
+                b.endpoint(s.endpoint().toString());
+                if (s.credentials() instanceof AzureBlobSettings.SharedKey k) {
+                    b.credential(new StorageSharedKeyCredential(k.account(), k.key()));
+                } else if (s.credentials() instanceof AzureBlobSettings.SasToken t) {
+                    b.sasToken(t.token());
+                }
+            }
+            return new AzureBlobClients(b.buildClient(), executor);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            executor.shutdownNow();
+            throw new HybrisConfigurationException("cannot configure Azure cloud '" + s.cloudId() + "' ("
+                    + s.describeLocation() + ", credentials from " + s.credentials().describe() + "): "
+                    + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            executor.shutdownNow();
+            throw e;
+        }
+    }
+
+    /** The container client (thread-safe). */
+    BlobContainerClient container() {
+        return container;
+    }
+
+    /**
+     * Stops the HTTP client's worker threads, ending requests still in flight. (On Java 17 the JDK client has no
+     * close method; its selector thread ends once the client is unreachable.)
+     */
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+
+    static RequestRetryOptions retryOptions(AzureBlobSettings s) {
+        // tryTimeout is whole seconds in the SDK; round up so a sub-second request-timeout is not zero.
+        long seconds = Math.max(1, (s.requestTimeout().toMillis() + 999) / 1000);
+        return new RequestRetryOptions(RetryPolicyType.EXPONENTIAL, s.retries() + 1, Duration.ofSeconds(seconds),
+                RETRY_DELAY, MAX_RETRY_DELAY, null);
+    }
+
+    private static ExecutorService executor(String cloudId) {
+        AtomicInteger count = new AtomicInteger();
+        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+            Thread t = new Thread(r, "hybris-azure-" + cloudId + "-http-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    private static SSLContext sslContext(AzureBlobSettings s, Path file) {
+        char[] password = s.trustStorePassword().map(String::toCharArray).orElse(null);
+        try {
+            KeyStore store = KeyStore.getInstance(file.toFile(), password);
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(store);
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(null, tmf.getTrustManagers(), null);
+            return ctx;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new HybrisConfigurationException("cannot load " + s.key("trust-store") + "=" + file
+                    + " as a PKCS#12 or JKS trust store (wrong " + s.key("trust-store-password")
+                    + "?): " + e.getMessage(), e);
+        }
+    }
+}

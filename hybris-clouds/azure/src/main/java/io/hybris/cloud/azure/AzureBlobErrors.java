@@ -1,0 +1,135 @@
+package io.hybris.cloud.azure;
+
+import com.azure.core.exception.HttpResponseException;
+import com.azure.storage.blob.models.BlobErrorCode;
+import com.azure.storage.blob.models.BlobStorageException;
+import io.hybris.spi.CloudStoreException;
+import io.hybris.spi.PermanentCloudException;
+import io.hybris.spi.TransientCloudException;
+
+import java.io.InterruptedIOException;
+import java.nio.channels.ClosedByInterruptException;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Maps what the Azure SDK throws to Hybris's {@link CloudStoreException}s, keeping the service's status code, error
+ * code and message: 401/403 (bad key, expired SAS, no permission) and a missing container are
+ * {@link PermanentCloudException}; 408, 409, 429, 5xx, timeouts and I/O failures are {@link TransientCloudException};
+ * other 4xx are permanent (the request itself is wrong). An interrupted call becomes a transient exception and the
+ * thread's interrupt flag is set again. Stateless.
+ */
+final class AzureBlobErrors {
+    private final AzureBlobSettings settings;
+
+    AzureBlobErrors(AzureBlobSettings settings) {
+        this.settings = settings;
+    }
+
+    /** True if {@code e} is the service saying the blob (not the container) does not exist. */
+    static boolean isBlobNotFound(RuntimeException e) {
+        return e instanceof BlobStorageException b && b.getStatusCode() == 404
+                && !BlobErrorCode.CONTAINER_NOT_FOUND.equals(b.getErrorCode());
+    }
+
+    /** True if {@code e} is the service saying the requested range is past the end (an empty blob). */
+    static boolean isInvalidRange(RuntimeException e) {
+        return e instanceof BlobStorageException b && b.getStatusCode() == 416;
+    }
+
+    /** The exception to throw for an operation that failed with {@code e}. */
+    CloudStoreException map(String what, RuntimeException e) {
+        if (e instanceof CloudStoreException c) {
+            return c;
+        }
+        if (Thread.currentThread().isInterrupted() || causedByInterrupt(e)) {
+            Thread.currentThread().interrupt();
+            return new TransientCloudException(settings.cloudId(), what + " interrupted; its request was abandoned",
+                    e);
+        }
+        if (e instanceof HttpResponseException h) {
+            return fromStatus(what, h);
+        }
+        String detail = describe(e);
+        if (hasCause(e, TimeoutException.class) || hasCause(e, java.net.http.HttpTimeoutException.class)) {
+            return new TransientCloudException(settings.cloudId(), what + " timed out (" + settings.key("request-timeout")
+                    + "=" + settings.requestTimeout() + ", " + settings.key("connect-timeout") + "="
+                    + settings.connectTimeout() + "): " + detail, e);
+        }
+        return new TransientCloudException(settings.cloudId(), what + " failed at " + settings.describeLocation()
+                + ": " + detail, e);
+    }
+
+    private CloudStoreException fromStatus(String what, HttpResponseException h) {
+        int status = h.getResponse() == null ? 0 : h.getResponse().getStatusCode();
+        String code = h instanceof BlobStorageException b && b.getErrorCode() != null ? b.getErrorCode().toString()
+                : null;
+        String service = serviceMessage(h);
+        String reported = "HTTP " + status + (code == null ? "" : " " + code) + (service.isEmpty() ? "" : ": " + service);
+        String id = settings.cloudId();
+        if (status == 404 && (code == null || BlobErrorCode.CONTAINER_NOT_FOUND.toString().equals(code))) {
+            return new PermanentCloudException(id, what + " failed: container '" + settings.container()
+                    + "' does not exist at " + settings.endpointForMessages() + "; create it or set "
+                    + settings.key("create-bucket") + "=true (" + reported + ")", h);
+        }
+        if (status == 401 || status == 403) {
+            return new PermanentCloudException(id, what + " was refused (" + reported + "): check the credentials ("
+                    + settings.credentials().describe() + ") and their permissions on " + settings.describeLocation(),
+                    h);
+        }
+        if (status == 408 || status == 409 || status == 429 || status >= 500 || status == 0) {
+            return new TransientCloudException(id, what + " failed (" + reported + ")", h);
+        }
+        return new PermanentCloudException(id, what + " was rejected (" + reported + ")", h);
+    }
+
+    private static String serviceMessage(HttpResponseException h) {
+        String m = h instanceof BlobStorageException b ? b.getServiceMessage() : null;
+        if (m == null || m.isBlank()) {
+            m = h.getMessage();
+        }
+        if (m == null) {
+            return "";
+        }
+        // The service message carries the request id and time on extra lines; keep them on one line.
+        return m.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    private static String describe(Throwable e) {
+        StringBuilder sb = new StringBuilder();
+        Throwable t = e;
+        for (int depth = 0; t != null && depth < 5; depth++, t = t.getCause()) {
+            if (depth > 0) {
+                sb.append(" <- ");
+            }
+            sb.append(t.getClass().getSimpleName());
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                sb.append(": ").append(t.getMessage().strip());
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return sb.toString();
+    }
+
+    private static boolean causedByInterrupt(Throwable e) {
+        return hasCause(e, InterruptedException.class) || hasCause(e, ClosedByInterruptException.class)
+                || (hasCause(e, InterruptedIOException.class) && !hasCause(e, java.net.SocketTimeoutException.class)
+                && !hasCause(e, java.net.http.HttpTimeoutException.class));
+    }
+
+    private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+        Throwable t = e;
+        for (int depth = 0; t != null && depth < 10; depth++, t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+            for (Throwable s : t.getSuppressed()) {
+                if (type.isInstance(s)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,59 @@
+package io.hybris.cloud.azure;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Arrays;
+
+/**
+ * Collects a download in memory and refuses (with an {@link IOException} that aborts the download) the first byte
+ * past {@code maxBytes}, so a server that ignores the requested range still cannot make the client hold more than
+ * {@code maxBytes + 1} bytes. Used by one download at a time; not thread-safe beyond the SDK's sequential writes.
+ */
+final class BoundedSink extends OutputStream {
+    private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
+    private final long maxBytes;
+    private byte[] buffer;
+    private int size;
+    private volatile boolean overflowed;
+
+    BoundedSink(long maxBytes) {
+        this.maxBytes = maxBytes;
+        this.buffer = new byte[(int) Math.max(0, Math.min(maxBytes, 64 * 1024))];
+    }
+
+    /** True once more than {@code maxBytes} bytes were offered. */
+    boolean overflowed() {
+        return overflowed;
+    }
+
+    /** The bytes collected (a copy of exactly that length). */
+    byte[] toByteArray() {
+        return Arrays.copyOf(buffer, size);
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public synchronized void write(byte[] b, int off, int len) throws IOException {
+        if (len <= 0) {
+            return;
+        }
+        if ((long) size + len > maxBytes) {
+            overflowed = true;
+            throw new IOException("download exceeds the " + maxBytes + "-byte limit; aborted");
+        }
+        if ((long) size + len > MAX_ARRAY) {
+            throw new IOException("download exceeds " + MAX_ARRAY + " bytes, more than a Java array holds; aborted");
+        }
+        int needed = size + len;
+        if (needed > buffer.length) {
+            long grown = Math.max(needed, Math.min((long) buffer.length * 2, maxBytes));
+            buffer = Arrays.copyOf(buffer, (int) Math.min(grown, MAX_ARRAY));
+        }
+        System.arraycopy(b, off, buffer, size, len);
+        size = needed;
+    }
+}
