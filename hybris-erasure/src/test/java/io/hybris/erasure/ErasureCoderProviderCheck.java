@@ -1,0 +1,16 @@
+package io.hybris.erasure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Checks shared by the native tests. */
+final class ErasureCoderProviderCheck {
+
+    private ErasureCoderProviderCheck() {
+    }
+
+    /** The native provider's availability and its reason agree. */
+    static void nativeIsReported() {
+        var p = Coders.provider(NativeErasureCoderProvider.NAME);
+        assertThat(p.isAvailable()).isEqualTo(p.unavailableReason().isEmpty());
+    }
+}

@@ -1,0 +1,203 @@
+package io.hybris.erasure;
+
+import io.hybris.spi.ErasureCoder;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The Java coder against the specification ({@link ReferenceCode}): round trips, every decoding subset, threads. */
+class JavaErasureCoderTest {
+
+    private static final int CHUNK = 24;
+
+    @Test
+    void roundTripsEveryShapeAndSize() {
+        Random random = new Random(5);
+        for (int k = 1; k <= 4; k++) {
+            for (int m = 1; m <= 4; m++) {
+                ErasureCoder coder = Coders.java(k, m);
+                for (int size = 0; size <= k * CHUNK + 7; size++) {
+                    byte[] value = new byte[size];
+                    random.nextBytes(value);
+                    byte[][] chunks = coder.encodeValue(value);
+                    int length = coder.chunkLength(size);
+                    assertThat(chunks).hasNumberOfRows(k + m);
+                    for (byte[] chunk : chunks) {
+                        assertThat(chunk).hasSize(length);
+                    }
+                    byte[][] data = Arrays.copyOf(chunks, k);
+                    byte[][] expected = ReferenceCode.parity(data, m, length);
+                    for (int i = 0; i < m; i++) {
+                        assertThat(chunks[k + i]).as("parity %d of %d+%d, %d bytes", i, k, m, size)
+                                .isEqualTo(expected[i]);
+                    }
+                    // lose the first min(m, k) data chunks and read the value back
+                    boolean[] present = new boolean[k + m];
+                    Arrays.fill(present, true);
+                    byte[][] damaged = chunks.clone();
+                    for (int i = 0; i < Math.min(m, k); i++) {
+                        present[i] = false;
+                        damaged[i] = null;
+                    }
+                    assertThat(coder.decodeValue(damaged, present, size)).as("%d+%d, %d bytes", k, m, size)
+                            .isEqualTo(value);
+                }
+            }
+        }
+    }
+
+    @Test
+    void decodesFromEverySubsetOfKChunks() {
+        Random random = new Random(7);
+        for (int k = 1; k <= 4; k++) {
+            for (int m = 1; m <= 4; m++) {
+                ErasureCoder coder = Coders.java(k, m);
+                int length = 8 * 5 + 3; // whole words and a tail
+                byte[][] data = new byte[k][length];
+                for (byte[] d : data) {
+                    random.nextBytes(d);
+                }
+                byte[][] parity = new byte[m][length];
+                coder.encode(data, parity, length);
+                byte[][] all = new byte[k + m][];
+                System.arraycopy(data, 0, all, 0, k);
+                System.arraycopy(parity, 0, all, k, m);
+                for (int[] subset : subsets(k + m, k)) {
+                    boolean[] present = new boolean[k + m];
+                    byte[][] chunks = new byte[k + m][];
+                    for (int i : subset) {
+                        present[i] = true;
+                        chunks[i] = all[i].clone();
+                    }
+                    coder.reconstruct(chunks, present, length, false);
+                    for (int i = 0; i < k + m; i++) {
+                        assertThat(chunks[i]).as("chunk %d of %d+%d from %s", i, k, m, Arrays.toString(subset))
+                                .isEqualTo(all[i]);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void largeShapesMatchTheSpecification() {
+        Random random = new Random(11);
+        int[][] shapes = {{5, 3}, {9, 3}, {10, 4}, {13, 7}, {17, 2}, {200, 56}, {1, 0}, {3, 0}};
+        for (int[] shape : shapes) {
+            int k = shape[0];
+            int m = shape[1];
+            int length = 8 * 17 + 5;
+            ErasureCoder coder = Coders.java(k, m);
+            byte[][] data = new byte[k][length];
+            for (byte[] d : data) {
+                random.nextBytes(d);
+            }
+            byte[][] parity = new byte[m][length];
+            coder.encode(data, parity, length);
+            byte[][] expected = ReferenceCode.parity(data, m, length);
+            for (int i = 0; i < m; i++) {
+                assertThat(parity[i]).as("parity %d of %d+%d", i, k, m).isEqualTo(expected[i]);
+            }
+            if (m > 0) {
+                // lose m chunks spread over data and parity
+                byte[][] chunks = new byte[k + m][];
+                boolean[] present = new boolean[k + m];
+                for (int i = 0; i < k + m; i++) {
+                    chunks[i] = i < k ? data[i].clone() : parity[i - k].clone();
+                    present[i] = true;
+                }
+                for (int lost = 0; lost < m; lost++) {
+                    int i = (lost * 7) % (k + m);
+                    while (!present[i]) {
+                        i = (i + 1) % (k + m);
+                    }
+                    present[i] = false;
+                    chunks[i] = null;
+                }
+                coder.reconstruct(chunks, present, length, false);
+                for (int i = 0; i < k; i++) {
+                    assertThat(chunks[i]).as("data %d of %d+%d", i, k, m).isEqualTo(data[i]);
+                }
+                for (int i = 0; i < m; i++) {
+                    assertThat(chunks[k + i]).as("parity %d of %d+%d", i, k, m).isEqualTo(parity[i]);
+                }
+            }
+        }
+    }
+
+    @Test
+    void dataOnlyReconstructionLeavesMissingParityAlone() {
+        ErasureCoder coder = Coders.java(2, 2);
+        byte[] value = "dataOnly leaves parity alone!".getBytes();
+        byte[][] chunks = coder.encodeValue(value);
+        boolean[] present = {false, true, true, false};
+        chunks[0] = null;
+        chunks[3] = null;
+        coder.reconstruct(chunks, present, coder.chunkLength(value.length), true);
+        assertThat(chunks[3]).isNull();
+        assertThat(coder.decodeValue(chunks, new boolean[] {true, true, true, false}, value.length))
+                .isEqualTo(value);
+    }
+
+    @Test
+    void concurrentCallsShareOneCoder() throws Exception {
+        ErasureCoder coder = Coders.java(4, 2);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Boolean>> results = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int seed = t;
+                results.add(pool.submit(() -> {
+                    Random random = new Random(seed);
+                    for (int round = 0; round < 50; round++) {
+                        byte[] value = new byte[random.nextInt(5000)];
+                        random.nextBytes(value);
+                        byte[][] chunks = coder.encodeValue(value);
+                        boolean[] present = {true, true, true, true, true, true};
+                        int a = random.nextInt(6);
+                        int b = (a + 1 + random.nextInt(5)) % 6;
+                        present[a] = false;
+                        present[b] = false;
+                        chunks[a] = null;
+                        chunks[b] = null;
+                        if (!Arrays.equals(coder.decodeValue(chunks, present, value.length), value)) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }));
+            }
+            for (Future<Boolean> result : results) {
+                assertThat(result.get()).isTrue();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    static List<int[]> subsets(int n, int size) {
+        List<int[]> out = new ArrayList<>();
+        collect(n, size, 0, new int[size], 0, out);
+        return out;
+    }
+
+    private static void collect(int n, int size, int from, int[] current, int filled, List<int[]> out) {
+        if (filled == size) {
+            out.add(current.clone());
+            return;
+        }
+        for (int i = from; i < n; i++) {
+            current[filled] = i;
+            collect(n, size, i + 1, current, filled + 1, out);
+        }
+    }
+}
