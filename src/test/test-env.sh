@@ -9,7 +9,9 @@
 # <dir> defaults to target/test-env under the repository root. The tests find the servers through the
 # properties file, passed to Maven as -Dhybris.test.env=<dir>/endpoints.properties (run-tests.sh does this).
 # Keys written: minio.endpoint, minio.access-key, minio.secret-key, azurite.endpoint, azurite.account,
-# azurite.key, gcs.endpoint, gcs.project, toxiproxy.api.
+# azurite.key, gcs.endpoint, gcs.project, toxiproxy.api, and for each emulator a toxiproxy proxy in front of it
+# (named s3, azure, gcs; no toxics, enabled): minio.proxy, azurite.proxy, gcs.proxy (same form as the
+# endpoints). fake-gcs-server's upload URLs point at its proxy, so resumable uploads stay behind it too.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -56,6 +58,16 @@ await_http() {
     return 1
 }
 
+create_proxy() { # toxiproxy-port name listen-port upstream-port
+    local answer
+    answer="$(curl -s -w '\n%{http_code}' -X POST "http://127.0.0.1:$1/proxies" \
+        -d "{\"name\":\"$2\",\"listen\":\"127.0.0.1:$3\",\"upstream\":\"127.0.0.1:$4\",\"enabled\":true}")"
+    if [ "${answer##*$'\n'}" != "201" ]; then
+        log "toxiproxy refused proxy $2 (127.0.0.1:$3 -> 127.0.0.1:$4): $answer"
+        return 1
+    fi
+}
+
 start_server() { # name logfile command...
     local name="$1" logfile="$2"
     shift 2
@@ -95,6 +107,8 @@ start() {
     local minio_port minio_console gcs_port azurite_port toxi_port pid
     minio_port="$(free_port)"; minio_console="$(free_port)"; gcs_port="$(free_port)"
     azurite_port="$(free_port)"; toxi_port="$(free_port)"
+    local minio_proxy gcs_proxy azurite_proxy
+    minio_proxy="$(free_port)"; gcs_proxy="$(free_port)"; azurite_proxy="$(free_port)"
 
     pid="$(MINIO_ROOT_USER="$MINIO_USER" MINIO_ROOT_PASSWORD="$MINIO_PASSWORD" MINIO_BROWSER=off \
         MINIO_UPDATE=off start_server minio "$dir/minio.log" \
@@ -104,7 +118,7 @@ start() {
 
     pid="$(start_server fake-gcs-server "$dir/fake-gcs-server.log" \
         "$fake_gcs" -scheme http -host 127.0.0.1 -port "$gcs_port" \
-        -public-host "127.0.0.1:$gcs_port" -external-url "http://127.0.0.1:$gcs_port" \
+        -public-host "127.0.0.1:$gcs_port" -external-url "http://127.0.0.1:$gcs_proxy" \
         -backend memory -log-level warn)"
     await_http fake-gcs-server "http://127.0.0.1:$gcs_port/storage/v1/b" "$pid" "$dir/fake-gcs-server.log"
 
@@ -115,6 +129,9 @@ start() {
 
     pid="$(start_server toxiproxy "$dir/toxiproxy.log" "$toxiproxy" -host 127.0.0.1 -port "$toxi_port")"
     await_http toxiproxy "http://127.0.0.1:$toxi_port/version" "$pid" "$dir/toxiproxy.log"
+    create_proxy "$toxi_port" s3 "$minio_proxy" "$minio_port"
+    create_proxy "$toxi_port" azure "$azurite_proxy" "$azurite_port"
+    create_proxy "$toxi_port" gcs "$gcs_proxy" "$gcs_port"
 
     cat >"$dir/endpoints.properties.tmp" <<PROPS
 # Written by src/test/test-env.sh start; servers stop with src/test/test-env.sh stop.
@@ -127,6 +144,9 @@ azurite.key=$AZURITE_KEY
 gcs.endpoint=http://127.0.0.1:$gcs_port
 gcs.project=hybris-test
 toxiproxy.api=http://127.0.0.1:$toxi_port
+minio.proxy=http://127.0.0.1:$minio_proxy
+azurite.proxy=http://127.0.0.1:$azurite_proxy/$AZURITE_ACCOUNT
+gcs.proxy=http://127.0.0.1:$gcs_proxy
 PROPS
     mv "$dir/endpoints.properties.tmp" "$dir/endpoints.properties"
     trap - ERR

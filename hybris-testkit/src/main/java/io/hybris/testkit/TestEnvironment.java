@@ -28,6 +28,18 @@ public final class TestEnvironment {
         this.properties = properties;
     }
 
+    /** The environment described by an endpoints file, for programs (benchmarks) that run outside JUnit. */
+    public static TestEnvironment load(Path file) {
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(file)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the test endpoints file " + file
+                    + " (written by src/test/test-env.sh start): " + e, e);
+        }
+        return new TestEnvironment(p);
+    }
+
     /**
      * The running test environment; skips the calling test (or fails it in CI) when none was started.
      *
@@ -43,14 +55,7 @@ public final class TestEnvironment {
             }
             Assumptions.abort(how);
         }
-        Properties p = new Properties();
-        try (InputStream in = Files.newInputStream(Path.of(file))) {
-            p.load(in);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read the test endpoints file " + file
-                    + " (written by src/test/test-env.sh start): " + e, e);
-        }
-        return new TestEnvironment(p);
+        return load(Path.of(file));
     }
 
     /** The value of one key of the endpoints file, e.g. {@code minio.endpoint}. */
@@ -101,6 +106,21 @@ public final class TestEnvironment {
     /** The GCS project id the tests use. */
     public String gcsProject() {
         return get("gcs.project");
+    }
+
+    /** The toxiproxy proxy {@code s3} in front of MinIO (same form as {@link #minioEndpoint()}). */
+    public URI minioProxy() {
+        return URI.create(get("minio.proxy"));
+    }
+
+    /** The toxiproxy proxy {@code azure} in front of Azurite (same form as {@link #azuriteEndpoint()}). */
+    public URI azuriteProxy() {
+        return URI.create(get("azurite.proxy"));
+    }
+
+    /** The toxiproxy proxy {@code gcs} in front of fake-gcs-server (same form as {@link #gcsEndpoint()}). */
+    public URI gcsProxy() {
+        return URI.create(get("gcs.proxy"));
     }
 
     /** toxiproxy's API endpoint, e.g. {@code http://127.0.0.1:41237}. */

@@ -46,7 +46,18 @@ public final class Toxiproxy {
         if (!m.find()) {
             throw new IllegalStateException("toxiproxy answered without a listen address: " + body);
         }
-        return new Proxy(name, m.group(1), upstream);
+        String path = upstream.getRawPath() == null ? "" : upstream.getRawPath();
+        return new Proxy(name, URI.create(upstream.getScheme() + "://" + m.group(1) + path));
+    }
+
+    /**
+     * A proxy that already exists (the test environment creates {@code s3}, {@code azure} and {@code gcs}),
+     * reached at {@code endpoint}; it is reset to enabled with no toxics.
+     */
+    public Proxy existing(String name, URI endpoint) {
+        checkName(name);
+        send("GET", "/proxies/" + name, null, false);
+        return new Proxy(name, endpoint).reset();
     }
 
     private static void checkName(String name) {
@@ -76,13 +87,11 @@ public final class Toxiproxy {
     /** One proxy: its endpoint, latency and on/off switch. */
     public final class Proxy {
         private final String name;
-        private final String listen;
-        private final URI upstream;
+        private final URI endpoint;
 
-        private Proxy(String name, String listen, URI upstream) {
+        private Proxy(String name, URI endpoint) {
             this.name = name;
-            this.listen = listen;
-            this.upstream = upstream;
+            this.endpoint = endpoint;
         }
 
         /** The proxy's name. */
@@ -92,8 +101,13 @@ public final class Toxiproxy {
 
         /** The upstream endpoint with host and port replaced by the proxy's (scheme and path kept). */
         public URI endpoint() {
-            String path = upstream.getRawPath() == null ? "" : upstream.getRawPath();
-            return URI.create(upstream.getScheme() + "://" + listen + path);
+            return endpoint;
+        }
+
+        /** Enables the proxy and removes its latency. */
+        public Proxy reset() {
+            enable();
+            return latency(Duration.ZERO);
         }
 
         /**
@@ -128,7 +142,7 @@ public final class Toxiproxy {
 
         @Override
         public String toString() {
-            return "proxy " + name + " " + listen + " -> " + upstream;
+            return "proxy " + name + " at " + endpoint;
         }
     }
 }
