@@ -13,6 +13,7 @@ import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
@@ -25,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -110,8 +112,12 @@ public final class S3CloudStore implements CloudStore {
         String what = "put of '" + objectKey + "' (" + value.length + " bytes)";
         calls.call(what, inFlight -> {
             try {
-                s3.putObject(PutObjectRequest.builder().bucket(settings.bucket()).key(key)
-                                .contentLength((long) value.length).build(),
+                PutObjectRequest.Builder request = PutObjectRequest.builder().bucket(settings.bucket()).key(key)
+                        .contentLength((long) value.length);
+                if (KeyLayout.needsHashing(objectKey)) {
+                    request.metadata(Map.of(KeyLayout.METADATA_KEY, objectKey));
+                }
+                s3.putObject(request.build(),
                         RequestBody.fromContentProvider(ContentStreamProvider.fromByteArrayUnsafe(value),
                                 value.length, "application/octet-stream"));
                 return null;
@@ -219,12 +225,13 @@ public final class S3CloudStore implements CloudStore {
             try {
                 do {
                     ListObjectsV2Response page = s3.listObjectsV2(ListObjectsV2Request.builder()
-                            .bucket(settings.bucket()).prefix(storePrefix + prefix).continuationToken(token).build());
+                            .bucket(settings.bucket()).prefix(storePrefix + KeyLayout.listPrefix(prefix))
+                            .continuationToken(token).build());
                     for (S3Object o : page.contents()) {
                         if (o.key().startsWith(storePrefix)) {
-                            out.add(new CloudObject(o.key().substring(storePrefix.length()),
-                                    o.size() == null ? 0 : o.size(),
-                                    o.lastModified() == null ? Instant.EPOCH : o.lastModified()));
+                            originalKey(o.key()).filter(k -> k.startsWith(prefix)).ifPresent(k -> out.add(
+                                    new CloudObject(k, o.size() == null ? 0 : o.size(),
+                                            o.lastModified() == null ? Instant.EPOCH : o.lastModified())));
                         }
                     }
                     token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
@@ -239,6 +246,27 @@ public final class S3CloudStore implements CloudStore {
             }
             return out;
         });
+    }
+
+    /**
+     * The Hybris key of a listed object: its stored key without the store's prefix, or for a hashed key (see
+     * {@link KeyLayout}) the key in its metadata; empty if the object vanished or is not Hybris's.
+     */
+    private Optional<String> originalKey(String storedKey) {
+        String relative = storedKey.substring(settings.prefix().length());
+        if (!KeyLayout.isHashed(relative)) {
+            return Optional.of(relative);
+        }
+        try {
+            HeadObjectResponse head = s3.headObject(b -> b.bucket(settings.bucket()).key(storedKey));
+            return Optional.ofNullable(head.metadata().get(KeyLayout.METADATA_KEY))
+                    .filter(k -> KeyLayout.stored(k).equals(relative));
+        } catch (SdkException e) {
+            if (S3Errors.status(e) == 404 && !S3Errors.isMissingBucket(e)) {
+                return Optional.empty();
+            }
+            throw e;
+        }
     }
 
     @Override
@@ -276,7 +304,7 @@ public final class S3CloudStore implements CloudStore {
         if (objectKey.isEmpty()) {
             throw new IllegalArgumentException("objectKey must not be empty");
         }
-        return settings.prefix() + objectKey;
+        return settings.prefix() + KeyLayout.stored(objectKey);
     }
 
     /**
