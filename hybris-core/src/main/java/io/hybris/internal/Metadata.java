@@ -13,8 +13,11 @@ import java.util.Objects;
  * @param sha256    the 32-byte SHA-256 of the stored bytes; empty for a tombstone
  * @param size      the number of stored bytes
  * @param encryption how the stored bytes are encrypted, or null if they are the plaintext value
+ * @param cacheCounter versions written since the value was last cached under its plain key, for bounded staleness
+ *                   by versions (paper §3.10, "η"); 0 when not in use
  */
-public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption) {
+public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption,
+                       int cacheCounter) {
     public static final int HASH_BYTES = 32;
 
     /**
@@ -51,6 +54,11 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
         this(timestamp, clouds, sha256, size, null);
     }
 
+    /** Metadata without a cache counter. */
+    public Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption) {
+        this(timestamp, clouds, sha256, size, encryption, 0);
+    }
+
     public Metadata {
         if (encryption != null && clouds.isEmpty()) {
             throw new IllegalArgumentException("a tombstone carries no data key");
@@ -64,6 +72,9 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
         if (size < 0) {
             throw new IllegalArgumentException("size must be >= 0: " + size);
         }
+        if (cacheCounter < 0) {
+            throw new IllegalArgumentException("cacheCounter must be >= 0: " + cacheCounter);
+        }
     }
 
     /** A tombstone recording that the key was deleted at {@code timestamp}. */
@@ -73,7 +84,12 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
 
     /** The same version with another key-custody record (KEK rotation). */
     public Metadata withEncryption(Encryption e) {
-        return new Metadata(timestamp, clouds, sha256, size, e);
+        return new Metadata(timestamp, clouds, sha256, size, e, cacheCounter);
+    }
+
+    /** The same version with another cache counter (bounded staleness by versions). */
+    public Metadata withCacheCounter(int counter) {
+        return new Metadata(timestamp, clouds, sha256, size, encryption, counter);
     }
 
     /** Whether this records a deletion. */
@@ -84,18 +100,20 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
     @Override
     public boolean equals(Object o) {
         return o instanceof Metadata m && timestamp.equals(m.timestamp) && clouds.equals(m.clouds)
-                && Arrays.equals(sha256, m.sha256) && size == m.size && Objects.equals(encryption, m.encryption);
+                && Arrays.equals(sha256, m.sha256) && size == m.size && Objects.equals(encryption, m.encryption)
+                && cacheCounter == m.cacheCounter;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(timestamp, clouds, Arrays.hashCode(sha256), size, encryption);
+        return Objects.hash(timestamp, clouds, Arrays.hashCode(sha256), size, encryption, cacheCounter);
     }
 
     @Override
     public String toString() {
         return isTombstone() ? "Metadata[" + timestamp + ", tombstone]"
                 : "Metadata[" + timestamp + ", clouds=" + clouds + ", size=" + size + ", sha256="
-                + Hashing.hex(sha256).substring(0, 12) + "..." + (encryption == null ? "" : ", " + encryption) + "]";
+                + Hashing.hex(sha256).substring(0, 12) + "..." + (encryption == null ? "" : ", " + encryption)
+                + (cacheCounter == 0 ? "" : ", cacheCounter=" + cacheCounter) + "]";
     }
 }

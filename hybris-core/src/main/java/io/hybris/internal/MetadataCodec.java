@@ -20,6 +20,7 @@ import java.util.List;
  * per cloud: byte length, ASCII id
  * extensions, until the end: byte tag, varint length, body
  *   tag 1 = encryption: byte KEK-id length, ASCII KEK id ("" = data key unwrapped), varint length, wrapped key
+ *   tag 3 = cache counter (bounded staleness by versions, paper §3.10): varint, written only when not 0
  * </pre>
  * A replicated entry with a default (8-character) client id and two 2-character cloud ids takes 49 bytes for a
  * 1 KiB value. Decoding rejects unknown versions, truncation and trailing bytes.
@@ -28,6 +29,7 @@ public final class MetadataCodec {
     /** The format version written by this codec. */
     public static final int FORMAT_V1 = 1;
     private static final int TAG_ENCRYPTION = 1;
+    private static final int TAG_CACHE_COUNTER = 3;
     private static final String BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
 
     private MetadataCodec() {
@@ -56,6 +58,13 @@ public final class MetadataCodec {
                 writeVarLong(body, m.encryption().wrapped().length);
                 body.writeBytes(m.encryption().wrapped());
                 out.write(TAG_ENCRYPTION);
+                writeVarLong(out, body.size());
+                out.writeBytes(body.toByteArray());
+            }
+            if (m.cacheCounter() != 0) {
+                ByteArrayOutputStream body = new ByteArrayOutputStream(5);
+                writeVarLong(body, m.cacheCounter());
+                out.write(TAG_CACHE_COUNTER);
                 writeVarLong(out, body.size());
                 out.writeBytes(body.toByteArray());
             }
@@ -90,6 +99,7 @@ public final class MetadataCodec {
             ids.add(new String(in.bytes(in.u8()), StandardCharsets.US_ASCII));
         }
         Metadata.Encryption encryption = null;
+        long cacheCounter = -1;
         while (in.remaining() > 0) {
             int tag = in.u8();
             long length = in.varLong();
@@ -97,6 +107,14 @@ public final class MetadataCodec {
                 throw new MetadataFormatException("metadata extension " + tag + " truncated");
             }
             Reader body = new Reader(in.bytes((int) length));
+            if (tag == TAG_CACHE_COUNTER && cacheCounter < 0) {
+                cacheCounter = body.varLong();
+                body.end();
+                if (cacheCounter > Integer.MAX_VALUE) {
+                    throw new MetadataFormatException("cache counter " + cacheCounter + " out of range");
+                }
+                continue;
+            }
             if (tag != TAG_ENCRYPTION || encryption != null) {
                 throw new MetadataFormatException("unknown or repeated metadata extension " + tag
                         + "; it was written by a newer client: upgrade this one");
@@ -109,7 +127,7 @@ public final class MetadataCodec {
             encryption = new Metadata.Encryption(keyId, body.bytes((int) wrappedLength));
             body.end();
         }
-        return new Metadata(ts, ids, hash, size, encryption);
+        return new Metadata(ts, ids, hash, size, encryption, (int) Math.max(0, cacheCounter));
     }
 
     private static void writeClientId(ByteArrayOutputStream out, String id) {
