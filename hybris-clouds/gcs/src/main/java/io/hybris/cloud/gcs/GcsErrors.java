@@ -105,6 +105,10 @@ final class GcsErrors {
             if (c instanceof Retryable r && c instanceof java.io.IOException) {
                 return !r.isRetryable();
             }
+            // a fixed access token (no refresh possible) that the server refused with 401
+            if (c instanceof IllegalStateException && String.valueOf(c.getMessage()).contains("refreshing the access")) {
+                return true;
+            }
         }
         return false;
     }
@@ -120,6 +124,12 @@ final class GcsErrors {
                 sb.append("; caused by ");
             }
             sb.append(c.getClass().getSimpleName()).append(": ").append(m.strip());
+            // the service's own explanation is in the body; the SDK does not always parse it into the message
+            if (c instanceof HttpResponseException he && he.getContent() != null && !he.getContent().isBlank()
+                    && !m.contains(he.getContent().strip())) {
+                String body = he.getContent().strip();
+                sb.append(" [response: ").append(body, 0, Math.min(body.length(), 400)).append(']');
+            }
         }
         return sb.length() == 0 ? t.getClass().getName() : sb.toString();
     }

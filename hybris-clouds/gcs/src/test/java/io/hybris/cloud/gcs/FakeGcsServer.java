@@ -36,6 +36,8 @@ final class FakeGcsServer implements AutoCloseable {
     private volatile String message = "Invalid Credentials";
     private volatile boolean hang;
     private volatile CountDownLatch arrived = new CountDownLatch(1);
+    private volatile String lastRange;
+    private volatile String lastAuthorization;
 
     private FakeGcsServer(HttpServer server) {
         this.server = server;
@@ -55,7 +57,10 @@ final class FakeGcsServer implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
 
-    /** Storage requests answer {@code status} with a GCS JSON error carrying {@code message}. */
+    /**
+     * Storage requests answer {@code status} with a GCS JSON error carrying {@code message}; status 200 answers
+     * an empty object listing (enough for the start-up bucket check).
+     */
     FakeGcsServer respondWith(int status, String message) {
         this.status = status;
         this.message = message;
@@ -68,6 +73,16 @@ final class FakeGcsServer implements AutoCloseable {
         arrived = new CountDownLatch(1);
         hang = true;
         return arrived;
+    }
+
+    /** The Range header of the last storage request, or null. */
+    String lastRange() {
+        return lastRange;
+    }
+
+    /** The Authorization header of the last storage request, or null. */
+    String lastAuthorization() {
+        return lastAuthorization;
     }
 
     /** How many storage (non-token) requests arrived. */
@@ -106,6 +121,8 @@ final class FakeGcsServer implements AutoCloseable {
 
     private void storage(HttpExchange ex) throws IOException {
         drain(ex);
+        lastRange = ex.getRequestHeaders().getFirst("Range");
+        lastAuthorization = ex.getRequestHeaders().getFirst("Authorization");
         storageRequests.incrementAndGet();
         if (hang) {
             arrived.countDown();
@@ -115,6 +132,10 @@ final class FakeGcsServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             ex.close();
+            return;
+        }
+        if (status == 200) {
+            send(ex, 200, "{\"kind\":\"storage#objects\"}");
             return;
         }
         String reason = switch (status) {
