@@ -8,6 +8,10 @@ import io.hybris.spi.PermanentCloudException;
 import io.hybris.spi.TransientCloudException;
 
 import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.nio.channels.ClosedByInterruptException;
 import java.util.concurrent.TimeoutException;
 
@@ -19,6 +23,8 @@ import java.util.concurrent.TimeoutException;
  * thread's interrupt flag is set again. Stateless.
  */
 final class AzureBlobErrors {
+    private static final Pattern XML_MESSAGE = Pattern.compile("<Message>(.*?)</Message>", Pattern.DOTALL);
+
     private final AzureBlobSettings settings;
 
     AzureBlobErrors(AzureBlobSettings settings) {
@@ -90,26 +96,31 @@ final class AzureBlobErrors {
         if (m == null) {
             return "";
         }
-        // The service message carries the request id and time on extra lines; keep them on one line.
+        // The SDK's message wraps the service's XML error (and, for 403, a long hint about string-to-sign
+        // logging); keep the service's own <Message>, which names the cause and the request id.
+        Matcher xml = XML_MESSAGE.matcher(m);
+        if (xml.find()) {
+            m = xml.group(1);
+        }
         return m.strip().replaceAll("\\s*\\R\\s*", " ");
     }
 
     private static String describe(Throwable e) {
-        StringBuilder sb = new StringBuilder();
+        List<String> parts = new ArrayList<>();
         Throwable t = e;
-        for (int depth = 0; t != null && depth < 5; depth++, t = t.getCause()) {
-            if (depth > 0) {
-                sb.append(" <- ");
+        for (int depth = 0; t != null && depth < 6; depth++, t = t.getCause()) {
+            Throwable cause = t.getCause();
+            String message = t.getMessage() == null ? "" : t.getMessage().strip();
+            boolean wrapper = cause != null && (message.isEmpty() || message.equals(cause.toString()));
+            String part = t.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
+            if (!wrapper && (parts.isEmpty() || !parts.get(parts.size() - 1).equals(part))) {
+                parts.add(part);
             }
-            sb.append(t.getClass().getSimpleName());
-            if (t.getMessage() != null && !t.getMessage().isBlank()) {
-                sb.append(": ").append(t.getMessage().strip());
-            }
-            if (t.getCause() == t) {
+            if (cause == t) {
                 break;
             }
         }
-        return sb.toString();
+        return parts.isEmpty() ? e.getClass().getSimpleName() : String.join(" <- ", parts);
     }
 
     private static boolean causedByInterrupt(Throwable e) {
