@@ -23,10 +23,12 @@ import java.util.regex.Pattern;
  * a record is the key {@code <table>/<ycsb key>}</td></tr>
  * <tr><td>{@code hybris.scan.page-size}</td><td>{@code 100}</td><td>keys per metadata LIST page of a scan (1 to
  * 10,000)</td></tr>
- * <tr><td>{@code hybris.embedded.dir}</td><td>a new temporary directory, deleted at the last cleanup</td>
- * <td>embedded default only: where ZooKeeper and the directory clouds keep their data (kept)</td></tr>
+ * <tr><td>{@code hybris.embedded.dir}</td><td>{@code hybris-ycsb-data} in the working directory</td>
+ * <td>embedded default with directory clouds: where ZooKeeper and the three clouds keep their data; it is kept,
+ * so {@code ycsb load} and a later {@code ycsb run} see the same records</td></tr>
  * <tr><td>{@code hybris.embedded.clouds}</td><td>{@code directory}</td><td>embedded default only:
- * {@code directory} or {@code memory}</td></tr>
+ * {@code directory}, or {@code memory} (three in-memory clouds and ZooKeeper in a temporary directory, all gone
+ * at the last cleanup: for a load and run in one JVM)</td></tr>
  * </table>
  *
  * <p>Any other YCSB property starting with {@code hybris.} is rejected as a likely typo; Hybris's own settings
@@ -35,7 +37,7 @@ import java.util.regex.Pattern;
  * @param configFile   the Hybris properties file, or empty for the embedded default
  * @param container    the container name
  * @param scanPageSize keys per LIST page
- * @param embeddedDir  the embedded default's data directory, or empty for a temporary one
+ * @param embeddedDir  the embedded default's data directory (directory clouds only)
  * @param cloudKind    the embedded default's kind of cloud
  */
 record BindingSettings(Optional<Path> configFile, String container, int scanPageSize, Optional<Path> embeddedDir,
@@ -50,13 +52,14 @@ record BindingSettings(Optional<Path> configFile, String container, int scanPage
     static final String DEFAULT_CONTAINER = "ycsb";
     static final int DEFAULT_SCAN_PAGE_SIZE = 100;
     static final int MAX_SCAN_PAGE_SIZE = 10_000;
+    static final Path DEFAULT_EMBEDDED_DIR = Path.of("hybris-ycsb-data");
     private static final Pattern CONTAINER_NAME = Pattern.compile("[a-z0-9-]{1,63}");
 
     /** The kind of cloud the embedded default uses. */
     enum EmbeddedCloudKind {
         /** Three directories under the data directory (as the quickstart). */
         DIRECTORY,
-        /** Three in-memory clouds (values are lost at the last cleanup). */
+        /** Three in-memory clouds and ZooKeeper in a temporary directory (all lost at the last cleanup). */
         MEMORY
     }
 
@@ -107,6 +110,13 @@ record BindingSettings(Optional<Path> configFile, String container, int scanPage
             throw new DBException(EMBEDDED_DIR + " and " + EMBEDDED_CLOUDS + " apply to the embedded default"
                     + " only, but " + CONFIG + " is set too: remove one or the other");
         }
+        if (kind == EmbeddedCloudKind.MEMORY && embeddedDir.isPresent()) {
+            throw new DBException(EMBEDDED_DIR + " keeps data between runs, which in-memory clouds cannot: use "
+                    + EMBEDDED_CLOUDS + "=directory with it, or drop it");
+        }
+        if (config.isEmpty() && kind == EmbeddedCloudKind.DIRECTORY && embeddedDir.isEmpty()) {
+            embeddedDir = Optional.of(DEFAULT_EMBEDDED_DIR);
+        }
         return new BindingSettings(config, container, pageSize, embeddedDir, kind);
     }
 
@@ -118,8 +128,10 @@ record BindingSettings(Optional<Path> configFile, String container, int scanPage
         if (configFile.isPresent()) {
             return "config:" + configFile.get().toAbsolutePath().normalize();
         }
-        return "embedded:" + embeddedDir.map(d -> d.toAbsolutePath().normalize().toString()).orElse("(temporary)")
-                + ":" + cloudKind;
+        if (cloudKind == EmbeddedCloudKind.MEMORY) {
+            return "embedded:memory";
+        }
+        return "embedded:" + embeddedDir.orElse(DEFAULT_EMBEDDED_DIR).toAbsolutePath().normalize();
     }
 
     private static Optional<String> nonBlank(Properties props, String name) {

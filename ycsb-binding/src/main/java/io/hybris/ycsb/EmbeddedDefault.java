@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The embedded default, as in the quickstart: an in-process ZooKeeper for metadata and three clouds (directories
- * under the data directory, or in memory), tolerating one faulty cloud ({@code f=1}). With no data directory
- * given, a temporary one is created and deleted again when the client closes.
+ * The embedded default, as in the quickstart: an in-process ZooKeeper for metadata and three clouds, tolerating
+ * one faulty cloud ({@code f=1}). With directory clouds everything lives under the (kept) data directory; with
+ * in-memory clouds ZooKeeper's data goes to a temporary directory deleted when the client closes, so metadata
+ * never outlives the values it describes.
  */
 final class EmbeddedDefault {
     static final String[] CLOUD_IDS = {"disk1", "disk2", "disk3"};
@@ -24,11 +25,12 @@ final class EmbeddedDefault {
 
     /** Opens the embedded default for {@code settings}. */
     static SharedClients.Opened open(BindingSettings settings) {
-        boolean temporary = settings.embeddedDir().isEmpty();
+        boolean temporary = settings.cloudKind() == BindingSettings.EmbeddedCloudKind.MEMORY;
         Path dir;
         try {
             dir = temporary ? Files.createTempDirectory("hybris-ycsb-")
-                    : Files.createDirectories(settings.embeddedDir().get().toAbsolutePath());
+                    : Files.createDirectories(settings.embeddedDir()
+                            .orElse(BindingSettings.DEFAULT_EMBEDDED_DIR).toAbsolutePath().normalize());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the embedded default's data directory "
                     + settings.embeddedDir().map(Path::toString).orElse("(temporary)") + ": " + e.getMessage(), e);

@@ -17,9 +17,9 @@ class BindingSettingsTest {
         Properties p = new Properties();
         p.setProperty("recordcount", "10"); // YCSB's own properties are none of the binding's business
         BindingSettings s = BindingSettings.from(p);
-        assertThat(s).isEqualTo(new BindingSettings(Optional.empty(), "ycsb", 100, Optional.empty(),
-                BindingSettings.EmbeddedCloudKind.DIRECTORY));
-        assertThat(s.deploymentKey()).isEqualTo("embedded:(temporary):DIRECTORY");
+        assertThat(s).isEqualTo(new BindingSettings(Optional.empty(), "ycsb", 100,
+                Optional.of(Path.of("hybris-ycsb-data")), BindingSettings.EmbeddedCloudKind.DIRECTORY));
+        assertThat(s.deploymentKey()).isEqualTo("embedded:" + Path.of("hybris-ycsb-data").toAbsolutePath());
     }
 
     @Test
@@ -32,11 +32,15 @@ class BindingSettingsTest {
         assertThat(s.scanPageSize()).isEqualTo(7);
         assertThat(s.deploymentKey()).isEqualTo("config:" + Path.of("conf/h.properties").toAbsolutePath());
 
-        BindingSettings e = BindingSettings.from(props("hybris.embedded.dir", "/tmp/x", "hybris.embedded.clouds",
-                "Memory"));
-        assertThat(e.embeddedDir()).contains(Path.of("/tmp/x"));
-        assertThat(e.cloudKind()).isEqualTo(BindingSettings.EmbeddedCloudKind.MEMORY);
-        assertThat(e.deploymentKey()).isEqualTo("embedded:/tmp/x:MEMORY");
+        BindingSettings d = BindingSettings.from(props("hybris.embedded.dir", "/data/x/../y",
+                "hybris.embedded.clouds", "directory"));
+        assertThat(d.embeddedDir()).contains(Path.of("/data/x/../y"));
+        assertThat(d.deploymentKey()).isEqualTo("embedded:/data/y");
+
+        BindingSettings m = BindingSettings.from(props("hybris.embedded.clouds", "Memory"));
+        assertThat(m.embeddedDir()).isEmpty();
+        assertThat(m.cloudKind()).isEqualTo(BindingSettings.EmbeddedCloudKind.MEMORY);
+        assertThat(m.deploymentKey()).isEqualTo("embedded:memory");
     }
 
     @Test
@@ -65,6 +69,11 @@ class BindingSettingsTest {
                 .isInstanceOf(DBException.class)
                 .hasMessage("hybris.embedded.dir and hybris.embedded.clouds apply to the embedded default only,"
                         + " but hybris.config is set too: remove one or the other");
+        assertThatThrownBy(() -> BindingSettings.from(props("hybris.embedded.dir", "/data/x",
+                "hybris.embedded.clouds", "memory")))
+                .isInstanceOf(DBException.class)
+                .hasMessage("hybris.embedded.dir keeps data between runs, which in-memory clouds cannot: use"
+                        + " hybris.embedded.clouds=directory with it, or drop it");
     }
 
     private static Properties props(String... kv) {

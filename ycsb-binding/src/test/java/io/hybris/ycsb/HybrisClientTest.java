@@ -5,15 +5,19 @@ import io.hybris.Hybris;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import site.ycsb.ByteIterator;
 import site.ycsb.DBException;
 import site.ycsb.Status;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.Vector;
 
 import static io.hybris.ycsb.Records.bytes;
 import static io.hybris.ycsb.Records.iterators;
@@ -21,14 +25,20 @@ import static io.hybris.ycsb.Records.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Every operation and status path over the embedded default (in-process ZooKeeper, three directory clouds). */
+/**
+ * Every operation and status path over the embedded default (in-process ZooKeeper, three directory clouds), with
+ * its data directory in a temporary directory instead of the working directory.
+ */
 class HybrisClientTest {
-    private static final Properties DEFAULT = new Properties();
+    @TempDir
+    static Path data;
+    private static Properties defaults;
     private static HybrisClient db;
 
     @BeforeAll
     static void open() throws DBException {
-        db = Records.client(DEFAULT);
+        defaults = Records.props("hybris.embedded.dir", data.toString());
+        db = Records.client(defaults);
     }
 
     @AfterAll
@@ -111,16 +121,16 @@ class HybrisClientTest {
         assertThat(db.read("t7", tooLong, null, new HashMap<>())).isEqualTo(Status.BAD_REQUEST);
         assertThat(db.update("t7", "bad\u0001key", iterators(record("a", "1")))).isEqualTo(Status.BAD_REQUEST);
         assertThat(db.delete("t7", "bad\nkey")).isEqualTo(Status.BAD_REQUEST);
-        assertThat(db.scan("t7", "bad\u0000key", 3, null, new java.util.Vector<>())).isEqualTo(Status.BAD_REQUEST);
-        assertThat(db.scan("t7", "user1", 0, null, new java.util.Vector<>())).isEqualTo(Status.BAD_REQUEST);
+        assertThat(db.scan("t7", "bad\u0000key", 3, null, new Vector<>())).isEqualTo(Status.BAD_REQUEST);
+        assertThat(db.scan("t7", "user1", 0, null, new Vector<>())).isEqualTo(Status.BAD_REQUEST);
         assertThat(db.insert("t7", "k".repeat(253), iterators(record("a", "1")))).as("256 bytes is the limit")
                 .isEqualTo(Status.OK);
     }
 
     @Test
     void aValueThatIsNotARecordIsAnErrorNotAnEmptyRecord() throws DBException {
-        HybrisClient other = Records.client(DEFAULT);
-        SharedClients.Lease lease = SharedClients.acquire(BindingSettings.from(DEFAULT));
+        HybrisClient other = Records.client(defaults);
+        SharedClients.Lease lease = SharedClients.acquire(BindingSettings.from(defaults));
         try {
             lease.hybris().put("ycsb", "t8/user1", "written by someone else".getBytes(StandardCharsets.UTF_8));
             Map<String, ByteIterator> r = new HashMap<>();
@@ -130,7 +140,7 @@ class HybrisClientTest {
             assertThat(lease.hybris().get("ycsb", "t8/user1").orElseThrow())
                     .as("a failed update writes nothing")
                     .isEqualTo("written by someone else".getBytes(StandardCharsets.UTF_8));
-            assertThat(other.scan("t8", "user1", 1, null, new java.util.Vector<>())).isEqualTo(Status.ERROR);
+            assertThat(other.scan("t8", "user1", 1, null, new Vector<>())).isEqualTo(Status.ERROR);
         } finally {
             lease.release();
             Records.cleanup(other);
@@ -138,9 +148,9 @@ class HybrisClientTest {
     }
 
     @Test
-    void allThreadsShareOneClientClosedByTheLastCleanup(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+    void allThreadsShareOneClientClosedByTheLastCleanup(@TempDir Path dir)
             throws DBException {
-        Properties props = Records.props("hybris.embedded.dir", dir.toString(), "hybris.embedded.clouds", "memory");
+        Properties props = Records.props("hybris.embedded.dir", dir.toString());
         BindingSettings settings = BindingSettings.from(props);
         HybrisClient first = Records.client(props);
         HybrisClient second = Records.client(props);
@@ -152,6 +162,8 @@ class HybrisClientTest {
         assertThat(SharedClients.references(settings)).isEqualTo(2);
 
         assertThat(first.insert("t9", "user1", iterators(record("a", "1")))).isEqualTo(Status.OK);
+        assertThat(dir.resolve("cloud-disk1")).isDirectory();
+        assertThat(dir.resolve("zookeeper")).isDirectory();
         Records.cleanup(first);
         assertThat(SharedClients.references(settings)).isEqualTo(1);
         Records.cleanup(first); // a second cleanup is a no-op
@@ -162,11 +174,34 @@ class HybrisClientTest {
         Records.cleanup(second);
         assertThat(SharedClients.references(settings)).isZero();
         assertThatThrownBy(() -> shared.get("ycsb", "t9/user1")).isInstanceOf(ClientClosedException.class);
+
+        HybrisClient later = Records.client(props); // a later YCSB phase (e.g. run after load) sees the data
+        try {
+            Map<String, ByteIterator> again = new HashMap<>();
+            assertThat(later.read("t9", "user1", null, again)).isEqualTo(Status.OK);
+            assertThat(again.get("a").toString()).isEqualTo("1");
+        } finally {
+            Records.cleanup(later);
+        }
     }
 
     @Test
-    void initFailuresNameTheProblem(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-        java.nio.file.Path missing = dir.resolve("nope.properties");
+    void inMemoryCloudsLeaveNothingBehind() throws DBException {
+        Properties props = Records.props("hybris.embedded.clouds", "memory");
+        HybrisClient c = Records.client(props);
+        SharedClients.Lease lease = SharedClients.acquire(BindingSettings.from(props));
+        String description = lease.description();
+        lease.release();
+        Path zkDir = Path.of(description.substring(description.lastIndexOf(" under ") + " under ".length()));
+        assertThat(zkDir.resolve("zookeeper")).isDirectory();
+        assertThat(c.insert("t10", "user1", iterators(record("a", "1")))).isEqualTo(Status.OK);
+        Records.cleanup(c);
+        assertThat(Files.exists(zkDir)).as("temporary directory deleted").isFalse();
+    }
+
+    @Test
+    void initFailuresNameTheProblem(@TempDir Path dir) {
+        Path missing = dir.resolve("nope.properties");
         assertThatThrownBy(() -> Records.client(Records.props("hybris.config", missing.toString())))
                 .isInstanceOf(DBException.class)
                 .hasMessageStartingWith("Hybris YCSB binding: cannot open the deployment configured in " + missing
@@ -178,7 +213,7 @@ class HybrisClientTest {
 
     @Test
     void initTwiceIsRefused() throws DBException {
-        HybrisClient c = Records.client(DEFAULT);
+        HybrisClient c = Records.client(defaults);
         try {
             assertThatThrownBy(c::init).isInstanceOf(DBException.class)
                     .hasMessage("init() called twice on the same HybrisClient");
