@@ -1,0 +1,84 @@
+package io.hybris.cloud.azure;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A loopback HTTP server speaking just enough of the Blob API for error-path tests a real emulator cannot produce
+ * on demand (throttling, 5xx): it answers the store's start-up listing with an empty container and every blob
+ * request with one scripted status and Azure error code, counting the blob requests.
+ */
+final class ScriptedBlobServer implements AutoCloseable {
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+    private final AtomicInteger blobRequests = new AtomicInteger();
+    private volatile int status = 500;
+    private volatile String code = "InternalError";
+
+    ScriptedBlobServer() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", this::handle);
+        server.setExecutor(executor);
+        server.start();
+    }
+
+    /** Every blob request from now on fails with this status and Azure error code. */
+    ScriptedBlobServer failWith(int status, String code) {
+        this.status = status;
+        this.code = code;
+        blobRequests.set(0);
+        return this;
+    }
+
+    /** Blob requests received since the last {@link #failWith}. */
+    int blobRequests() {
+        return blobRequests.get();
+    }
+
+    /** The endpoint for the store (account {@code acct}, path style). */
+    String endpoint() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/acct";
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        String query = ex.getRequestURI().getRawQuery();
+        ex.getResponseHeaders().add("x-ms-version", "2021-12-02");
+        ex.getResponseHeaders().add("x-ms-request-id", "scripted");
+        if (query != null && query.contains("comp=list")) {
+            send(ex, 200, "<?xml version=\"1.0\" encoding=\"utf-8\"?><EnumerationResults ServiceEndpoint=\""
+                    + endpoint() + "\" ContainerName=\"scripted\"><Blobs /><NextMarker /></EnumerationResults>");
+            return;
+        }
+        ex.getRequestBody().readAllBytes();
+        blobRequests.incrementAndGet();
+        ex.getResponseHeaders().add("x-ms-error-code", code);
+        String body = "HEAD".equals(ex.getRequestMethod()) ? null
+                : "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>" + code + "</Code><Message>scripted "
+                + code + " RequestId:scripted</Message></Error>";
+        send(ex, status, body);
+    }
+
+    private static void send(HttpExchange ex, int status, String body) throws IOException {
+        byte[] bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().add("Content-Type", "application/xml");
+        ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}
