@@ -19,7 +19,7 @@ import java.util.concurrent.TimeoutException;
  * Maps what the Azure SDK throws to Hybris's {@link CloudStoreException}s, keeping the service's status code, error
  * code and message: 401/403 (bad key, expired SAS, no permission) and a missing container are
  * {@link PermanentCloudException}; 408, 409, 429, 5xx, timeouts and I/O failures are {@link TransientCloudException};
- * other 4xx are permanent (the request itself is wrong). An interrupted call becomes a transient exception and the
+ * other 4xx and an untrusted TLS certificate are permanent (the request itself is wrong). An interrupted call becomes a transient exception and the
  * thread's interrupt flag is set again. Stateless.
  */
 final class AzureBlobErrors {
@@ -56,6 +56,13 @@ final class AzureBlobErrors {
             return fromStatus(what, h);
         }
         String detail = describe(e);
+        if (hasCause(e, javax.net.ssl.SSLHandshakeException.class)
+                || hasCause(e, javax.net.ssl.SSLPeerUnverifiedException.class)
+                || hasCause(e, java.security.cert.CertificateException.class)) {
+            return new PermanentCloudException(settings.cloudId(), what + " failed: the TLS certificate of "
+                    + settings.endpointForMessages() + " is not trusted (if it comes from a private CA, give a trust"
+                    + " store in " + settings.key("trust-store") + "): " + detail, e);
+        }
         if (hasCause(e, TimeoutException.class) || hasCause(e, java.net.http.HttpTimeoutException.class)) {
             return new TransientCloudException(settings.cloudId(), what + " timed out (" + settings.key("request-timeout")
                     + "=" + settings.requestTimeout() + ", " + settings.key("connect-timeout") + "="

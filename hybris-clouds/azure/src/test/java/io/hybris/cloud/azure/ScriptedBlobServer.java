@@ -2,6 +2,10 @@ package io.hybris.cloud.azure;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+
+import javax.net.ssl.SSLContext;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A loopback HTTP server speaking just enough of the Blob API for error-path tests a real emulator cannot produce
- * on demand (throttling, 5xx): it answers the store's start-up listing with an empty container and every blob
+ * on demand (throttling, 5xx, a private CA): over HTTP or HTTPS, it answers the store's start-up listing with an empty container and every blob
  * request with one scripted status and Azure error code, counting the blob requests.
  */
 final class ScriptedBlobServer implements AutoCloseable {
@@ -24,8 +28,25 @@ final class ScriptedBlobServer implements AutoCloseable {
     private volatile int status = 500;
     private volatile String code = "InternalError";
 
+    private final String scheme;
+
+    /** A plain-HTTP server. */
     ScriptedBlobServer() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        this(null);
+    }
+
+    /** An HTTPS server presenting the certificate of {@code tls} (plain HTTP when null). */
+    ScriptedBlobServer(SSLContext tls) throws IOException {
+        InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        if (tls == null) {
+            server = HttpServer.create(loopback, 0);
+            scheme = "http";
+        } else {
+            HttpsServer https = HttpsServer.create(loopback, 0);
+            https.setHttpsConfigurator(new HttpsConfigurator(tls));
+            server = https;
+            scheme = "https";
+        }
         server.createContext("/", this::handle);
         server.setExecutor(executor);
         server.start();
@@ -46,7 +67,7 @@ final class ScriptedBlobServer implements AutoCloseable {
 
     /** The endpoint for the store (account {@code acct}, path style). */
     String endpoint() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + "/acct";
+        return scheme + "://127.0.0.1:" + server.getAddress().getPort() + "/acct";
     }
 
     private void handle(HttpExchange ex) throws IOException {
