@@ -23,17 +23,20 @@ import java.util.TreeMap;
  * a length running past the end, a repeated or non-UTF-8 name, or trailing bytes are a
  * {@link RecordFormatException}; a value never written by this codec is never mistaken for a record.
  *
- * <p>Stateless and thread-safe.
+ * <p>Public so that applications reading YCSB-written data through plain Hybris, and benchmark baselines that
+ * must store the same bytes, can use the same format. Stateless and thread-safe.
  */
-final class RecordCodec {
-    static final int MAGIC = 0xB1;
-    static final int VERSION = 1;
+public final class RecordCodec {
+    /** The first byte of every record. */
+    public static final int MAGIC = 0xB1;
+    /** The format version this codec writes and reads. */
+    public static final int VERSION = 1;
 
     private RecordCodec() {
     }
 
     /** Encodes the fields (name order, so equal records give equal bytes). */
-    static byte[] encode(Map<String, byte[]> fields) {
+    public static byte[] encode(Map<String, byte[]> fields) {
         SortedMap<String, byte[]> sorted = new TreeMap<>(fields);
         int estimate = 3;
         for (Map.Entry<String, byte[]> e : sorted.entrySet()) {
@@ -60,7 +63,7 @@ final class RecordCodec {
      *
      * @throws RecordFormatException if {@code bytes} is not a well-formed record
      */
-    static Map<String, byte[]> decode(byte[] bytes, Set<String> wanted) {
+    public static Map<String, byte[]> decode(byte[] bytes, Set<String> wanted) {
         Reader in = new Reader(bytes);
         int magic = in.readByte("magic byte");
         if (magic != MAGIC) {

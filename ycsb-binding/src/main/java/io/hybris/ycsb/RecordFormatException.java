@@ -1,10 +1,11 @@
 package io.hybris.ycsb;
 
 /** A stored value is not a well-formed record of {@link RecordCodec}'s format; the message says what is wrong. */
-final class RecordFormatException extends RuntimeException {
+public final class RecordFormatException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    RecordFormatException(String message) {
+    /** An exception with the reason as its message. */
+    public RecordFormatException(String message) {
         super(message);
     }
 }
