@@ -88,7 +88,7 @@ public final class GcsCloudStore implements CloudStore {
         return settings.bucket();
     }
 
-    /** The object-name prefix inside the bucket (possibly empty). */
+    /** The object-name prefix inside the bucket: empty, or ending with {@code /}. */
     public String prefix() {
         return settings.prefix();
     }
@@ -276,6 +276,8 @@ public final class GcsCloudStore implements CloudStore {
      */
     public static final class Builder {
         private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]");
+        private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._%#-]+(/[A-Za-z0-9._%#-]+)*/?");
+        private static final int MAX_PREFIX = 256;
 
         private final String cloudId;
         private Function<String, String> keyNames = name -> name;
@@ -321,7 +323,10 @@ public final class GcsCloudStore implements CloudStore {
             return this;
         }
 
-        /** A prefix put before every object name, e.g. {@code team-a/}; used literally. Default none. */
+        /**
+         * A prefix put before every object name, e.g. {@code team-a/} (a missing trailing {@code /} is added), so
+         * several stores can share a bucket. Default none.
+         */
         public Builder prefix(String prefix) {
             this.prefix = prefix == null ? "" : prefix;
             return this;
@@ -406,11 +411,7 @@ public final class GcsCloudStore implements CloudStore {
                         + " is not a valid GCS bucket name: use 3-222 lower-case letters, digits, '-', '_' and '.',"
                         + " starting and ending with a letter or digit");
             }
-            if (prefix.startsWith("/") || prefix.length() > 512 || prefix.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-                throw new HybrisConfigurationException(keyNames.apply("prefix") + "=" + prefix
-                        + " is not a valid object-name prefix: it must not start with '/', contain control "
-                        + "characters or exceed 512 characters (e.g. team-a/)");
-            }
+            String normalisedPrefix = normalisePrefix();
             if (endpoint != null && (endpoint.getHost() == null || endpoint.getScheme() == null
                     || !(endpoint.getScheme().equals("http") || endpoint.getScheme().equals("https")))) {
                 throw new HybrisConfigurationException(keyNames.apply("endpoint") + "=" + endpoint
@@ -438,9 +439,28 @@ public final class GcsCloudStore implements CloudStore {
                     : credentials != null ? GcsSettings.CredentialSource.EXPLICIT
                     : GcsSettings.CredentialSource.APPLICATION_DEFAULT;
             return new GcsSettings(cloudId, Optional.ofNullable(endpoint), Optional.ofNullable(project), bucket,
-                    prefix, source, Optional.ofNullable(credentialsFile), Optional.ofNullable(credentials),
+                    normalisedPrefix, source, Optional.ofNullable(credentialsFile), Optional.ofNullable(credentials),
                     connectTimeout, requestTimeout, retries, createBucket, Optional.ofNullable(trustStore),
                     trustStorePassword == null ? "" : trustStorePassword);
+        }
+
+        /** The prefix as used: empty, or segments of key characters ending with {@code /} (added if missing). */
+        private String normalisePrefix() {
+            String p = prefix.strip();
+            if (p.isEmpty()) {
+                return "";
+            }
+            boolean badSegment = false;
+            for (String segment : p.split("/")) {
+                badSegment |= segment.equals(".") || segment.equals("..");
+            }
+            if (!PREFIX.matcher(p).matches() || badSegment || p.length() > MAX_PREFIX) {
+                throw new HybrisConfigurationException(keyNames.apply("prefix") + "=" + p + " is not a valid "
+                        + "object-name prefix: use at most " + MAX_PREFIX + " characters in segments of A-Z, a-z, "
+                        + "0-9, '.', '_', '-', '%', '#' separated by single '/', no '.' or '..' segment, not "
+                        + "starting with '/' (e.g. team-a/)");
+            }
+            return p.endsWith("/") ? p : p + "/";
         }
 
         private void positive(String option, Duration d) {

@@ -89,6 +89,10 @@ class GcsCloudStoreProviderTest {
                 .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.cloud.g1.endpoint");
         assertThatThrownBy(() -> create(with(ok, "prefix", "/abs/")))
                 .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.cloud.g1.prefix=/abs/");
+        assertThatThrownBy(() -> create(with(ok, "prefix", "a/../b")))
+                .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.cloud.g1.prefix=a/../b");
+        assertThatThrownBy(() -> create(with(ok, "prefix", "a//b")))
+                .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.cloud.g1.prefix=a//b");
         assertThatThrownBy(() -> create(with(ok, "credentials-file", "/nonexistent/key.json")))
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageContaining("hybris.cloud.g1.anonymous and hybris.cloud.g1.credentials-file");
@@ -142,7 +146,8 @@ class GcsCloudStoreProviderTest {
         Map<String, String> options = with(emulatorOptions(bucket), "create-bucket", "true");
         try (CloudStore whole = create(options);
              CloudStore a = create(with(options, "prefix", "team-a/"));
-             CloudStore b = create(with(options, "prefix", "team-b/"))) {
+             CloudStore b = create(with(options, "prefix", "team-b"))) {
+            assertThat(((GcsCloudStore) b).prefix()).isEqualTo("team-b/");
             a.put("hybris/c/k#1_x", bytes("from a"));
             b.put("hybris/c/k#1_x", bytes("from b"));
 
