@@ -3,9 +3,11 @@ package io.hybris;
 import io.hybris.internal.Engine;
 import io.hybris.internal.Names;
 import io.hybris.internal.Providers;
+import io.hybris.internal.ValueCaches;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataStore;
 import io.hybris.spi.ProviderOptions;
+import io.hybris.spi.ValueCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,6 +62,8 @@ public final class Hybris implements AutoCloseable {
     private final MetadataStore metadata;
     private final boolean ownsMetadata;
     private final List<CloudStore> ownedClouds;
+    private final ValueCache valueCache;
+    private final boolean ownsValueCache;
     private final ExecutorService io;
     private final ExecutorService metadataCalls;
     private final ExecutorService gcExecutor;
@@ -68,8 +72,10 @@ public final class Hybris implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private Hybris(HybrisConfig config, MetadataStore metadata, boolean ownsMetadata, List<CloudStore> clouds,
-                   List<CloudStore> ownedClouds) {
+                   List<CloudStore> ownedClouds, ValueCache valueCache, boolean ownsValueCache) {
         this.config = config;
+        this.valueCache = valueCache;
+        this.ownsValueCache = ownsValueCache;
         this.metadata = metadata;
         this.ownsMetadata = ownsMetadata;
         this.ownedClouds = List.copyOf(ownedClouds);
@@ -78,7 +84,7 @@ public final class Hybris implements AutoCloseable {
         this.metadataCalls = Executors.newCachedThreadPool(threads(name + "-rmds"));
         this.gcExecutor = Executors.newFixedThreadPool(2, threads(name + "-gc"));
         this.asyncCalls = Executors.newCachedThreadPool(threads(name + "-call"));
-        this.engine = new Engine(config, metadata, clouds, io, metadataCalls, gcExecutor);
+        this.engine = new Engine(config, metadata, clouds, io, metadataCalls, gcExecutor, valueCache);
         if (!config.sweepInterval().isZero() || !config.probeInterval().isZero()) {
             this.sweeper = Executors.newSingleThreadScheduledExecutor(threads(name + "-maintenance"));
         } else {
@@ -127,6 +133,8 @@ public final class Hybris implements AutoCloseable {
         List<CloudStore> owned = new ArrayList<>();
         MetadataStore metadata = null;
         boolean ownsMetadata = config.metadataStore().isEmpty();
+        ValueCache valueCache = null;
+        boolean ownsValueCache = config.cache().type().isPresent();
         try {
             for (CloudSpec spec : config.clouds()) {
                 if (spec.instance().isPresent()) {
@@ -145,7 +153,14 @@ public final class Hybris implements AutoCloseable {
             } else {
                 metadata = config.metadataStore().get();
             }
-            Hybris hybris = new Hybris(config, metadata, ownsMetadata, clouds, owned);
+            if (ownsValueCache) {
+                String type = config.cache().type().get();
+                valueCache = ValueCaches.provider(type)
+                        .create(new ProviderOptions("hybris.cache.", config.cache().options()));
+            } else {
+                valueCache = config.cache().instance().orElse(null);
+            }
+            Hybris hybris = new Hybris(config, metadata, ownsMetadata, clouds, owned, valueCache, ownsValueCache);
             LOG.info("Hybris client {} open: f={}, clouds={}, metadata={}", config.clientId(), config.f(),
                     config.clouds(), metadata.describe());
             return hybris;
@@ -153,6 +168,9 @@ public final class Hybris implements AutoCloseable {
             owned.forEach(c -> closeQuietly(c, e));
             if (ownsMetadata && metadata != null) {
                 closeQuietly(metadata, e);
+            }
+            if (ownsValueCache && valueCache != null) {
+                closeQuietly(valueCache, e);
             }
             throw e;
         }
@@ -200,7 +218,26 @@ public final class Hybris implements AutoCloseable {
      */
     public Optional<byte[]> get(String container, String key) {
         checkNames(container, key);
-        return call(() -> engine.get(container, key));
+        return call(() -> engine.get(container, key, config.cache().consistency()));
+    }
+
+    /**
+     * {@link #get(String, String)} with per-call options, e.g. {@code ReadOptions.readYourWrites()}: the weaker
+     * consistency modes (paper §3.10) answer from the value cache without reading metadata when they may, and
+     * read like {@link #get(String, String)} otherwise. What each mode guarantees: {@link Consistency} and
+     * {@code docs/cache.md}.
+     *
+     * @throws InvalidRequestException if the mode needs a cache setting this client does not have
+     */
+    public Optional<byte[]> get(String container, String key, ReadOptions options) {
+        checkNames(container, key);
+        java.util.Objects.requireNonNull(options, "options");
+        return call(() -> engine.get(container, key, options.consistency()));
+    }
+
+    /** Counters of the value cache (hits, misses, rejected entries, ...); all zero without a cache. */
+    public CacheStats cacheStats() {
+        return engine.cacheStats();
     }
 
     /** Deletes {@code key} (a tombstone in metadata; the data is garbage-collected). Deleting a missing key is a no-op. */
@@ -309,6 +346,11 @@ public final class Hybris implements AutoCloseable {
         return async(() -> get(container, key));
     }
 
+    /** {@link #get(String, String, ReadOptions)} on the client's threads. */
+    public CompletableFuture<Optional<byte[]>> getAsync(String container, String key, ReadOptions options) {
+        return async(() -> get(container, key, options));
+    }
+
     /** {@link #delete} on the client's threads. */
     public CompletableFuture<Void> deleteAsync(String container, String key) {
         return async(() -> {
@@ -374,6 +416,13 @@ public final class Hybris implements AutoCloseable {
                 c.close();
             } catch (Exception e) {
                 LOG.warn("closing cloud {} failed", c.id(), e);
+            }
+        }
+        if (ownsValueCache && valueCache != null) {
+            try {
+                valueCache.close();
+            } catch (RuntimeException e) {
+                LOG.warn("closing the value cache failed", e);
             }
         }
     }

@@ -96,6 +96,7 @@ public final class HybrisConfig {
     private final Clock clock;
     private final HybrisListener listener;
     private final KeyProvider keyProvider;
+    private final CacheSettings cache;
 
     private HybrisConfig(Builder b) {
         this.f = b.f;
@@ -117,6 +118,7 @@ public final class HybrisConfig {
         this.clock = b.clock;
         this.listener = b.listener;
         this.keyProvider = b.keyProvider;
+        this.cache = b.cache;
     }
 
     /** A new builder with defaults. */
@@ -257,6 +259,11 @@ public final class HybrisConfig {
         return Optional.ofNullable(keyProvider);
     }
 
+    /** The value cache and consistency settings ({@code hybris.cache.*}); {@link CacheSettings#none()} by default. */
+    public CacheSettings cache() {
+        return cache;
+    }
+
     @Override
     public String toString() {
         return "HybrisConfig[f=" + f + ", clientId=" + clientId + ", clouds=" + clouds + ", rmds="
@@ -288,6 +295,7 @@ public final class HybrisConfig {
         private HybrisListener listener = new HybrisListener() {
         };
         private KeyProvider keyProvider;
+        private CacheSettings cache = CacheSettings.none();
 
         private Builder() {
         }
@@ -423,6 +431,15 @@ public final class HybrisConfig {
          */
         public Builder encryption(KeyProvider keys) {
             this.keyProvider = keys;
+            return this;
+        }
+
+        /**
+         * A value cache on private premises and the weaker consistency modes it enables ({@code hybris.cache.*},
+         * see {@link CacheSettings}); {@link CacheSettings#none()} (the default) for none.
+         */
+        public Builder cache(CacheSettings settings) {
+            this.cache = Objects.requireNonNull(settings, "settings");
             return this;
         }
 
@@ -563,7 +580,8 @@ public final class HybrisConfig {
             List<String> unknown = new ArrayList<>();
             for (Map.Entry<String, String> e : props.entrySet()) {
                 String key = e.getKey();
-                if (CORE.containsKey(key) || key.equals("hybris.rmds.type") || CryptoSettings.KEYS.contains(key)) {
+                if (CORE.containsKey(key) || key.equals("hybris.rmds.type") || CryptoSettings.KEYS.contains(key)
+                        || key.startsWith(CacheSettings.PREFIX)) {
                     continue;
                 }
                 if (key.startsWith("hybris.cloud.")) {
@@ -584,6 +602,8 @@ public final class HybrisConfig {
             if (!unknown.isEmpty()) {
                 Set<String> known = new TreeSet<>(CORE.keySet());
                 known.addAll(CryptoSettings.KEYS);
+                known.addAll(CacheSettings.KEYS);
+                known.add("hybris.cache.<option>");
                 known.add("hybris.rmds.type");
                 known.add("hybris.rmds.<type>.<option>");
                 known.add("hybris.cloud.<id>.<option>");
@@ -597,6 +617,7 @@ public final class HybrisConfig {
                 }
             }
             b.encryption(CryptoSettings.keyProvider(props));
+            b.cache(CacheSettings.fromProperties(props, env));
             if (rmdsType != null) {
                 String type = rmdsType;
                 MetadataStoreProvider p = Providers.metadataProvider(type);

@@ -1,5 +1,7 @@
 package io.hybris.internal;
 
+import io.hybris.Consistency;
+import io.hybris.CryptoException;
 import io.hybris.DeadlineExceededException;
 import io.hybris.HybrisConfig;
 import io.hybris.HybrisException;
@@ -24,6 +26,7 @@ import io.hybris.spi.MetadataStore;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.OversizedObjectException;
+import io.hybris.spi.ValueCache;
 import io.hybris.spi.VersionConflictException;
 import io.hybris.spi.VersionedValue;
 import io.hybris.spi.WatchedRead;
@@ -76,6 +79,7 @@ public final class Engine {
     private final ExecutorService io;
     private final ExecutorService metadataCalls;
     private final Sealer sealer;
+    private final CacheLayer cache;
 
     /** What a metadata read found: the decoded metadata (null if the key never existed) and its version. */
     private record Current(Metadata meta, MetadataVersion version) {
@@ -92,6 +96,12 @@ public final class Engine {
 
     public Engine(HybrisConfig config, MetadataStore metadata, List<CloudStore> cloudList, ExecutorService io,
                   ExecutorService metadataCalls, ExecutorService gcExecutor) {
+        this(config, metadata, cloudList, io, metadataCalls, gcExecutor, null);
+    }
+
+    /** An engine that uses {@code valueCache} (null for none) as {@link io.hybris.CacheSettings} say. */
+    public Engine(HybrisConfig config, MetadataStore metadata, List<CloudStore> cloudList, ExecutorService io,
+                  ExecutorService metadataCalls, ExecutorService gcExecutor, ValueCache valueCache) {
         this.f = config.f();
         this.clientId = config.clientId();
         this.prefix = config.objectPrefix();
@@ -111,6 +121,12 @@ public final class Engine {
         this.gc = new GarbageCollector(byId, metadata, gcExecutor, prefix, config.gcGrace(), config.clock(),
                 listener, config.gcEnabled());
         this.prober = new LatencyProber(clouds, cloudOrder, ranking, io, prefix, clientId);
+        this.cache = new CacheLayer(config.cache(), valueCache, prefix, io, config.clock());
+    }
+
+    /** The value cache's counters. */
+    public io.hybris.CacheStats cacheStats() {
+        return cache.stats();
     }
 
     /** The latency ranking (for diagnostics). */
@@ -143,9 +159,18 @@ public final class Engine {
         Current cur = read(mk, d);
         Timestamp ts = cur.timestamp(clientId).next(clientId);
         String objectKey = new ObjectKey(container, key, ts).render(prefix);
-        List<String> acked = upload(objectKey, data, d);
-        Metadata meta = new Metadata(ts, acked, Hashing.sha256(data), data.length, sealed.encryption());
-        commit(mk, meta, cur, d, objectKey);
+        CacheLayer.Pending cached = cache.writeThrough(container, key, ts, data);
+        try {
+            List<String> acked = upload(objectKey, data, d);
+            Metadata meta = cache.countVersion(new Metadata(ts, acked, Hashing.sha256(data), data.length,
+                    sealed.encryption()), cur.meta);
+            long knownAt = cache.now();
+            commit(mk, meta, cur, d, objectKey);
+            cache.committed(container, key, meta, data, knownAt, cached);
+        } catch (RuntimeException e) {
+            cache.writeFailed(container, key, cached);
+            throw e;
+        }
     }
 
     /** DELETE (paper §3.7): a tombstone with a newer timestamp; the data is garbage-collected. */
@@ -157,7 +182,15 @@ public final class Engine {
             return;
         }
         Timestamp ts = cur.timestamp(clientId).next(clientId);
-        commit(mk, Metadata.tombstone(ts), cur, d, null);
+        Metadata tombstone = Metadata.tombstone(ts);
+        long knownAt = cache.now();
+        try {
+            commit(mk, tombstone, cur, d, null);
+        } catch (RuntimeException e) {
+            cache.writeFailed(container, key, null);
+            throw e;
+        }
+        cache.committed(container, key, tombstone, null, knownAt, null);
     }
 
     /**
@@ -313,18 +346,44 @@ public final class Engine {
     public Optional<byte[]> get(String container, String key) {
         Deadline d = Deadline.after(deadline);
         MetadataKey mk = new MetadataKey(container, key);
+        long knownAt = cache.now();
         Current cur = read(mk, d);
         if (!cur.live()) {
             return Optional.empty();
         }
         List<Throwable> failures = new ArrayList<>();
         byte[] dataKey = sealer.dataKey(cur.meta, mk.toString());
-        byte[] value = commonCaseGet(container, key, cur.meta, d, failures);
+        byte[] value = cache.lookup(container, key, cur.meta);
+        boolean fromCache = value != null;
+        if (value == null) {
+            value = commonCaseGet(container, key, cur.meta, d, failures);
+        }
         if (value != null) {
+            cache.served(container, key, cur.meta, value, fromCache, knownAt);
             return Optional.of(sealer.open(dataKey, value));
         }
         listener.worstCaseGet(container, key);
         return worstCaseGet(mk, d, failures);
+    }
+
+    /**
+     * GET in the given consistency mode (paper §3.10): the weaker modes answer from the value cache without the
+     * metadata store when they may, and fall back to the linearizable GET otherwise.
+     */
+    public Optional<byte[]> get(String container, String key, Consistency consistency) {
+        CacheLayer.Found found = cache.weakRead(consistency, container, key);
+        if (found != null) {
+            if (found.meta().isTombstone()) {
+                return Optional.empty();
+            }
+            try {
+                String what = new MetadataKey(container, key).toString();
+                return Optional.of(sealer.open(sealer.dataKey(found.meta(), what), found.stored()));
+            } catch (CryptoException e) {
+                cache.unusable(consistency, container, key, found.meta(), e);
+            }
+        }
+        return get(container, key);
     }
 
     private List<String> configuredClouds(Metadata meta, String container, String key) {
@@ -574,7 +633,14 @@ public final class Engine {
             written.forEach((k, m) -> gc.deleteVersion(objectKeys.get(k), m.clouds()));
             throw failure;
         }
-        commitAll(container, written, read, objectKeys, d);
+        long knownAt = cache.now();
+        try {
+            commitAll(container, written, read, objectKeys, d);
+        } catch (RuntimeException e) {
+            written.keySet().forEach(k -> cache.writeFailed(container, k, null));
+            throw e;
+        }
+        written.forEach((k, m) -> cache.committed(container, k, m, data.get(k).stored(), knownAt, null));
     }
 
     private void commitAll(String container, Map<String, Metadata> written, Map<String, Current> read,

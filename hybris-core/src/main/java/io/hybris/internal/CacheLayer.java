@@ -1,0 +1,473 @@
+package io.hybris.internal;
+
+import io.hybris.CacheSettings;
+import io.hybris.CacheStats;
+import io.hybris.Consistency;
+import io.hybris.InvalidRequestException;
+import io.hybris.spi.MetadataKey;
+import io.hybris.spi.ValueCache;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The engine's use of a {@link ValueCache} (paper §4.4 caching, §3.10 weaker consistency), in one place so the
+ * protocol calls it at a few points: write-through beside the uploads of a PUT, after a commit, before the cloud
+ * fetch of a GET, after a GET, and for the weak reads. Without a cache every method is a no-op (or a miss).
+ *
+ * <p>Trust: versioned entries ({@code <prefix><container>/<key>#<sn>_<client>}, the cloud object names) hold the
+ * stored bytes exactly as on the clouds (ciphertext when encrypted) and are checked against the hash and size in
+ * the trusted metadata (linearizable reads) or in this client's own record of its write (read-your-writes);
+ * a mismatch is a miss and evicts the entry. Plain-key entries (bounded staleness) carry their own metadata, see
+ * {@link CacheEntryCodec}. Every cache failure is a miss with a rate-limited warning, never a failed call.
+ * Thread-safe.
+ */
+public final class CacheLayer {
+    private static final Logger LOG = LoggerFactory.getLogger(CacheLayer.class);
+    /** How many of this client's own writes read-your-writes remembers (least recently used forgotten first). */
+    static final int OWN_WRITES_CAPACITY = 100_000;
+
+    private final CacheSettings settings;
+    private final ValueCache cache;
+    private final String prefix;
+    private final ExecutorService io;
+    private final Clock clock;
+    private final long maxValueSize;
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
+    private final LongAdder errors = new LongAdder();
+    private final LongAdder bypassed = new LongAdder();
+    private final LongAdder stores = new LongAdder();
+    private final RateLimitedWarning warning = new RateLimitedWarning(LOG, TimeUnit.SECONDS.toNanos(30));
+    private final Map<MetadataKey, Metadata> ownWrites = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<MetadataKey, Metadata> eldest) {
+            return size() > OWN_WRITES_CAPACITY;
+        }
+    };
+
+    /** A value served by a weak read: the version's metadata and its stored bytes (null for a deletion). */
+    public record Found(Metadata meta, byte[] stored) {
+    }
+
+    /** A write-through in flight; {@link #discard()} removes the entry again if the PUT did not commit. */
+    public final class Pending {
+        private final Future<?> write;
+        private final String cacheKey;
+
+        private Pending(Future<?> write, String cacheKey) {
+            this.write = write;
+            this.cacheKey = cacheKey;
+        }
+
+        /** Whether the value is being written to the cache. */
+        boolean started() {
+            return write != null;
+        }
+
+        /** Deletes the entry once its write finished (the version was never committed). */
+        public void discard() {
+            if (write == null) {
+                return;
+            }
+            async(() -> {
+                try {
+                    write.get(1, TimeUnit.MINUTES);
+                } catch (Exception ignored) {
+                    // the write failed or hangs: delete anyway
+                }
+                call("evict " + cacheKey, () -> {
+                    cache.delete(cacheKey);
+                    return null;
+                });
+            });
+        }
+    }
+
+    /**
+     * @param settings the cache settings
+     * @param cache    the cache, or null for none
+     * @param prefix   the object-name prefix (cache keys are the cloud object names)
+     * @param io       runs the asynchronous cache writes
+     * @param clock    the wall clock stamped into time-bounded entries
+     */
+    public CacheLayer(CacheSettings settings, ValueCache cache, String prefix, ExecutorService io, Clock clock) {
+        this.settings = settings;
+        this.cache = cache;
+        this.prefix = prefix;
+        this.io = io;
+        this.clock = clock;
+        this.maxValueSize = cache == null ? 0 : cache.maxValueSize();
+    }
+
+    /** Whether a cache is in use. */
+    public boolean enabled() {
+        return cache != null;
+    }
+
+    /** The wall-clock time to stamp on what is about to be read or committed. */
+    public long now() {
+        return clock.millis();
+    }
+
+    /** The counters. */
+    public CacheStats stats() {
+        return new CacheStats(hits.sum(), misses.sum(), rejected.sum(), errors.sum(), bypassed.sum(), stores.sum());
+    }
+
+    /** Whether {@code stored} are the bytes {@code meta} describes (size and SHA-256). */
+    static boolean matches(Metadata meta, byte[] stored) {
+        return stored != null && stored.length == meta.size() && Hashing.matches(meta.sha256(), Hashing.sha256(stored));
+    }
+
+    // ------------------------------------------------------------------ PUT
+
+    /** Starts writing a version to the cache in parallel with the uploads (write-through policy). */
+    public Pending writeThrough(String container, String key, Timestamp ts, byte[] stored) {
+        if (cache == null || !settings.writeThrough() || !fits(stored.length)) {
+            return new Pending(null, null);
+        }
+        String cacheKey = versionKey(container, key, ts);
+        return new Pending(async(() -> store(cacheKey, stored, settings.expiry())), cacheKey);
+    }
+
+    /**
+     * The metadata to commit for a new version, with the η counter of bounded staleness by versions (paper §3.10):
+     * one more than the replaced version's, or 0 when it reaches η (this version is then cached under the plain
+     * key after the commit).
+     */
+    public Metadata countVersion(Metadata written, Metadata replaced) {
+        int eta = settings.stalenessVersions();
+        if (cache == null || eta == 0) {
+            return written;
+        }
+        int before = replaced == null || replaced.isTombstone() ? 0 : replaced.cacheCounter();
+        int counter = before + 1 >= eta ? 0 : before + 1;
+        return written.withCacheCounter(counter);
+    }
+
+    /**
+     * After a committed PUT, TPUT or DELETE ({@code meta} a tombstone, {@code stored} null): remembers it for
+     * read-your-writes, writes the version to the cache if that has not started yet, and refreshes the
+     * bounded-staleness entries.
+     *
+     * @param knownAt a time at or before the commit's linearization point
+     * @param cached  whether a write-through of this version already started
+     */
+    public void committed(String container, String key, Metadata meta, byte[] stored, long knownAt, Pending cached) {
+        if (cache == null) {
+            return;
+        }
+        MetadataKey mk = new MetadataKey(container, key);
+        synchronized (ownWrites) {
+            Metadata before = ownWrites.get(mk);
+            if (before == null || !before.timestamp().isAfter(meta.timestamp())) {
+                ownWrites.put(mk, meta);
+            }
+        }
+        if (!meta.isTombstone() && settings.writeThrough() && (cached == null || !cached.started())
+                && fits(stored.length)) {
+            String cacheKey = versionKey(container, key, meta.timestamp());
+            async(() -> store(cacheKey, stored, settings.expiry()));
+        }
+        refreshPlain(container, key, meta, stored, knownAt, meta.cacheCounter() == 0);
+    }
+
+    /** After a PUT or DELETE that failed or whose outcome is unknown: forget the key for read-your-writes. */
+    public void writeFailed(String container, String key, Pending cached) {
+        if (cache == null) {
+            return;
+        }
+        synchronized (ownWrites) {
+            ownWrites.remove(new MetadataKey(container, key));
+        }
+        if (cached != null) {
+            cached.discard();
+        }
+    }
+
+    // ------------------------------------------------------------------ GET
+
+    /** Before the cloud fetch: the stored bytes of {@code meta}'s version from the cache, verified; null on a miss. */
+    public byte[] lookup(String container, String key, Metadata meta) {
+        if (cache == null) {
+            return null;
+        }
+        if (!fits(meta.size())) {
+            return null; // never cached
+        }
+        String cacheKey = versionKey(container, key, meta.timestamp());
+        byte[] got = fetch(cacheKey);
+        if (got == null) {
+            misses.increment();
+            return null;
+        }
+        if (!matches(meta, got)) {
+            reject(cacheKey, got.length + " bytes that do not match the metadata hash of " + meta.timestamp());
+            return null;
+        }
+        hits.increment();
+        return got;
+    }
+
+    /**
+     * After a GET found {@code meta}'s version (from the cache if {@code fromCache}, else from a cloud): fills the
+     * cache asynchronously (cache-on-read policy) and refreshes this client's bounded-staleness entries.
+     *
+     * @param knownAt a time before the metadata read that found {@code meta} current
+     */
+    public void served(String container, String key, Metadata meta, byte[] stored, boolean fromCache, long knownAt) {
+        if (cache == null) {
+            return;
+        }
+        if (!fromCache && settings.fillOnRead() && fits(stored.length)) {
+            String cacheKey = versionKey(container, key, meta.timestamp());
+            async(() -> store(cacheKey, stored, settings.expiry()));
+        }
+        refreshPlain(container, key, meta, stored, knownAt, true);
+    }
+
+    // ------------------------------------------------------------------ weak reads
+
+    /**
+     * A read in a weaker consistency mode without the metadata store: the value from the cache if this mode may
+     * return it, or null to fall back to a linearizable read.
+     *
+     * @throws InvalidRequestException if the mode is not configured on this client
+     */
+    public Found weakRead(Consistency consistency, String container, String key) {
+        if (consistency == Consistency.LINEARIZABLE) {
+            return null;
+        }
+        if (cache == null) {
+            throw new InvalidRequestException(consistency + " reads need a value cache: configure hybris.cache.type");
+        }
+        return switch (consistency) {
+            case READ_YOUR_WRITES -> ownWrite(container, key);
+            case BOUNDED_STALENESS_TIME -> {
+                if (settings.stalenessTime().isZero()) {
+                    throw new InvalidRequestException("bounded-time reads need hybris.cache.staleness.time (Δ)");
+                }
+                yield plain(CacheEntryCodec.KIND_TIME, container, key);
+            }
+            case BOUNDED_STALENESS_VERSIONS -> {
+                if (settings.stalenessVersions() == 0) {
+                    throw new InvalidRequestException("bounded-versions reads need hybris.cache.staleness.versions (η)");
+                }
+                yield plain(CacheEntryCodec.KIND_VERSIONS, container, key);
+            }
+            default -> null;
+        };
+    }
+
+    /** A value a weak read returned could not be opened (decryption failed): evict its entry. */
+    public void unusable(Consistency consistency, String container, String key, Metadata meta, RuntimeException why) {
+        String cacheKey = switch (consistency) {
+            case BOUNDED_STALENESS_TIME -> plainKey(CacheEntryCodec.KIND_TIME, container, key);
+            case BOUNDED_STALENESS_VERSIONS -> plainKey(CacheEntryCodec.KIND_VERSIONS, container, key);
+            default -> versionKey(container, key, meta.timestamp());
+        };
+        hits.decrement();
+        reject(cacheKey, "a value that cannot be decrypted (" + why.getMessage() + ")");
+    }
+
+    private Found ownWrite(String container, String key) {
+        Metadata own;
+        synchronized (ownWrites) {
+            own = ownWrites.get(new MetadataKey(container, key));
+        }
+        if (own == null) {
+            return null; // not written by this client (or forgotten): a linearizable read
+        }
+        if (own.isTombstone()) {
+            hits.increment();
+            return new Found(own, null);
+        }
+        byte[] stored = lookup(container, key, own);
+        return stored == null ? null : new Found(own, stored);
+    }
+
+    private Found plain(int kind, String container, String key) {
+        String cacheKey = plainKey(kind, container, key);
+        byte[] got = fetch(cacheKey);
+        if (got == null) {
+            misses.increment();
+            return null;
+        }
+        CacheEntryCodec.Entry e;
+        try {
+            e = CacheEntryCodec.decode(got, kind, container + "/" + key);
+        } catch (IllegalArgumentException bad) {
+            reject(cacheKey, "an invalid entry (" + bad.getMessage() + ")");
+            return null;
+        }
+        if (kind == CacheEntryCodec.KIND_TIME) {
+            long age = clock.millis() - e.knownAtMillis();
+            if (age > settings.stalenessTime().toMillis()) {
+                // memcached's expiry is whole seconds: the entry's own time is the exact bound
+                misses.increment();
+                async(() -> call("evict " + cacheKey, () -> {
+                    cache.delete(cacheKey);
+                    return null;
+                }));
+                return null;
+            }
+        }
+        hits.increment();
+        return new Found(e.meta(), e.meta().isTombstone() ? null : e.stored());
+    }
+
+    // ------------------------------------------------------------------ plain-key entries
+
+    private void refreshPlain(String container, String key, Metadata meta, byte[] stored, long knownAt,
+                              boolean versionsDue) {
+        if (!settings.stalenessTime().isZero()) {
+            async(() -> storePlain(CacheEntryCodec.KIND_TIME, container, key, meta, stored, knownAt,
+                    settings.stalenessTime()));
+        }
+        if (settings.stalenessVersions() > 0 && versionsDue) {
+            async(() -> storePlain(CacheEntryCodec.KIND_VERSIONS, container, key, meta, stored, knownAt,
+                    settings.expiry()));
+        }
+    }
+
+    /**
+     * Writes a plain-key entry unless the cache already holds a newer version there (compare-and-set, so a slow
+     * writer never replaces a newer entry with an older one). A version whose data key is kept unwrapped in
+     * metadata is never written here: the cache would then hold both ciphertext and key.
+     */
+    private void storePlain(int kind, String container, String key, Metadata meta, byte[] stored, long knownAt,
+                            Duration expiry) {
+        String cacheKey = plainKey(kind, container, key);
+        String name = container + "/" + key;
+        if (meta.encryption() != null && meta.encryption().keyId().isEmpty()) {
+            bypassed.increment();
+            call("evict " + cacheKey, () -> {
+                cache.delete(cacheKey);
+                return null;
+            });
+            return;
+        }
+        byte[] entry = CacheEntryCodec.encode(kind, knownAt, name, meta, stored);
+        if (!fits(entry.length)) {
+            bypassed.increment();
+            call("evict " + cacheKey, () -> {
+                cache.delete(cacheKey);
+                return null;
+            });
+            return;
+        }
+        Boolean done = call("update " + cacheKey, () -> {
+            for (int attempt = 0; attempt < 4; attempt++) {
+                Optional<ValueCache.Versioned> current = cache.getVersioned(cacheKey);
+                if (current.isEmpty()) {
+                    if (cache.putIfAbsent(cacheKey, entry, expiry)) {
+                        stores.increment();
+                        return true;
+                    }
+                    continue;
+                }
+                CacheEntryCodec.Entry there = null;
+                try {
+                    there = CacheEntryCodec.decode(current.get().value(), kind, name);
+                } catch (IllegalArgumentException invalid) {
+                    // replace it
+                }
+                if (there != null) {
+                    int order = there.meta().timestamp().compareTo(meta.timestamp());
+                    if (order > 0 || (order == 0 && there.knownAtMillis() >= knownAt)) {
+                        return true; // as new or newer already
+                    }
+                }
+                if (cache.compareAndSet(cacheKey, entry, expiry, current.get().casToken())) {
+                    stores.increment();
+                    return true;
+                }
+            }
+            return true; // lost every race to other writers, whose entries are at least as recent
+        });
+        if (done == null && kind == CacheEntryCodec.KIND_VERSIONS) {
+            // the η bound needs this refresh; at least do not leave the old entry behind
+            call("evict " + cacheKey, () -> {
+                cache.delete(cacheKey);
+                return null;
+            });
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** The cache key of one version: its cloud object name. */
+    String versionKey(String container, String key, Timestamp ts) {
+        return new ObjectKey(container, key, ts).render(prefix);
+    }
+
+    /** The plain (unversioned) cache key of a bounded-staleness entry. */
+    String plainKey(int kind, String container, String key) {
+        return ObjectKey.keyPrefix(prefix, container, key) + (kind == CacheEntryCodec.KIND_TIME ? "~time" : "~versions");
+    }
+
+    private boolean fits(long size) {
+        if (size <= maxValueSize) {
+            return true;
+        }
+        bypassed.increment();
+        return false;
+    }
+
+    private byte[] fetch(String cacheKey) {
+        Optional<byte[]> got = call("get " + cacheKey, () -> cache.get(cacheKey));
+        return got == null ? null : got.orElse(null);
+    }
+
+    private void store(String cacheKey, byte[] value, Duration expiry) {
+        Object ok = call("put " + cacheKey, () -> {
+            cache.put(cacheKey, value, expiry);
+            return Boolean.TRUE;
+        });
+        if (ok != null) {
+            stores.increment();
+        }
+    }
+
+    private void reject(String cacheKey, String what) {
+        rejected.increment();
+        misses.increment();
+        LOG.warn("value cache {} returned {} for '{}'; evicted it and read from the clouds", cache.describe(), what,
+                cacheKey);
+        async(() -> call("evict " + cacheKey, () -> {
+            cache.delete(cacheKey);
+            return null;
+        }));
+    }
+
+    /** Runs a cache call; a failure is counted, logged (rate-limited) and returned as null. */
+    private <T> T call(String what, java.util.function.Supplier<T> op) {
+        try {
+            return op.get();
+        } catch (RuntimeException e) {
+            errors.increment();
+            warning.warn("value cache " + cache.describe() + " failed (" + what + "); reading from the clouds", e);
+            return null;
+        }
+    }
+
+    private Future<?> async(Runnable task) {
+        try {
+            return io.submit(task);
+        } catch (RejectedExecutionException closed) {
+            return null;
+        }
+    }
+}
