@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts or stops the servers the integration tests talk to, all on free loopback ports:
-#   MinIO (S3), Azurite (Azure Blob), fake-gcs-server (GCS) and toxiproxy (latency and outages).
+#   MinIO (S3), Azurite (Azure Blob), fake-gcs-server (GCS), toxiproxy (latency and outages) and memcached
+#   (the value cache of hybris-cache; Debian's package, installed by install-memcached.sh only if missing).
 # Each is installed first by install-go-tool.sh / install-azurite.sh (cached by version).
 #
 #   src/test/test-env.sh start [dir]   # starts them, waits until each answers, writes <dir>/endpoints.properties
@@ -12,6 +13,7 @@
 # azurite.key, gcs.endpoint, gcs.project, toxiproxy.api, and for each emulator a toxiproxy proxy in front of it
 # (named s3, azure, gcs; no toxics, enabled): minio.proxy, azurite.proxy, gcs.proxy (same form as the
 # endpoints). fake-gcs-server's upload URLs point at its proxy, so resumable uploads stay behind it too.
+# memcached.address (host:port; memcached runs with -U 0 -I 16m so values up to 10 MiB can be cached).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -68,6 +70,25 @@ create_proxy() { # toxiproxy-port name listen-port upstream-port
     fi
 }
 
+# Waits until a TCP port accepts connections, up to 30 s, or fails naming the server and its log.
+await_tcp() {
+    local name="$1" host="$2" port="$3" pid="$4" logfile="$5"
+    for _ in $(seq 1 300); do
+        if ! kill -0 "$pid" 2>/dev/null; then
+            log "$name exited during start-up; its log ($logfile):"
+            tail -n 30 "$logfile" >&2 || true
+            return 1
+        fi
+        if (exec 3<>"/dev/tcp/$host/$port") 2>/dev/null; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    log "$name did not accept connections on $host:$port within 30 s; its log ($logfile):"
+    tail -n 30 "$logfile" >&2 || true
+    return 1
+}
+
 start_server() { # name logfile command...
     local name="$1" logfile="$2"
     shift 2
@@ -99,6 +120,8 @@ start() {
     fake_gcs="$("$here/install-go-tool.sh" fake-gcs-server "github.com/fsouza/fake-gcs-server@$FAKE_GCS_VERSION")"
     toxiproxy="$("$here/install-go-tool.sh" toxiproxy "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION" toxiproxy-server)"
     azurite="$("$here/install-azurite.sh")"
+    local memcached
+    memcached="$("$here/install-memcached.sh")"
 
     stop
     # a server that fails to come up must not leave the others running
@@ -133,6 +156,12 @@ start() {
     create_proxy "$toxi_port" azure "$azurite_proxy" "$azurite_port"
     create_proxy "$toxi_port" gcs "$gcs_proxy" "$gcs_port"
 
+    local memcached_port
+    memcached_port="$(free_port)"
+    pid="$(start_server memcached "$dir/memcached.log" \
+        "$memcached" -l 127.0.0.1 -p "$memcached_port" -U 0 -m 256 -I 16m)"
+    await_tcp memcached 127.0.0.1 "$memcached_port" "$pid" "$dir/memcached.log"
+
     cat >"$dir/endpoints.properties.tmp" <<PROPS
 # Written by src/test/test-env.sh start; servers stop with src/test/test-env.sh stop.
 minio.endpoint=http://127.0.0.1:$minio_port
@@ -147,6 +176,7 @@ toxiproxy.api=http://127.0.0.1:$toxi_port
 minio.proxy=http://127.0.0.1:$minio_proxy
 azurite.proxy=http://127.0.0.1:$azurite_proxy/$AZURITE_ACCOUNT
 gcs.proxy=http://127.0.0.1:$gcs_proxy
+memcached.address=127.0.0.1:$memcached_port
 PROPS
     mv "$dir/endpoints.properties.tmp" "$dir/endpoints.properties"
     trap - ERR

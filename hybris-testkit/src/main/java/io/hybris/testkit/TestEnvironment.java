@@ -127,4 +127,9 @@ public final class TestEnvironment {
     public URI toxiproxyApi() {
         return URI.create(get("toxiproxy.api"));
     }
+
+    /** The memcached server's {@code host:port}, e.g. {@code 127.0.0.1:41238} (started with {@code -U 0 -I 16m}). */
+    public String memcachedAddress() {
+        return get("memcached.address");
+    }
 }
