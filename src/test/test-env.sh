@@ -156,10 +156,12 @@ start() {
     create_proxy "$toxi_port" azure "$azurite_proxy" "$azurite_port"
     create_proxy "$toxi_port" gcs "$gcs_proxy" "$gcs_port"
 
-    local memcached_port
+    local memcached_port memcached_user=()
     memcached_port="$(free_port)"
+    # memcached refuses to run as root unless told which user to be
+    if [ "$(id -u)" -eq 0 ]; then memcached_user=(-u root); fi
     pid="$(start_server memcached "$dir/memcached.log" \
-        "$memcached" -l 127.0.0.1 -p "$memcached_port" -U 0 -m 256 -I 16m)"
+        "$memcached" "${memcached_user[@]}" -l 127.0.0.1 -p "$memcached_port" -U 0 -m 256 -I 16m)"
     await_tcp memcached 127.0.0.1 "$memcached_port" "$pid" "$dir/memcached.log"
 
     cat >"$dir/endpoints.properties.tmp" <<PROPS
