@@ -16,8 +16,8 @@ import java.util.Locale;
  * keeping the service's status code and message. Stateless.
  *
  * <ul>
- *   <li>401, 403, other 4xx (bad request, payload too large, ...) and rejected credentials (the OAuth token
- *       endpoint refusing the key) are permanent;</li>
+ *   <li>401, 403, other 4xx (bad request, payload too large, ...), rejected credentials (the OAuth token
+ *       endpoint refusing the key) and an untrusted TLS certificate are permanent;</li>
  *   <li>408, 429, 5xx, I/O errors (code 0: connection refused, reset, timeout) are transient;</li>
  *   <li>404 is decided by the caller: "no such object" is not an error, a missing bucket is permanent.</li>
  * </ul>
@@ -75,6 +75,10 @@ final class GcsErrors {
                     + "fetching an access token (check the service account key and that it is not disabled or "
                     + "deleted): " + describe(t), t);
         }
+        if (isUntrustedCertificate(t)) {
+            return new PermanentCloudException(cloudId, what + " failed: the endpoint's TLS certificate is not "
+                    + "trusted; set trust-store to a trust store with its CA: " + describe(t), t);
+        }
         int status = status(t);
         if (status == 401 || status == 403) {
             return new PermanentCloudException(cloudId, what + " denied (HTTP " + status + "): " + describe(t)
@@ -96,6 +100,17 @@ final class GcsErrors {
         return new PermanentCloudException(cloudId, "bucket '" + bucket + "' does not exist"
                 + (cause == null ? "" : " (" + describe(cause) + ")")
                 + "; create it, or set create-bucket=true to let Hybris create it at start-up", cause);
+    }
+
+    private static boolean isUntrustedCertificate(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof java.security.cert.CertificateException
+                    || c instanceof java.security.cert.CertPathValidatorException
+                    || c instanceof java.security.cert.CertPathBuilderException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isCredentialFailure(Throwable t) {

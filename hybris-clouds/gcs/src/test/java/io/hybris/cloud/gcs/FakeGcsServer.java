@@ -2,6 +2,11 @@ package io.hybris.cloud.gcs;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPairGenerator;
+import java.security.KeyStore;
 import java.util.Base64;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -44,7 +50,25 @@ final class FakeGcsServer implements AutoCloseable {
     }
 
     static FakeGcsServer start() throws IOException {
-        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        return start(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0));
+    }
+
+    /** Serves HTTPS with the key in {@code keyStore} (PKCS#12). */
+    static FakeGcsServer startTls(Path keyStore, String password) throws Exception {
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keyStore)) {
+            ks.load(in, password.toCharArray());
+        }
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(ks, password.toCharArray());
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(kmf.getKeyManagers(), null, null);
+        HttpsServer https = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        https.setHttpsConfigurator(new HttpsConfigurator(tls));
+        return start(https);
+    }
+
+    private static FakeGcsServer start(HttpServer http) {
         FakeGcsServer fake = new FakeGcsServer(http);
         http.setExecutor(fake.threads);
         http.createContext("/token", fake::token);
@@ -54,7 +78,8 @@ final class FakeGcsServer implements AutoCloseable {
     }
 
     URI endpoint() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        return URI.create((server instanceof HttpsServer ? "https" : "http") + "://127.0.0.1:"
+                + server.getAddress().getPort());
     }
 
     /**
