@@ -65,6 +65,17 @@ import java.util.function.Function;
  * <tr><td>{@code hybris.ranking.probe-interval}</td><td>5m</td><td>re-measure clouds whose latency estimates
  * are older than this (a slow or failed cloud gets no traffic, so only a probe sees it recover); 0 turns probing
  * off</td></tr>
+ * <tr><td>{@code hybris.erasure.policy}</td><td>replication</td><td>{@code replication} ({@code f+1} full
+ *   copies), {@code erasure} ({@code k} data + {@code f} parity chunks on {@code k+f} clouds) or {@code threshold}
+ *   (erasure coding for stored values of at least {@code hybris.erasure.threshold} bytes)</td></tr>
+ * <tr><td>{@code hybris.erasure.k}</td><td>2</td><td>data chunks per erasure-coded value; {@code k+f} clouds
+ *   needed</td></tr>
+ * <tr><td>{@code hybris.erasure.threshold}</td><td>1MiB</td><td>smallest value the {@code threshold} policy
+ *   erasure-codes</td></tr>
+ * <tr><td>{@code hybris.erasure.coder}</td><td>auto</td><td>{@code auto} (native ISA-L coder if it loads, else
+ *   Java), {@code java} or {@code native} (open fails if it cannot load); needs the hybris-erasure module</td></tr>
+ * <tr><td>{@code hybris.container.<name>.erasure.policy}, {@code .threshold}</td><td></td><td>the same, for one
+ *   container</td></tr>
  * <tr><td>{@code hybris.rmds.type}</td><td>(required)</td><td>metadata store: {@code zookeeper},
  *   {@code embedded-zookeeper}, {@code memory}; options under {@code hybris.rmds.<type>.}</td></tr>
  * <tr><td>{@code hybris.cloud.<id>.type}</td><td>(required)</td><td>cloud provider: {@code directory},
@@ -97,6 +108,38 @@ public final class HybrisConfig {
     private final HybrisListener listener;
     private final KeyProvider keyProvider;
     private final CacheSettings cache;
+    private final ErasurePolicy erasurePolicy;
+    private final int erasureDataChunks;
+    private final long erasureThreshold;
+    private final String erasureCoder;
+    private final Map<String, ErasurePolicy> containerErasurePolicies;
+    private final Map<String, Long> containerErasureThresholds;
+
+    /** How values are spread over clouds ({@code hybris.erasure.policy}). */
+    public enum ErasurePolicy {
+        /** {@code f+1} full copies on {@code f+1} clouds (the paper's default). */
+        REPLICATION,
+        /** {@code k} data and {@code f} parity chunks, one per cloud on {@code k+f} clouds (paper §3.9). */
+        ERASURE,
+        /** Erasure coding for stored values of at least the threshold, replication below it. */
+        THRESHOLD;
+
+        /** The property value, e.g. {@code threshold}. */
+        public String value() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** Parses a property value; {@code key} names the property in the error. */
+        public static ErasurePolicy parse(String key, String value) {
+            for (ErasurePolicy p : values()) {
+                if (p.value().equals(value.trim().toLowerCase(Locale.ROOT))) {
+                    return p;
+                }
+            }
+            throw new HybrisConfigurationException(key + "=" + value + " is not a policy: use replication, erasure"
+                    + " or threshold");
+        }
+    }
 
     private HybrisConfig(Builder b) {
         this.f = b.f;
@@ -119,6 +162,12 @@ public final class HybrisConfig {
         this.listener = b.listener;
         this.keyProvider = b.keyProvider;
         this.cache = b.cache;
+        this.erasurePolicy = b.erasurePolicy;
+        this.erasureDataChunks = b.erasureDataChunks;
+        this.erasureThreshold = b.erasureThreshold;
+        this.erasureCoder = b.erasureCoder;
+        this.containerErasurePolicies = Map.copyOf(b.containerErasurePolicies);
+        this.containerErasureThresholds = Map.copyOf(b.containerErasureThresholds);
     }
 
     /** A new builder with defaults. */
@@ -264,6 +313,42 @@ public final class HybrisConfig {
         return cache;
     }
 
+    /** The default placement policy ({@code hybris.erasure.policy}). */
+    public ErasurePolicy erasurePolicy() {
+        return erasurePolicy;
+    }
+
+    /** Data chunks per erasure-coded value, {@code k} ({@code hybris.erasure.k}); parity chunks are {@code f}. */
+    public int erasureDataChunks() {
+        return erasureDataChunks;
+    }
+
+    /** The smallest stored value the {@code threshold} policy erasure-codes ({@code hybris.erasure.threshold}). */
+    public long erasureThreshold() {
+        return erasureThreshold;
+    }
+
+    /** The erasure coder: {@code auto}, {@code java} or {@code native} ({@code hybris.erasure.coder}). */
+    public String erasureCoder() {
+        return erasureCoder;
+    }
+
+    /** The policy for one container (its override, else {@link #erasurePolicy()}). */
+    public ErasurePolicy erasurePolicy(String container) {
+        return containerErasurePolicies.getOrDefault(container, erasurePolicy);
+    }
+
+    /** The threshold for one container (its override, else {@link #erasureThreshold()}). */
+    public long erasureThreshold(String container) {
+        return containerErasureThresholds.getOrDefault(container, erasureThreshold);
+    }
+
+    /** Whether any container may be erasure-coded (the default policy or an override is not replication). */
+    public boolean erasureCodingUsed() {
+        return erasurePolicy != ErasurePolicy.REPLICATION
+                || containerErasurePolicies.values().stream().anyMatch(p -> p != ErasurePolicy.REPLICATION);
+    }
+
     @Override
     public String toString() {
         return "HybrisConfig[f=" + f + ", clientId=" + clientId + ", clouds=" + clouds + ", rmds="
@@ -296,8 +381,51 @@ public final class HybrisConfig {
         };
         private KeyProvider keyProvider;
         private CacheSettings cache = CacheSettings.none();
+        private ErasurePolicy erasurePolicy = ErasurePolicy.REPLICATION;
+        private int erasureDataChunks = 2;
+        private long erasureThreshold = 1L << 20;
+        private String erasureCoder = "auto";
+        private final Map<String, ErasurePolicy> containerErasurePolicies = new TreeMap<>();
+        private final Map<String, Long> containerErasureThresholds = new TreeMap<>();
 
         private Builder() {
+        }
+
+        /** The default placement policy ({@code hybris.erasure.policy}). */
+        public Builder erasurePolicy(ErasurePolicy policy) {
+            this.erasurePolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** Data chunks per erasure-coded value ({@code hybris.erasure.k}); parity chunks are always {@code f}. */
+        public Builder erasureDataChunks(int k) {
+            this.erasureDataChunks = k;
+            return this;
+        }
+
+        /** The smallest stored value the {@code threshold} policy erasure-codes ({@code hybris.erasure.threshold}). */
+        public Builder erasureThreshold(long bytes) {
+            this.erasureThreshold = bytes;
+            return this;
+        }
+
+        /** The erasure coder: {@code auto}, {@code java} or {@code native} ({@code hybris.erasure.coder}). */
+        public Builder erasureCoder(String coder) {
+            this.erasureCoder = Objects.requireNonNull(coder, "coder").trim().toLowerCase(Locale.ROOT);
+            return this;
+        }
+
+        /** The policy for one container ({@code hybris.container.<name>.erasure.policy}). */
+        public Builder containerErasurePolicy(String container, ErasurePolicy policy) {
+            containerErasurePolicies.put(Objects.requireNonNull(container, "container"),
+                    Objects.requireNonNull(policy, "policy"));
+            return this;
+        }
+
+        /** The threshold for one container ({@code hybris.container.<name>.erasure.threshold}). */
+        public Builder containerErasureThreshold(String container, long bytes) {
+            containerErasureThresholds.put(Objects.requireNonNull(container, "container"), bytes);
+            return this;
         }
 
         /** Faulty clouds to tolerate ({@code hybris.f}). */
@@ -504,7 +632,56 @@ public final class HybrisConfig {
                 throw new HybrisConfigurationException("hybris.prefix=" + objectPrefix
                         + " must be path segments of a-z, 0-9, '.', '_', '-' each ending with '/', e.g. hybris/");
             }
+            checkErasure(n);
             return new HybrisConfig(this);
+        }
+
+        private void checkErasure(int cloudCount) {
+            if (erasureDataChunks < 1) {
+                throw new HybrisConfigurationException("hybris.erasure.k=" + erasureDataChunks
+                        + " must be at least 1 (data chunks per erasure-coded value)");
+            }
+            if ((long) erasureDataChunks + f > 256) {
+                throw new HybrisConfigurationException("hybris.erasure.k=" + erasureDataChunks + " + hybris.f=" + f
+                        + " = " + ((long) erasureDataChunks + f) + " chunks, more than the 256 Reed-Solomon over"
+                        + " GF(2^8) supports; lower hybris.erasure.k");
+            }
+            if (erasureThreshold < 0) {
+                throw new HybrisConfigurationException("hybris.erasure.threshold=" + erasureThreshold
+                        + " must not be negative");
+            }
+            containerErasureThresholds.forEach((container, bytes) -> {
+                if (bytes < 0) {
+                    throw new HybrisConfigurationException("hybris.container." + container + ".erasure.threshold="
+                            + bytes + " must not be negative");
+                }
+            });
+            for (String container : containerErasurePolicies.keySet()) {
+                checkContainerName(container);
+            }
+            for (String container : containerErasureThresholds.keySet()) {
+                checkContainerName(container);
+            }
+            if (erasureCoder.isEmpty()) {
+                throw new HybrisConfigurationException("hybris.erasure.coder is empty: use auto, java or native");
+            }
+            boolean used = erasurePolicy != ErasurePolicy.REPLICATION
+                    || containerErasurePolicies.values().stream().anyMatch(p -> p != ErasurePolicy.REPLICATION);
+            if (used && erasureDataChunks + f > cloudCount) {
+                throw new HybrisConfigurationException("erasure coding with hybris.erasure.k=" + erasureDataChunks
+                        + " and hybris.f=" + f + " stores " + (erasureDataChunks + f) + " chunks on as many clouds,"
+                        + " but " + cloudCount + " are configured; lower hybris.erasure.k to at most "
+                        + Math.max(0, cloudCount - f) + " or add clouds");
+            }
+        }
+
+        private static void checkContainerName(String container) {
+            try {
+                Names.checkContainer(container);
+            } catch (RuntimeException e) {
+                throw new HybrisConfigurationException("hybris.container." + container + ".erasure.*: "
+                        + e.getMessage());
+            }
         }
 
         /** Builds the configuration and opens a client with it. */
@@ -555,6 +732,13 @@ public final class HybrisConfig {
                     b -> v -> b.probeInterval(ConfigValues.parseDuration("hybris.ranking.probe-interval", v)));
             CORE.put("hybris.gc.sweep-interval",
                     b -> v -> b.sweepInterval(ConfigValues.parseDuration("hybris.gc.sweep-interval", v)));
+            CORE.put("hybris.erasure.policy",
+                    b -> v -> b.erasurePolicy(ErasurePolicy.parse("hybris.erasure.policy", v)));
+            CORE.put("hybris.erasure.k",
+                    b -> v -> b.erasureDataChunks(ConfigValues.parseInt("hybris.erasure.k", v)));
+            CORE.put("hybris.erasure.threshold",
+                    b -> v -> b.erasureThreshold(ConfigValues.parseSize("hybris.erasure.threshold", v)));
+            CORE.put("hybris.erasure.coder", b -> b::erasureCoder);
         }
 
         static Builder bind(Map<String, String> properties, Map<String, String> env) {
@@ -593,6 +777,14 @@ public final class HybrisConfig {
                     }
                     cloudOptions.computeIfAbsent(rest.substring(0, dot), id -> new TreeMap<>())
                             .put(rest.substring(dot + 1), e.getValue());
+                } else if (key.startsWith(CONTAINER_PREFIX) && containerErasureKey(key) != null) {
+                    String[] parsed = containerErasureKey(key);
+                    String value = e.getValue() == null ? "" : e.getValue().trim();
+                    if (parsed[1].equals("policy")) {
+                        b.containerErasurePolicy(parsed[0], ErasurePolicy.parse(key, value));
+                    } else {
+                        b.containerErasureThreshold(parsed[0], ConfigValues.parseSize(key, value));
+                    }
                 } else if (rmdsType != null && key.startsWith("hybris.rmds." + rmdsType + ".")) {
                     rmdsOptions.put(key.substring(("hybris.rmds." + rmdsType + ".").length()), e.getValue());
                 } else {
@@ -607,6 +799,8 @@ public final class HybrisConfig {
                 known.add("hybris.rmds.type");
                 known.add("hybris.rmds.<type>.<option>");
                 known.add("hybris.cloud.<id>.<option>");
+                known.add("hybris.container.<name>.erasure.policy");
+                known.add("hybris.container.<name>.erasure.threshold");
                 throw new HybrisConfigurationException("unknown configuration key" + (unknown.size() > 1 ? "s " : " ")
                         + String.join(", ", unknown) + "; known keys: " + String.join(", ", known));
             }
@@ -642,6 +836,20 @@ public final class HybrisConfig {
                 b.cloud(id, type.trim(), options);
             }
             return b;
+        }
+
+        private static final String CONTAINER_PREFIX = "hybris.container.";
+
+        /** {@code hybris.container.<name>.erasure.(policy|threshold)} as {name, policy|threshold}, else null. */
+        private static String[] containerErasureKey(String key) {
+            for (String option : new String[] {"policy", "threshold"}) {
+                String suffix = ".erasure." + option;
+                if (key.endsWith(suffix) && key.length() > CONTAINER_PREFIX.length() + suffix.length()) {
+                    return new String[] {key.substring(CONTAINER_PREFIX.length(), key.length() - suffix.length()),
+                            option};
+                }
+            }
+            return null;
         }
 
         private static void override(Map<String, String> props, Map<String, String> env, String key) {

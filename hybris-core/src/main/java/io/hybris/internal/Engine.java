@@ -80,6 +80,7 @@ public final class Engine {
     private final ExecutorService metadataCalls;
     private final Sealer sealer;
     private final CacheLayer cache;
+    private final ErasureStorage erasure;
 
     /** What a metadata read found: the decoded metadata (null if the key never existed) and its version. */
     private record Current(Metadata meta, MetadataVersion version) {
@@ -122,6 +123,7 @@ public final class Engine {
                 listener, config.gcEnabled());
         this.prober = new LatencyProber(clouds, cloudOrder, ranking, io, prefix, clientId);
         this.cache = new CacheLayer(config.cache(), valueCache, prefix, io, config.clock());
+        this.erasure = new ErasureStorage(config, clouds, cloudOrder, ranking, listener, io, gc);
     }
 
     /** The value cache's counters. */
@@ -154,19 +156,16 @@ public final class Engine {
         checkValue(key, value);
         Deadline d = Deadline.after(deadline);
         Sealer.Sealed sealed = sealer.seal(value);
-        byte[] data = sealed.stored();
         MetadataKey mk = new MetadataKey(container, key);
         Current cur = read(mk, d);
         Timestamp ts = cur.timestamp(clientId).next(clientId);
         String objectKey = new ObjectKey(container, key, ts).render(prefix);
-        CacheLayer.Pending cached = cache.writeThrough(container, key, ts, data);
+        CacheLayer.Pending cached = cache.writeThrough(container, key, ts, sealed.stored());
         try {
-            List<String> acked = upload(objectKey, data, d);
-            Metadata meta = cache.countVersion(new Metadata(ts, acked, Hashing.sha256(data), data.length,
-                    sealed.encryption()), cur.meta);
+            Metadata meta = cache.countVersion(store(container, objectKey, ts, sealed, d), cur.meta);
             long knownAt = cache.now();
             commit(mk, meta, cur, d, objectKey);
-            cache.committed(container, key, meta, data, knownAt, cached);
+            cache.committed(container, key, meta, sealed.stored(), knownAt, cached);
         } catch (RuntimeException e) {
             cache.writeFailed(container, key, cached);
             throw e;
@@ -233,6 +232,21 @@ public final class Engine {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Stores one version by the container's policy, replicated ({@link #upload}) or erasure-coded
+     * ({@link ErasureStorage}), and returns its metadata (not yet committed).
+     */
+    private Metadata store(String container, String objectKey, Timestamp ts, Sealer.Sealed sealed, Deadline d) {
+        byte[] data = sealed.stored();
+        if (erasure.applies(container, data.length)) {
+            ErasureStorage.Placement placement = erasure.upload(objectKey, data, d);
+            return new Metadata(ts, placement.clouds(), Hashing.sha256(data), data.length, sealed.encryption(), 0,
+                    placement.erasure());
+        }
+        List<String> acked = upload(objectKey, data, d);
+        return new Metadata(ts, acked, Hashing.sha256(data), data.length, sealed.encryption());
     }
 
     /**
@@ -398,6 +412,9 @@ public final class Engine {
     /** Tries the listed clouds fastest first, one more whenever a timer expires or a reply fails; null if none. */
     private byte[] commonCaseGet(String container, String key, Metadata meta, Deadline d, List<Throwable> failures) {
         String objectKey = new ObjectKey(container, key, meta.timestamp()).render(prefix);
+        if (meta.erasure() != null) {
+            return erasure.commonCaseGet(objectKey, meta, d, failures);
+        }
         List<String> ranked = ranking.rank(configuredClouds(meta, container, key), Op.READ, meta.size());
         Race<byte[]> race = new Race<>(io);
         int next = 0;
@@ -475,6 +492,13 @@ public final class Engine {
                 Metadata meta = cur.meta;
                 byte[] dataKey = sealer.dataKey(meta, mk.toString());
                 String objectKey = new ObjectKey(mk.container(), mk.key(), meta.timestamp()).render(prefix);
+                if (meta.erasure() != null) {
+                    byte[] stored = erasure.worstCaseRound(race, changed, objectKey, meta, d, failures);
+                    if (stored != null) {
+                        return Optional.of(sealer.open(dataKey, stored));
+                    }
+                    continue; // metadata changed or the round ended: re-read
+                }
                 List<String> targets = configuredClouds(meta, mk.container(), mk.key());
                 Map<String, Long> retryAt = new HashMap<>();
                 Map<String, Long> backoff = new HashMap<>();
@@ -604,23 +628,19 @@ public final class Engine {
         }
         Map<String, Metadata> written = new LinkedHashMap<>();
         Map<String, String> objectKeys = new LinkedHashMap<>();
-        List<Future<List<String>>> futures = new ArrayList<>();
+        List<Future<Metadata>> futures = new ArrayList<>();
         for (Map.Entry<String, Sealer.Sealed> e : data.entrySet()) {
             Timestamp ts = read.get(e.getKey()).timestamp(clientId).next(clientId);
             String objectKey = new ObjectKey(container, e.getKey(), ts).render(prefix);
             objectKeys.put(e.getKey(), objectKey);
-            byte[] stored = e.getValue().stored();
-            futures.add(metadataCalls.submit(() -> upload(objectKey, stored, d)));
+            Sealer.Sealed sealed = e.getValue();
+            futures.add(metadataCalls.submit(() -> store(container, objectKey, ts, sealed, d)));
         }
         int i = 0;
         RuntimeException failure = null;
         for (Map.Entry<String, Sealer.Sealed> e : data.entrySet()) {
             try {
-                List<String> acked = futures.get(i++).get();
-                Timestamp ts = read.get(e.getKey()).timestamp(clientId).next(clientId);
-                byte[] stored = e.getValue().stored();
-                written.put(e.getKey(), new Metadata(ts, acked, Hashing.sha256(stored), stored.length,
-                        e.getValue().encryption()));
+                written.put(e.getKey(), futures.get(i++).get());
             } catch (ExecutionException ex) {
                 failure = failure != null ? failure : ex.getCause() instanceof RuntimeException r ? r
                         : new HybrisException("tput upload failed", ex.getCause());

@@ -15,9 +15,11 @@ import java.util.Objects;
  * @param encryption how the stored bytes are encrypted, or null if they are the plaintext value
  * @param cacheCounter versions written since the value was last cached under its plain key, for bounded staleness
  *                   by versions (paper §3.10, "η"); 0 when not in use
+ * @param erasure    how the stored bytes are erasure-coded across {@code clouds} ({@code clouds.get(i)} holds chunk
+ *                   {@code i}), or null if every cloud holds a full replica
  */
 public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption,
-                       int cacheCounter) {
+                       int cacheCounter, Erasure erasure) {
     public static final int HASH_BYTES = 32;
 
     /**
@@ -49,6 +51,72 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
         }
     }
 
+    /**
+     * The coding of an erasure-coded version (paper §3.9): {@code dataChunks} ({@code k}) data chunks and
+     * {@code chunkHashes.size() - k} parity chunks of {@code ceil(size / k)} bytes, chunk {@code i} on cloud
+     * {@code clouds().get(i)} with SHA-256 {@code chunkHashes.get(i)}.
+     *
+     * @param dataChunks  {@code k}
+     * @param chunkHashes the SHA-256 of every chunk, in chunk order
+     */
+    public record Erasure(int dataChunks, List<byte[]> chunkHashes) {
+        public Erasure {
+            chunkHashes = List.copyOf(chunkHashes);
+            if (dataChunks < 1 || dataChunks > chunkHashes.size() || chunkHashes.size() > 256) {
+                throw new IllegalArgumentException("erasure coding needs 1 <= k <= chunks <= 256, got k=" + dataChunks
+                        + " of " + chunkHashes.size() + " chunks");
+            }
+            for (byte[] h : chunkHashes) {
+                if (h.length != HASH_BYTES) {
+                    throw new IllegalArgumentException("chunk hashes must be " + HASH_BYTES + " bytes, got " + h.length);
+                }
+            }
+        }
+
+        /** {@code k + m}. */
+        public int totalChunks() {
+            return chunkHashes.size();
+        }
+
+        /** The length of every chunk of a value of {@code size} bytes. */
+        public long chunkLength(long size) {
+            return (size + dataChunks - 1) / dataChunks;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Erasure e) || e.dataChunks != dataChunks || e.chunkHashes.size() != chunkHashes.size()) {
+                return false;
+            }
+            for (int i = 0; i < chunkHashes.size(); i++) {
+                if (!Arrays.equals(chunkHashes.get(i), e.chunkHashes.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = dataChunks;
+            for (byte[] c : chunkHashes) {
+                h = 31 * h + Arrays.hashCode(c);
+            }
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Erasure[k=" + dataChunks + ", m=" + (chunkHashes.size() - dataChunks) + "]";
+        }
+    }
+
+    /** Metadata of a replicated version (no erasure coding). */
+    public Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption,
+                    int cacheCounter) {
+        this(timestamp, clouds, sha256, size, encryption, cacheCounter, null);
+    }
+
     /** Metadata of a plaintext (unencrypted) version. */
     public Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size) {
         this(timestamp, clouds, sha256, size, null);
@@ -75,6 +143,10 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
         if (cacheCounter < 0) {
             throw new IllegalArgumentException("cacheCounter must be >= 0: " + cacheCounter);
         }
+        if (erasure != null && erasure.totalChunks() != clouds.size()) {
+            throw new IllegalArgumentException("an erasure-coded version has one cloud per chunk: "
+                    + erasure.totalChunks() + " chunks, " + clouds.size() + " clouds");
+        }
     }
 
     /** A tombstone recording that the key was deleted at {@code timestamp}. */
@@ -84,12 +156,12 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
 
     /** The same version with another key-custody record (KEK rotation). */
     public Metadata withEncryption(Encryption e) {
-        return new Metadata(timestamp, clouds, sha256, size, e, cacheCounter);
+        return new Metadata(timestamp, clouds, sha256, size, e, cacheCounter, erasure);
     }
 
     /** The same version with another cache counter (bounded staleness by versions). */
     public Metadata withCacheCounter(int counter) {
-        return new Metadata(timestamp, clouds, sha256, size, encryption, counter);
+        return new Metadata(timestamp, clouds, sha256, size, encryption, counter, erasure);
     }
 
     /** Whether this records a deletion. */
@@ -101,12 +173,12 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
     public boolean equals(Object o) {
         return o instanceof Metadata m && timestamp.equals(m.timestamp) && clouds.equals(m.clouds)
                 && Arrays.equals(sha256, m.sha256) && size == m.size && Objects.equals(encryption, m.encryption)
-                && cacheCounter == m.cacheCounter;
+                && cacheCounter == m.cacheCounter && Objects.equals(erasure, m.erasure);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(timestamp, clouds, Arrays.hashCode(sha256), size, encryption, cacheCounter);
+        return Objects.hash(timestamp, clouds, Arrays.hashCode(sha256), size, encryption, cacheCounter, erasure);
     }
 
     @Override
@@ -114,6 +186,7 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
         return isTombstone() ? "Metadata[" + timestamp + ", tombstone]"
                 : "Metadata[" + timestamp + ", clouds=" + clouds + ", size=" + size + ", sha256="
                 + Hashing.hex(sha256).substring(0, 12) + "..." + (encryption == null ? "" : ", " + encryption)
-                + (cacheCounter == 0 ? "" : ", cacheCounter=" + cacheCounter) + "]";
+                + (cacheCounter == 0 ? "" : ", cacheCounter=" + cacheCounter)
+                + (erasure == null ? "" : ", " + erasure) + "]";
     }
 }

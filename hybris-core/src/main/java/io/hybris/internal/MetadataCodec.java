@@ -21,6 +21,9 @@ import java.util.List;
  * extensions, until the end: byte tag, varint length, body
  *   tag 1 = encryption: byte KEK-id length, ASCII KEK id ("" = data key unwrapped), varint length, wrapped key
  *   tag 3 = cache counter (bounded staleness by versions, paper §3.10): varint, written only when not 0
+ *   tag 4 = erasure coding (paper §3.9): byte k (data chunks), then one 32-byte SHA-256 per chunk in chunk order;
+ *           the cloud list is in chunk order (cloud i holds chunk i), so the number of chunks is the number of
+ *           clouds and the parity count is clouds - k
  * </pre>
  * A replicated entry with a default (8-character) client id and two 2-character cloud ids takes 49 bytes for a
  * 1 KiB value. Decoding rejects unknown versions, truncation and trailing bytes.
@@ -30,6 +33,7 @@ public final class MetadataCodec {
     public static final int FORMAT_V1 = 1;
     private static final int TAG_ENCRYPTION = 1;
     private static final int TAG_CACHE_COUNTER = 3;
+    private static final int TAG_ERASURE = 4;
     private static final String BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
 
     private MetadataCodec() {
@@ -60,6 +64,13 @@ public final class MetadataCodec {
                 out.write(TAG_ENCRYPTION);
                 writeVarLong(out, body.size());
                 out.writeBytes(body.toByteArray());
+            }
+            if (m.erasure() != null) {
+                Metadata.Erasure e = m.erasure();
+                out.write(TAG_ERASURE);
+                writeVarLong(out, 1 + (long) Metadata.HASH_BYTES * e.totalChunks());
+                out.write(e.dataChunks());
+                e.chunkHashes().forEach(out::writeBytes);
             }
             if (m.cacheCounter() != 0) {
                 ByteArrayOutputStream body = new ByteArrayOutputStream(5);
@@ -100,6 +111,7 @@ public final class MetadataCodec {
         }
         Metadata.Encryption encryption = null;
         long cacheCounter = -1;
+        Metadata.Erasure erasure = null;
         while (in.remaining() > 0) {
             int tag = in.u8();
             long length = in.varLong();
@@ -115,6 +127,20 @@ public final class MetadataCodec {
                 }
                 continue;
             }
+            if (tag == TAG_ERASURE && erasure == null) {
+                int k = body.u8();
+                if (k < 1 || k > clouds) {
+                    throw new MetadataFormatException("erasure coding with k=" + k + " data chunks on " + clouds
+                            + " clouds is invalid");
+                }
+                List<byte[]> hashes = new ArrayList<>(clouds);
+                for (int i = 0; i < clouds; i++) {
+                    hashes.add(body.bytes(Metadata.HASH_BYTES));
+                }
+                body.end();
+                erasure = new Metadata.Erasure(k, hashes);
+                continue;
+            }
             if (tag != TAG_ENCRYPTION || encryption != null) {
                 throw new MetadataFormatException("unknown or repeated metadata extension " + tag
                         + "; it was written by a newer client: upgrade this one");
@@ -127,7 +153,7 @@ public final class MetadataCodec {
             encryption = new Metadata.Encryption(keyId, body.bytes((int) wrappedLength));
             body.end();
         }
-        return new Metadata(ts, ids, hash, size, encryption, (int) Math.max(0, cacheCounter));
+        return new Metadata(ts, ids, hash, size, encryption, (int) Math.max(0, cacheCounter), erasure);
     }
 
     private static void writeClientId(ByteArrayOutputStream out, String id) {
