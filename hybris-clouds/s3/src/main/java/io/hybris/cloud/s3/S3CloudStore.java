@@ -36,6 +36,9 @@ import java.util.Optional;
  * {@link #list} strips again.
  *
  * <ul>
+ *   <li>Keys: an object key is stored as {@code <prefix><key>}, except a key with a path segment longer than 255
+ *       characters, which MinIO and other file-backed servers refuse: it is stored under a hashed name that keeps
+ *       its listing prefix, with the key in the object's metadata (see {@code KeyLayout}).</li>
  *   <li>{@link #get} asks for {@code Range: bytes=0-<maxBytes>}, so a correct server never sends more than
  *       {@code maxBytes + 1} bytes; if the object is larger (by its {@code Content-Range}) the download is aborted
  *       before the body is read, and a server that ignores the range is cut off after {@code maxBytes + 1} bytes.
