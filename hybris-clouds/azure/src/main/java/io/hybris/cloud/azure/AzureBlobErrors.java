@@ -23,6 +23,9 @@ import java.util.concurrent.TimeoutException;
  * thread's interrupt flag is set again. Stateless.
  */
 final class AzureBlobErrors {
+    /** Exceptions that only carry their cause; left out of messages. */
+    private static final java.util.Set<String> WRAPPERS = java.util.Set.of("RuntimeException", "ReactiveException",
+            "UncheckedIOException", "CompletionException", "ExecutionException");
     private static final Pattern XML_MESSAGE = Pattern.compile("<Message>(.*?)</Message>", Pattern.DOTALL);
 
     private final AzureBlobSettings settings;
@@ -118,9 +121,10 @@ final class AzureBlobErrors {
         for (int depth = 0; t != null && depth < 6; depth++, t = t.getCause()) {
             Throwable cause = t.getCause();
             String message = t.getMessage() == null ? "" : t.getMessage().strip();
-            boolean wrapper = cause != null && (message.isEmpty() || message.equals(cause.toString()));
-            String part = t.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
-            if (!wrapper && (parts.isEmpty() || !parts.get(parts.size() - 1).equals(part))) {
+            boolean redundant = cause != null && (message.isEmpty() || message.equals(cause.toString()));
+            boolean genericWrapper = redundant && WRAPPERS.contains(t.getClass().getSimpleName());
+            String part = t.getClass().getSimpleName() + (redundant || message.isEmpty() ? "" : ": " + message);
+            if (!genericWrapper && (parts.isEmpty() || !parts.get(parts.size() - 1).equals(part))) {
                 parts.add(part);
             }
             if (cause == t) {

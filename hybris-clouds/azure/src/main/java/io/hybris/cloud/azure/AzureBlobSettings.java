@@ -248,6 +248,23 @@ record AzureBlobSettings(
                     + " fragment; give a SAS in " + key(id, "sas-token") + " and the container in "
                     + key(id, "container"));
         }
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        if (uri.getPort() != -1) {
+            // The SDK treats an endpoint with an explicit port as path-style: http://host:port/<account>.
+            if (!path.matches("/[a-z0-9]{3,24}")) {
+                throw new HybrisConfigurationException(key(id, "endpoint") + "=" + value + " has a port, so it is"
+                        + " path-style and its path must be just the storage account, e.g."
+                        + " http://127.0.0.1:10000/devstoreaccount1");
+            }
+            if (account != null && !path.substring(1).equals(account)) {
+                throw new HybrisConfigurationException(key(id, "endpoint") + "=" + value + " names account '"
+                        + path.substring(1) + "' but " + key(id, "account") + "=" + account);
+            }
+        } else if (!path.isEmpty()) {
+            throw new HybrisConfigurationException(key(id, "endpoint") + "=" + value + " must not have a path"
+                    + " (the account is in the host name); put the container in " + key(id, "container")
+                    + " and a key prefix in " + key(id, "prefix"));
+        }
         return uri;
     }
 

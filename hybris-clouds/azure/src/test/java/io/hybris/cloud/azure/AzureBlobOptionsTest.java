@@ -123,6 +123,20 @@ class AzureBlobOptionsTest {
             o.put("endpoint", bad);
             assertRejected(o, "hybris.cloud.az.endpoint=" + bad);
         }
+        Map<String, String> portWithoutAccount = valid();
+        portWithoutAccount.put("endpoint", "http://127.0.0.1:10000");
+        assertRejected(portWithoutAccount, "hybris.cloud.az.endpoint=http://127.0.0.1:10000 has a port",
+                "path must be just the storage account");
+
+        Map<String, String> otherAccount = valid();
+        otherAccount.put("endpoint", "http://127.0.0.1:10000/someoneelse");
+        assertRejected(otherAccount, "names account 'someoneelse' but hybris.cloud.az.account=devstoreaccount1");
+
+        Map<String, String> hostStyleWithPath = valid();
+        hostStyleWithPath.put("endpoint", "https://acme.blob.core.windows.net/hybris");
+        assertRejected(hostStyleWithPath, "hybris.cloud.az.endpoint=https://acme.blob.core.windows.net/hybris must"
+                + " not have a path");
+
         Map<String, String> badAccount = valid();
         badAccount.put("account", "Has_Upper");
         assertRejected(badAccount, "hybris.cloud.az.account=Has_Upper", "3-24 lower-case letters and digits");
