@@ -71,11 +71,6 @@ public final class CacheLayer {
             this.cacheKey = cacheKey;
         }
 
-        /** Whether the value is being written to the cache. */
-        boolean started() {
-            return write != null;
-        }
-
         /** Deletes the entry once its write finished (the version was never committed). */
         public void discard() {
             if (write == null) {
@@ -163,7 +158,7 @@ public final class CacheLayer {
      * bounded-staleness entries.
      *
      * @param knownAt a time at or before the commit's linearization point
-     * @param cached  whether a write-through of this version already started
+     * @param cached  the PUT's write-through (which already wrote or bypassed the version), or null (TPUT, DELETE)
      */
     public void committed(String container, String key, Metadata meta, byte[] stored, long knownAt, Pending cached) {
         if (cache == null) {
@@ -176,8 +171,7 @@ public final class CacheLayer {
                 ownWrites.put(mk, meta);
             }
         }
-        if (!meta.isTombstone() && settings.writeThrough() && (cached == null || !cached.started())
-                && fits(stored.length)) {
+        if (!meta.isTombstone() && settings.writeThrough() && cached == null && fits(stored.length)) {
             String cacheKey = versionKey(container, key, meta.timestamp());
             async(() -> store(cacheKey, stored, settings.expiry()));
         }
@@ -204,8 +198,8 @@ public final class CacheLayer {
         if (cache == null) {
             return null;
         }
-        if (!fits(meta.size())) {
-            return null; // never cached
+        if (meta.size() > maxValueSize) {
+            return null; // never cached (counted as bypassed when it was offered)
         }
         String cacheKey = versionKey(container, key, meta.timestamp());
         byte[] got = fetch(cacheKey);
