@@ -54,8 +54,11 @@ final class InterruptibleCalls implements AutoCloseable {
         Future<T> future;
         try {
             future = workers.submit(() -> {
-                try (InFlight.Scope ignored = inFlight.bind()) {
+                InFlight.Scope scope = inFlight.bind();
+                try {
                     return operation.run(inFlight);
+                } finally {
+                    scope.close();
                 }
             });
         } catch (RejectedExecutionException e) {

@@ -13,6 +13,8 @@ import software.amazon.awssdk.core.exception.SdkException;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateException;
 import java.util.Set;
 
 /**
@@ -77,6 +79,11 @@ final class S3Errors {
             return new PermanentCloudException(id, what + " failed: no usable credentials (" + describe(e)
                     + "); set " + settings.key("access-key") + " and " + settings.key("secret-key")
                     + " or configure the AWS default credentials provider chain", e);
+        }
+        if (hasCause(e, CertificateException.class) || hasCause(e, CertPathValidatorException.class)) {
+            return new PermanentCloudException(id, what + " on " + settings.describeLocation() + " failed: the"
+                    + " server's TLS certificate is not trusted (" + describe(e) + "); give its CA in "
+                    + settings.key("trust-store") + " or check " + settings.key("endpoint"), e);
         }
         String kind = hasCause(e, InterruptedIOException.class) ? "timed out" : "failed";
         return new TransientCloudException(id, what + " on " + settings.describeLocation() + " " + kind + ": "
