@@ -61,6 +61,9 @@ public final class GcsCloudStore implements CloudStore {
     /** Default number of SDK retries: none, so Hybris's fallback to other clouds decides latency. */
     public static final int DEFAULT_RETRIES = 0;
 
+    private static final int DEFAULT_READ_BUFFER = 2 << 20;
+    private static final int MIN_READ_BUFFER = 16 << 10;
+
     private final GcsSettings settings;
     private final Storage storage;
     private final GcsErrors errors;
@@ -130,6 +133,10 @@ public final class GcsCloudStore implements CloudStore {
             try (ReadChannel channel = storage.reader(BlobId.of(settings.bucket(), name))) {
                 if (maxBytes < Long.MAX_VALUE) {
                     channel.limit(maxBytes + 1);
+                }
+                if (maxBytes < DEFAULT_READ_BUFFER) {
+                    // the channel's buffer is 2 MiB by default; small objects need far less
+                    channel.setChunkSize((int) Math.max(MIN_READ_BUFFER, maxBytes + 1));
                 }
                 InputStream in = new StopOnInterrupt(Channels.newInputStream(channel));
                 return Optional.of(BoundedReads.readAtMost(in, maxBytes, id(), objectKey));

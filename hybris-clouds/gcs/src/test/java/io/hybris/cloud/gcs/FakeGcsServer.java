@@ -44,6 +44,7 @@ final class FakeGcsServer implements AutoCloseable {
     private volatile CountDownLatch arrived = new CountDownLatch(1);
     private volatile String lastRange;
     private volatile String lastAuthorization;
+    private volatile URI lastUri;
 
     private FakeGcsServer(HttpServer server) {
         this.server = server;
@@ -110,6 +111,11 @@ final class FakeGcsServer implements AutoCloseable {
         return lastAuthorization;
     }
 
+    /** The path and query of the last storage request, or null. */
+    URI lastUri() {
+        return lastUri;
+    }
+
     /** How many storage (non-token) requests arrived. */
     int storageRequests() {
         return storageRequests.get();
@@ -148,6 +154,7 @@ final class FakeGcsServer implements AutoCloseable {
         drain(ex);
         lastRange = ex.getRequestHeaders().getFirst("Range");
         lastAuthorization = ex.getRequestHeaders().getFirst("Authorization");
+        lastUri = ex.getRequestURI();
         storageRequests.incrementAndGet();
         if (hang) {
             arrived.countDown();

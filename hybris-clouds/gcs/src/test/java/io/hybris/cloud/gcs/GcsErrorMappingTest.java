@@ -162,6 +162,16 @@ class GcsErrorMappingTest {
     }
 
     @Test
+    void listingsAskForThePageTokenAndPagesOfAThousand() {
+        try (GcsCloudStore store = started()) {
+            assertThat(store.list("hybris/c/")).isEmpty();
+            String query = java.net.URLDecoder.decode(server.lastUri().getRawQuery(),
+                    java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(query).contains("prefix=hybris/c/").contains("maxResults=1000").contains("nextPageToken");
+        }
+    }
+
+    @Test
     void retriesRepeatTransientFailuresThatManyTimes() {
         try (GcsCloudStore none = started(); GcsCloudStore two = store().retries(2).build()) {
             server.respondWith(503, "Service Unavailable");
