@@ -12,6 +12,7 @@ config="$(cd "$(dirname "$config")" && pwd)/$(basename "$config")"
 container="${2:-ycsb-bench}"
 out="$(results_dir deployment)"
 build_classpath "$out"
+trap 'rm -rf "$out/lib"' EXIT
 hybris=(-p "hybris.config=$config" -p "hybris.container=$container")
 ycsb "$out" hybris load a io.hybris.ycsb.HybrisClient "${hybris[@]}"
 for w in $WORKLOADS; do

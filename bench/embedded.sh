@@ -7,11 +7,11 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 out="$(results_dir embedded)"
 build_classpath "$out"
+trap 'rm -rf "$out/lib" "$out/data"' EXIT
 hybris=(-p "hybris.embedded.dir=$out/data")
 ycsb "$out" hybris load a io.hybris.ycsb.HybrisClient "${hybris[@]}"
 for w in $WORKLOADS; do
     ycsb "$out" hybris run "$w" io.hybris.ycsb.HybrisClient "${hybris[@]}"
 done
 report "$out" "Hybris YCSB, embedded default (in-process ZooKeeper, 3 directory clouds, f=1), $THREADS threads"
-rm -rf "$out/data"
 log "results in $out"

@@ -36,8 +36,16 @@ build_classpath() {
     log "building the bench jar" 
     (cd "$repo_root" && mvn "${mvn_flags[@]}" -f bench/pom.xml package -DskipTests \
         dependency:build-classpath -Dmdep.outputFile="$out/classpath.txt") >&2
-    printf '%s:%s' "$bench_dir/target/hybris-bench-0.1.0-SNAPSHOT.jar" "$(cat "$out/classpath.txt")" \
-        >"$out/classpath.txt"
+    # a private copy of every jar: other builds installing into the local repository mid-run cannot break it
+    mkdir -p "$out/lib"
+    local jar cp="$out/lib/hybris-bench.jar"
+    cp "$bench_dir/target/hybris-bench-0.1.0-SNAPSHOT.jar" "$out/lib/hybris-bench.jar"
+    IFS=: read -r -a jars <"$out/classpath.txt" || true # no newline at the end
+    for jar in "${jars[@]}"; do
+        cp "$jar" "$out/lib/"
+        cp="$cp:$out/lib/$(basename "$jar")"
+    done
+    echo "$cp" >"$out/classpath.txt"
 }
 
 # ycsb <out-dir> <system> <phase: load|run> <workload letter> <db class> [extra -p/-P arguments...]
@@ -53,12 +61,13 @@ ycsb() {
         limits=(-p "insertcount=$RECORDS")
     fi
     log "$system: $phase workload $w ($THREADS threads$([ "$phase" = run ] && echo ", ${SECONDS_PER_RUN} s"))"
-    java -Xmx2g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$(cat "$out/classpath.txt")" \
+    java -Xmx2g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dorg.slf4j.simpleLogger.log.io.hybris.ycsb=info \
+        -Dorg.slf4j.simpleLogger.showDateTime=true -cp "$(cat "$out/classpath.txt")" \
         site.ycsb.Client "$mode" -db "$db" -P "$bench_dir/workloads/workload$w" \
         -p "recordcount=$RECORDS" "${limits[@]}" -p "fieldcount=$FIELDS" -p "fieldlength=$FIELD_LENGTH" \
         -p measurementtype=hdrhistogram -p hdrhistogram.percentiles=50,95,99 \
         -p status.interval="$STATUS_INTERVAL" -threads "$THREADS" -s "$@" \
-        >"$out/$name.txt" 2> >(tee "$out/$name.status" | grep --line-buffered -E "sec: |Error|Exception" >&2)
+        >"$out/$name.txt" 2> >(tee "$out/$name.status" | grep --line-buffered -E "sec: |Error|Exception|opened" >&2)
 }
 
 # Installs matplotlib into a cached virtual environment (once) and prints its python; prints nothing if that

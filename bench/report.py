@@ -14,6 +14,7 @@ import re
 import sys
 
 LINE = re.compile(r"^\[([A-Z-]+)\], ([^,]+), (.+)$")
+STATUS = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d):(\d{3}) \d+ sec: (\d+) operations;")
 OPS = ["READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE"]
 
 
@@ -52,6 +53,28 @@ def parse(path):
     return result
 
 
+def steady_throughput(status_path):
+    """Operations per second between the first and the last progress line that counted operations: the run
+    without client start-up (JVM, SDKs, opening the store), which YCSB's own overall throughput includes."""
+    import datetime
+    points = []
+    if not os.path.exists(status_path):
+        return None
+    for line in open(status_path, encoding="utf-8", errors="replace"):
+        m = STATUS.match(line)
+        if m:
+            t = datetime.datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S").timestamp() + int(m.group(2)) / 1000
+            points.append((t, int(m.group(3))))
+    started = [i for i, (_, ops) in enumerate(points) if ops > 0]
+    if len(started) < 2:
+        return None
+    # the point before the first non-zero one is the last with no operations: start the window there
+    first = max(started[0] - 1, 0)
+    last = started[-2] if len(started) > 2 else started[-1]  # the very last line is after the stop request
+    (t0, n0), (t1, n1) = points[first], points[last]
+    return (n1 - n0) / (t1 - t0) if t1 > t0 else None
+
+
 def main():
     out, title = sys.argv[1], sys.argv[2]
     runs = {}  # (system, workload) -> parsed
@@ -59,6 +82,7 @@ def main():
         name = os.path.basename(path)[: -len(".txt")]
         system, _, workload = name.partition("-run-workload")
         runs[(system, workload)] = parse(path)
+        runs[(system, workload)]["steady"] = steady_throughput(path[: -len(".txt")] + ".status")
     if not runs:
         sys.exit("report.py: no *-run-workload*.txt in " + out)
     workloads = sorted({w for _, w in runs})
@@ -66,7 +90,7 @@ def main():
 
     with open(os.path.join(out, "results.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["workload", "system", "throughput_ops_s", "operation", "count", "errors", "avg_us", "p50_us",
+        w.writerow(["workload", "system", "throughput_ops_s", "steady_throughput_ops_s", "operation", "count", "errors", "avg_us", "p50_us",
                     "p95_us", "p99_us"])
         for wl in workloads:
             for s in systems:
@@ -74,24 +98,26 @@ def main():
                 if not r:
                     continue
                 for op, o in r["ops"].items():
-                    w.writerow([wl, s, r["throughput"], op, o["count"], o["errors"], o["avg"], o["p50"],
+                    w.writerow([wl, s, r["throughput"], r["steady"], op, o["count"], o["errors"], o["avg"], o["p50"],
                                 o["p95"], o["p99"]])
 
-    lines = [f"# {title}", "", "Latencies in ms (YCSB HdrHistogram). Ratio: throughput Hybris/baseline;"
-             " per operation, p50 baseline/Hybris (above 1: Hybris faster).", ""]
-    header = "| workload | system | ops/s | operation | count | errors | p50 | p95 | p99 |"
-    lines += [header, "|" + "---|" * 9]
+    lines = [f"# {title}", "", "ops/s: YCSB's overall throughput (includes client start-up); steady: between the"
+             " first and last progress lines that counted operations. Latencies in ms (YCSB HdrHistogram)."
+             " Ratios: throughput Hybris/baseline; per operation, p50 baseline/Hybris (above 1: Hybris faster).",
+             ""]
+    header = "| workload | system | ops/s | steady ops/s | operation | count | errors | p50 | p95 | p99 |"
+    lines += [header, "|" + "---|" * 10]
     for wl in workloads:
         for s in systems:
             r = runs.get((s, wl))
             if not r:
                 continue
             for op, o in r["ops"].items():
-                lines.append(f"| {wl.upper()} | {s} | {r['throughput']:.0f} | {op} | {o['count']} | {o['errors']} |"
+                lines.append(f"| {wl.upper()} | {s} | {r['throughput']:.0f} | {num(r['steady'])} | {op} | {o['count']} | {o['errors']} |"
                              f" {ms(o['p50'])} | {ms(o['p95'])} | {ms(o['p99'])} |")
     if "baseline" in systems:
-        lines += ["", "| workload | Hybris ops/s | baseline ops/s | throughput ratio | p50 ratio per operation |",
-                  "|---|---|---|---|---|"]
+        lines += ["", "| workload | Hybris ops/s (steady) | baseline ops/s (steady) | throughput ratio |"
+                      " steady ratio | p50 ratio per operation |", "|---|---|---|---|---|---|"]
         for wl in workloads:
             h, b = runs.get(("hybris", wl)), runs.get(("baseline", wl))
             if not h or not b:
@@ -99,13 +125,22 @@ def main():
             per_op = ", ".join(f"{op} {b['ops'][op]['p50'] / h['ops'][op]['p50']:.2f}"
                                for op in h["ops"] if op in b["ops"] and h["ops"][op]["p50"]
                                and b["ops"][op]["p50"])
-            lines.append(f"| {wl.upper()} | {h['throughput']:.0f} | {b['throughput']:.0f} |"
-                         f" {h['throughput'] / b['throughput']:.2f} | {per_op} |")
+            steady = (f"{h['steady'] / b['steady']:.2f}" if h["steady"] and b["steady"] else "-")
+            lines.append(f"| {wl.upper()} | {h['throughput']:.0f} ({num(h['steady'])}) | {b['throughput']:.0f}"
+                         f" ({num(b['steady'])}) | {ratio(h['throughput'], b['throughput'])} | {steady} | {per_op} |")
     summary = "\n".join(lines) + "\n"
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write(summary)
     print(summary)
     plot(out, title, runs, workloads, systems)
+
+
+def num(x):
+    return "-" if x is None else f"{x:.0f}"
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}" if a and b else "-"
 
 
 def ms(us):

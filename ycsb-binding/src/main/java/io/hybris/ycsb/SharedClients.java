@@ -80,9 +80,11 @@ final class SharedClients {
         String key = settings.deploymentKey();
         Shared shared = OPEN.get(key);
         if (shared == null) {
+            long start = System.nanoTime();
             shared = new Shared(open(settings));
             OPEN.put(key, shared);
-            LOG.info("Hybris YCSB binding: opened {}", shared.opened.description());
+            LOG.info("Hybris YCSB binding: opened {} in {} ms", shared.opened.description(),
+                    (System.nanoTime() - start) / 1_000_000);
         }
         shared.references++;
         return new Lease(key, shared);
