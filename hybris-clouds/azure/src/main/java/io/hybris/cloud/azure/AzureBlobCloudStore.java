@@ -58,20 +58,24 @@ import java.util.function.Supplier;
 public final class AzureBlobCloudStore implements CloudStore {
     /** Azure's limit on the length of a blob name, prefix included. */
     public static final int MAX_BLOB_NAME = 1024;
+    /** Names per List Blobs page: Azure's maximum. */
+    static final int LIST_PAGE_SIZE = 5000;
 
     private final AzureBlobSettings settings;
     private final AzureBlobClients clients;
     private final BlobContainerClient container;
     private final AzureBlobErrors errors;
     private final DownloadRetryOptions downloadRetries;
+    private final int listPageSize;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private AzureBlobCloudStore(AzureBlobSettings settings, AzureBlobClients clients) {
+    private AzureBlobCloudStore(AzureBlobSettings settings, AzureBlobClients clients, int listPageSize) {
         this.settings = settings;
         this.clients = clients;
         this.container = clients.container();
         this.errors = new AzureBlobErrors(settings);
         this.downloadRetries = new DownloadRetryOptions().setMaxRetryRequests(settings.retries());
+        this.listPageSize = listPageSize;
     }
 
     /** A builder for a store configured under {@code hybris.cloud.<cloudId>.*} (the id is used in messages). */
@@ -162,7 +166,7 @@ public final class AzureBlobCloudStore implements CloudStore {
         return call(what, () -> {
             List<CloudObject> out = new ArrayList<>();
             ListBlobsOptions options = new ListBlobsOptions().setPrefix(full.isEmpty() ? null : full)
-                    .setMaxResultsPerPage(5000);
+                    .setMaxResultsPerPage(listPageSize);
             for (BlobItem item : container.listBlobs(options, null)) {
                 if (Thread.currentThread().isInterrupted()) {
                     throw new TransientCloudException(id(), what + " interrupted after " + out.size() + " objects");
@@ -268,6 +272,7 @@ public final class AzureBlobCloudStore implements CloudStore {
         boolean createBucket;
         Path trustStore;
         String trustStorePassword;
+        int listPageSize = LIST_PAGE_SIZE;
 
         private Builder(String cloudId) {
             this.cloudId = cloudId;
@@ -363,6 +368,15 @@ public final class AzureBlobCloudStore implements CloudStore {
             return this;
         }
 
+        /** Names per List Blobs page (tests use small pages to exercise paging). */
+        Builder listPageSize(int listPageSize) {
+            if (listPageSize < 1 || listPageSize > LIST_PAGE_SIZE) {
+                throw new IllegalArgumentException("listPageSize must be 1-" + LIST_PAGE_SIZE + ": " + listPageSize);
+            }
+            this.listPageSize = listPageSize;
+            return this;
+        }
+
         /**
          * Validates the options, builds the client and checks (or creates) the container.
          *
@@ -372,7 +386,8 @@ public final class AzureBlobCloudStore implements CloudStore {
          */
         public AzureBlobCloudStore build() {
             AzureBlobSettings settings = AzureBlobSettings.of(this);
-            AzureBlobCloudStore store = new AzureBlobCloudStore(settings, AzureBlobClients.open(settings));
+            AzureBlobCloudStore store = new AzureBlobCloudStore(settings, AzureBlobClients.open(settings),
+                    listPageSize);
             try {
                 store.checkContainer();
                 return store;

@@ -2,6 +2,7 @@ package io.hybris.cloud.azure;
 
 import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.models.BlobItem;
+import com.azure.storage.blob.models.ListBlobsOptions;
 import com.azure.storage.common.sas.AccountSasPermission;
 import com.azure.storage.common.sas.AccountSasResourceType;
 import com.azure.storage.common.sas.AccountSasService;
@@ -132,6 +133,30 @@ class AzureBlobCloudStoreTest {
         a.delete("hybris/k#1_c");
         assertThat(a.get("hybris/k#1_c", 100)).isEmpty();
         assertThat(b.get("hybris/k#1_c", 100)).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("from b")));
+    }
+
+    @Test
+    void listFollowsContinuationMarkersAcrossManyPages() {
+        String name = container();
+        AzureBlobCloudStore store = closeLater(azurite.builder("az", name).prefix("paged").createBucket(true)
+                .listPageSize(7).build());
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 52; i++) {
+            String key = "hybris/page/item-" + i + "#1_c";
+            store.put(key, new byte[i % 3]);
+            expected.add(key);
+        }
+        store.put("hybris/pagex#1_c", bytes("sibling"));
+
+        List<CloudObject> listed = store.list("hybris/page/");
+
+        assertThat(listed).extracting(CloudObject::key).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(listed).allSatisfy(o -> assertThat(o.size()).isEqualTo(
+                Integer.parseInt(o.key().replaceAll(".*item-(\\d+)#.*", "$1")) % 3));
+        assertThat(store.list("hybris/page")).hasSize(53);
+        long pages = service.getBlobContainerClient(name).listBlobs(new ListBlobsOptions().setPrefix("paged/")
+                .setMaxResultsPerPage(7), null).streamByPage().count();
+        assertThat(pages).as("the server really pages at 7 names").isEqualTo(8);
     }
 
     @Test
