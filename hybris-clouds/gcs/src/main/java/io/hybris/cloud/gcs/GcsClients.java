@@ -56,7 +56,7 @@ final class GcsClients {
         return b.build().getService();
     }
 
-    /** maxAttempts = retries + 1, short jittered backoff, each attempt bounded by the request timeout. */
+    /** maxAttempts = retries + 1, short backoff (jittered by the SDK), each attempt bounded by the request timeout. */
     static RetrySettings retrySettings(GcsSettings s) {
         Duration attempt = s.requestTimeout().plus(s.connectTimeout());
         Duration maxDelay = Duration.ofSeconds(1);
@@ -65,7 +65,6 @@ final class GcsClients {
                 .setInitialRetryDelayDuration(Duration.ofMillis(100))
                 .setRetryDelayMultiplier(2.0)
                 .setMaxRetryDelayDuration(maxDelay)
-                .setJittered(true)
                 .setInitialRpcTimeoutDuration(s.requestTimeout())
                 .setRpcTimeoutMultiplier(1.0)
                 .setMaxRpcTimeoutDuration(s.requestTimeout())

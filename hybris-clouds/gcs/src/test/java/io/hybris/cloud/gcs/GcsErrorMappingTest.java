@@ -3,7 +3,6 @@ package io.hybris.cloud.gcs;
 import com.google.auth.oauth2.AccessToken;
 import com.google.auth.oauth2.GoogleCredentials;
 import com.google.auth.oauth2.OAuth2CredentialsWithRefresh;
-import io.hybris.spi.OversizedObjectException;
 import io.hybris.spi.PermanentCloudException;
 import io.hybris.spi.TransientCloudException;
 import org.junit.jupiter.api.AfterEach;
@@ -259,12 +258,5 @@ class GcsErrorMappingTest {
                 .hasMessageContaining("cloud 'fake'").hasMessageContaining("closed");
         await().atMost(Duration.ofSeconds(10)).until(() -> Thread.getAllStackTraces().keySet().stream()
                 .noneMatch(t -> t.getName().startsWith("hybris-gcs-fake-")));
-    }
-
-    @Test
-    void oversizedIsReportedForTheCloud() {
-        // the byte limit itself is exercised against the emulator in the contract; here only the type's cloud id
-        OversizedObjectException e = new OversizedObjectException("fake", KEY, 1);
-        assertThat(e.cloudId()).isEqualTo("fake");
     }
 }
