@@ -79,9 +79,11 @@ final class AzureBlobClients implements AutoCloseable {
             return new AzureBlobClients(b.buildClient(), executor);
         } catch (IllegalArgumentException | IllegalStateException e) {
             executor.shutdownNow();
+            String options = s.credentials() instanceof AzureBlobSettings.ConnectionString
+                    ? s.key("connection-string") : s.key("endpoint") + " and " + s.key(s.credentials().describe()
+                    .startsWith("sas") ? "sas-token" : "key");
             throw new HybrisConfigurationException("cannot configure Azure cloud '" + s.cloudId() + "' ("
-                    + s.describeLocation() + ", credentials from " + s.credentials().describe() + "): "
-                    + e.getMessage(), e);
+                    + s.describeLocation() + "): " + e.getMessage() + "; check " + options, e);
         } catch (RuntimeException e) {
             executor.shutdownNow();
             throw e;

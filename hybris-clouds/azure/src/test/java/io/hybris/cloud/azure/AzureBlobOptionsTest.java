@@ -106,6 +106,9 @@ class AzureBlobOptionsTest {
                 "connection-string", "AccountName=a;AccountKey=b", "account", "abc"));
         assertRejected(withAccount, "hybris.cloud.az.account must not be set with");
 
+        Map<String, String> incomplete = new HashMap<>(Map.of("container", "hybris", "connection-string", "Foo=bar"));
+        assertRejected(incomplete, "cannot configure Azure cloud 'az'", "check hybris.cloud.az.connection-string");
+
         Map<String, String> garbage = new HashMap<>(Map.of("container", "hybris", "connection-string", "garbage"));
         assertRejected(garbage, "hybris.cloud.az.connection-string is not a storage connection string");
     }
