@@ -73,10 +73,6 @@ class ErasureCodedHybrisTest {
         return cloud.list("hybris/");
     }
 
-    private static RecordingCloudStore byId(List<RecordingCloudStore> clouds, String id) {
-        return clouds.stream().filter(c -> c.id().equals(id)).findFirst().orElseThrow();
-    }
-
     @Test
     void putStoresOneChunkPerCloudAndGetDecodesFromTheFastestK() {
         List<RecordingCloudStore> clouds = List.of(RecordingCloudStore.of(new InMemoryCloudStore("c0")),
@@ -361,6 +357,32 @@ class ErasureCodedHybrisTest {
         assertThat(h.get(C, "empty")).hasValue(new byte[0]);
         h.put(C, "one", new byte[] {42});
         assertThat(h.get(C, "one")).hasValue(new byte[] {42});
+    }
+
+    @Test
+    void chunksWrittenByOneCoderAreDecodedByTheOther() {
+        Coders.requireNative();
+        List<UnavailableCloudStore> clouds = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            UnavailableCloudStore c = UnavailableCloudStore.of(new InMemoryCloudStore("c" + i));
+            c.setActive(false);
+            clouds.add(c);
+        }
+        Hybris javaClient = open(builder(clouds).erasureCoder("java").clientId("java"));
+        Hybris nativeClient = open(builder(clouds).erasureCoder("native").clientId("native"));
+        byte[] a = value(100_003, 17);
+        byte[] b = value(77_777, 18);
+        javaClient.put(C, "a", a);
+        nativeClient.put(C, "b", b);
+        for (String key : List.of("a", "b")) {
+            // lose the cloud holding data chunk 0, so decoding needs the parity chunk
+            String first = javaClient.describe(C, key).orElseThrow().clouds().get(0);
+            UnavailableCloudStore down = clouds.stream().filter(c -> c.id().equals(first)).findFirst().orElseThrow();
+            down.setActive(true);
+            assertThat(nativeClient.get(C, key)).as("native reads %s", key).hasValue(key.equals("a") ? a : b);
+            assertThat(javaClient.get(C, key)).as("java reads %s", key).hasValue(key.equals("a") ? a : b);
+            down.setActive(false);
+        }
     }
 
     private static int indexOf(byte[] haystack, byte[] needle) {
