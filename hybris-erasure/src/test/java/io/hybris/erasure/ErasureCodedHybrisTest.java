@@ -4,6 +4,7 @@ import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.HybrisConfig.ErasurePolicy;
 import io.hybris.HybrisListener;
+import io.hybris.NotEnoughCloudsException;
 import io.hybris.VersionInfo;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.crypto.MetadataKeyProvider;
@@ -30,6 +31,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -178,6 +180,38 @@ class ErasureCodedHybrisTest {
         assertThat(h.describe(C, "k").orElseThrow().clouds()).containsExactlyInAnyOrder("c1", "c2", "c3");
         assertThat(objects(c0)).isEmpty();
         assertThat(h.get(C, "k")).hasValue(v);
+    }
+
+    @Test
+    void aSlowCloudAtPutTimeGetsASecondaryAndItsLateChunkIsDeleted() {
+        InMemoryCloudStore c0 = new InMemoryCloudStore("c0");
+        SlowCloudStore slow = SlowCloudStore.ofPuts(c0, Duration.ofSeconds(30));
+        List<CloudStore> clouds = List.of(slow, new InMemoryCloudStore("c1"), new InMemoryCloudStore("c2"),
+                new InMemoryCloudStore("c3"));
+        Hybris h = open(builder(clouds));
+        byte[] v = value(6000, 19);
+        long t0 = System.nanoTime();
+        h.put(C, "k", v);
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
+        assertThat(h.describe(C, "k").orElseThrow().clouds()).containsExactlyInAnyOrder("c1", "c2", "c3");
+        slow.setActive(false); // the held upload completes now, unreferenced: it must be deleted
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(objects(c0)).isEmpty());
+        assertThat(h.get(C, "k")).hasValue(v);
+    }
+
+    @Test
+    void withExactlyKPlusFCloudsAPutFailsWhileOneIsDownAndLeavesNoChunks() {
+        InMemoryCloudStore c1 = new InMemoryCloudStore("c1");
+        InMemoryCloudStore c2 = new InMemoryCloudStore("c2");
+        List<CloudStore> clouds = List.of(UnavailableCloudStore.of(new InMemoryCloudStore("c0")), c1, c2);
+        Hybris h = open(builder(clouds));
+        assertThatThrownBy(() -> h.put(C, "k", value(3000, 20))).isInstanceOf(NotEnoughCloudsException.class)
+                .hasMessageContaining("needs its 3 chunks (k=2, f=1) on 3 different clouds");
+        assertThat(h.get(C, "k")).isEmpty();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(objects(c1)).isEmpty();
+            assertThat(objects(c2)).isEmpty();
+        });
     }
 
     @Test
