@@ -170,15 +170,17 @@ def plot(out, title, runs, workloads, systems):
                 ax.bar(xs, ys, width, color=colours[s][pi], label=f"{s} {p}")
         ax.set_xticks(range(len(ops)))
         ax.set_xticklabels([o.replace("READ-MODIFY-WRITE", "RMW") for o in ops], fontsize=8)
-        thr = " / ".join(f"{runs[(s, wl)]['throughput']:.0f}" for s in systems if (s, wl) in runs)
-        ax.set_title(f"workload {wl.upper()}  ({thr} ops/s)", fontsize=9)
+        thr = " / ".join(num(runs[(s, wl)]["steady"] or runs[(s, wl)]["throughput"]) for s in systems
+                         if (s, wl) in runs)
+        ax.set_title(f"workload {wl.upper()}  ({thr} ops/s steady)", fontsize=9)
         ax.set_ylabel("latency (ms)")
         ax.grid(axis="y", alpha=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=6, fontsize=8)
-    fig.suptitle(title + ": latency percentiles per operation" + (", Hybris vs baseline" if len(systems) > 1
-                                                                   else ""), fontsize=11)
-    fig.tight_layout(rect=(0, 0.07, 1, 0.95))
+    import textwrap
+    heading = title + ": latency percentiles per operation" + (", Hybris vs baseline" if len(systems) > 1 else "")
+    fig.suptitle(textwrap.fill(heading, width=int(24 * len(workloads)) + 20), fontsize=10)
+    fig.tight_layout(rect=(0, 0.07, 1, 0.9))
     fig.savefig(os.path.join(out, "latency.png"), dpi=110)
     print("report.py: wrote " + os.path.join(out, "latency.png"), file=sys.stderr)
 
