@@ -143,7 +143,8 @@ class CachePoliciesTest {
         // envelope mode: bounded-staleness entries exist (wrapped data key); metadata mode: never (key in the clear)
         await().atMost(Duration.ofSeconds(10)).until(() -> raw.get(fx.prefix + "box/b#~time").isPresent()
                 && raw.get(fx.prefix + "box/b#~versions").isPresent()
-                && raw.get(versionKey("box", "a", 1, "e1")).isPresent());
+                && raw.get(versionKey("box", "a", 1, "e1")).isPresent()
+                && raw.get(versionKey("box", "b", 1, "e2")).isPresent());
         assertThat(raw.get(fx.prefix + "box/a#~time")).isEmpty();
         assertThat(raw.get(fx.prefix + "box/a#~versions")).isEmpty();
 
