@@ -46,8 +46,10 @@ class S3InterruptAndTimeoutTest {
         if (proxy != null) {
             proxy.delete();
         }
-        minio.deleteBucket(bucket);
-        minio.close();
+        if (minio != null) {
+            minio.deleteBucket(bucket);
+            minio.close();
+        }
     }
 
     private S3CloudStore.Builder viaProxy() {

@@ -54,8 +54,10 @@ class S3TlsTest {
         if (proxy != null) {
             proxy.close();
         }
-        minio.deleteBucket(bucket);
-        minio.close();
+        if (minio != null) {
+            minio.deleteBucket(bucket);
+            minio.close();
+        }
     }
 
     private static void keytool(String... args) throws Exception {
