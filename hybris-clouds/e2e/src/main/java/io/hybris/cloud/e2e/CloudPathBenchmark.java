@@ -1,0 +1,276 @@
+package io.hybris.cloud.e2e;
+
+import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
+import com.azure.core.util.BinaryData;
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobContainerClientBuilder;
+import com.azure.storage.common.StorageSharedKeyCredential;
+import com.google.cloud.NoCredentials;
+import com.google.cloud.storage.BlobId;
+import com.google.cloud.storage.BlobInfo;
+import com.google.cloud.storage.Storage;
+import com.google.cloud.storage.StorageOptions;
+import io.hybris.Hybris;
+import io.hybris.cloud.e2e.EmulatedClouds.Kind;
+import io.hybris.rmds.zookeeper.EmbeddedZooKeeper;
+import io.hybris.spi.CloudStore;
+import io.hybris.testkit.TestEnvironment;
+import io.hybris.testkit.Toxiproxy;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.data.Stat;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Issue 3's cloud-path benchmark: on the three emulators behind toxiproxy with injected latencies, the provider
+ * SDKs' direct GET and PUT on each cloud, raw Curator's metadata read ({@code sync} + {@code getData}) and CAS
+ * ({@code setData} with version) on the same in-process ZooKeeper, and Hybris GET and PUT (f=1), for several
+ * value sizes, interleaved round by round so drift hits every series alike. Prints medians and p99s and the
+ * ratios against the paper's expectations (§5.1): GET follows the fastest cloud plus one metadata read; PUT
+ * follows the second-fastest cloud plus one metadata read and one CAS.
+ *
+ * <p>Usage: {@code CloudPathBenchmark <endpoints.properties> [s3-ms azure-ms gcs-ms] [sizes-in-KiB...]}; see
+ * {@code bench/cloud-path.sh}.
+ */
+public final class CloudPathBenchmark {
+    private static final String BUCKET = EmulatedClouds.BUCKET;
+
+    private CloudPathBenchmark() {
+    }
+
+    /** Runs the benchmark; see the class comment for the arguments. */
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1) {
+            System.err.println("usage: CloudPathBenchmark <endpoints.properties> [s3-ms azure-ms gcs-ms] [KiB ...]");
+            System.exit(2);
+        }
+        TestEnvironment env = TestEnvironment.load(Path.of(args[0]));
+        int[] latencies = args.length >= 4
+                ? new int[] {Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3])}
+                : new int[] {10, 30, 60};
+        List<Integer> sizesKiB = new ArrayList<>();
+        for (int i = 4; i < args.length; i++) {
+            sizesKiB.add(Integer.parseInt(args[i]));
+        }
+        if (sizesKiB.isEmpty()) {
+            sizesKiB = List.of(100, 1024, 10240);
+        }
+        new Run(env, latencies).run(sizesKiB);
+    }
+
+    private static final class Run {
+        private final TestEnvironment env;
+        private final int[] latencies;
+        private final EmulatedClouds clouds;
+        private final String prefix = "bench-" + UUID.randomUUID() + "/";
+        private final List<CloudStore> drivers = new ArrayList<>();
+        private final List<String> diagnostics = new ArrayList<>();
+
+        Run(TestEnvironment env, int[] latencies) {
+            this.env = env;
+            this.latencies = latencies;
+            this.clouds = new EmulatedClouds(env);
+        }
+
+        void run(List<Integer> sizesKiB) throws Exception {
+            Map<Kind, Toxiproxy.Proxy> proxies = new LinkedHashMap<>();
+            Kind[] kinds = Kind.values();
+            for (int i = 0; i < kinds.length; i++) {
+                proxies.put(kinds[i], clouds.proxy(kinds[i]).latency(Duration.ofMillis(latencies[i])));
+            }
+            Path zkDir = Files.createTempDirectory("hybris-bench-zk");
+            S3Client s3 = s3Client();
+            BlobContainerClient azure = azureClient();
+            Storage gcs = gcsClient();
+            try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(zkDir, 0);
+                 CuratorFramework curator = CuratorFrameworkFactory.newClient(zk.connectString(),
+                         new RetryNTimes(3, 100));
+                 CloudStore s3Driver = clouds.store("s3", Kind.S3, prefix + "drivers/");
+                 CloudStore azureDriver = clouds.store("azure", Kind.AZURE, prefix + "drivers/");
+                 CloudStore gcsDriver = clouds.store("gcs", Kind.GCS, prefix + "drivers/");
+                 Hybris hybris = Hybris.builder().f(1)
+                         .metadataStore("zookeeper", Map.of("connect", zk.connectString(), "root", "/bench"))
+                         .cloud(clouds.store("s3", Kind.S3, prefix))
+                         .cloud(clouds.store("azure", Kind.AZURE, prefix))
+                         .cloud(clouds.store("gcs", Kind.GCS, prefix))
+                         .probeInterval(Duration.ZERO)
+                         .deadline(Duration.ofSeconds(120))
+                         .open()) {
+                curator.start();
+                curator.blockUntilConnected();
+                drivers.addAll(List.of(s3Driver, azureDriver, gcsDriver));
+                System.out.printf(Locale.ROOT, "# injected latency per response: s3 %d ms, azure %d ms, gcs %d ms%n",
+                        latencies[0], latencies[1], latencies[2]);
+                System.out.println("| value | op | s3 direct | azure direct | gcs direct | metadata | Hybris | "
+                        + "expected (paper §5.1) | Hybris / expected |");
+                System.out.println("|---|---|---|---|---|---|---|---|---|");
+                for (int kib : sizesKiB) {
+                    measure(kib, hybris, curator, s3, azure, gcs);
+                }
+                diagnostics.forEach(System.out::println);
+            } finally {
+                s3.close();
+                proxies.values().forEach(Toxiproxy.Proxy::reset);
+            }
+        }
+
+        private void measure(int kib, Hybris hybris, CuratorFramework curator, S3Client s3,
+                             BlobContainerClient azure, Storage gcs) throws Exception {
+            byte[] value = new byte[kib << 10];
+            new Random(kib).nextBytes(value);
+            int rounds = kib >= 8192 ? 20 : kib >= 1024 ? 40 : 60;
+            int warmup = 5;
+            String name = prefix + "direct/" + kib;
+            String zkPath = "/raw/" + kib;
+            curator.create().creatingParentsIfNeeded().forPath(zkPath, new byte[49]);
+            Series s3Put = new Series(), s3Get = new Series(), azPut = new Series(), azGet = new Series();
+            Series gcsPut = new Series(), gcsGet = new Series(), mdRead = new Series(), mdCas = new Series();
+            Series hPut = new Series(), hGet = new Series();
+            Map<String, Series> driverPut = new LinkedHashMap<>();
+            Map<String, Series> driverGet = new LinkedHashMap<>();
+            for (CloudStore d : drivers) {
+                driverPut.put(d.id(), new Series());
+                driverGet.put(d.id(), new Series());
+            }
+            for (int r = 0; r < warmup + rounds; r++) {
+                boolean keep = r >= warmup;
+                time(keep, s3Put, () -> s3.putObject(b -> b.bucket(BUCKET).key(name), RequestBody.fromBytes(value)));
+                time(keep, s3Get, () -> s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(name)).asByteArray());
+                time(keep, azPut, () -> azure.getBlobClient(name).upload(BinaryData.fromBytes(value), true));
+                time(keep, azGet, () -> azure.getBlobClient(name).downloadContent().toBytes());
+                time(keep, gcsPut, () -> gcs.create(BlobInfo.newBuilder(BUCKET, name).build(), value));
+                time(keep, gcsGet, () -> gcs.readAllBytes(BlobId.of(BUCKET, name)));
+                Stat stat = new Stat();
+                time(keep, mdRead, () -> {
+                    syncAndWait(curator, zkPath);
+                    curator.getData().storingStatIn(stat).forPath(zkPath);
+                });
+                time(keep, mdCas, () -> curator.setData().withVersion(stat.getVersion()).forPath(zkPath, new byte[49]));
+                for (CloudStore d : drivers) {
+                    String key = "driver/" + kib;
+                    time(keep, driverPut.get(d.id()), () -> d.put(key, value));
+                    time(keep, driverGet.get(d.id()), () -> d.get(key, value.length).orElseThrow());
+                }
+                time(keep, hPut, () -> hybris.put("bench", "v" + kib, value));
+                time(keep, hGet, () -> {
+                    byte[] back = hybris.get("bench", "v" + kib).orElseThrow();
+                    if (back.length != value.length) {
+                        throw new IllegalStateException("Hybris returned " + back.length + " bytes");
+                    }
+                });
+            }
+            double[] directGet = {s3Get.median(), azGet.median(), gcsGet.median()};
+            double[] directPut = {s3Put.median(), azPut.median(), gcsPut.median()};
+            double[] sortedGet = directGet.clone();
+            double[] sortedPut = directPut.clone();
+            Arrays.sort(sortedGet);
+            Arrays.sort(sortedPut);
+            double expectedGet = sortedGet[0] + mdRead.median();
+            double expectedPut = sortedPut[1] + mdRead.median() + mdCas.median();
+            String size = kib >= 1024 ? (kib / 1024) + " MiB" : kib + " KiB";
+            System.out.printf(Locale.ROOT, "| %s | GET | %s | %s | %s | %s | %s | %.1f | %.2f |%n", size,
+                    s3Get, azGet, gcsGet, mdRead, hGet, expectedGet, hGet.median() / expectedGet);
+            System.out.printf(Locale.ROOT, "| %s | PUT | %s | %s | %s | %s | %s | %.1f | %.2f |%n", size,
+                    s3Put, azPut, gcsPut, mdRead + " + " + mdCas, hPut, expectedPut, hPut.median() / expectedPut);
+            StringBuilder drv = new StringBuilder("#   " + size + " through the Hybris drivers alone (median / p99 ms):");
+            for (CloudStore d : drivers) {
+                drv.append(' ').append(d.id()).append(" GET ").append(driverGet.get(d.id()))
+                        .append(", PUT ").append(driverPut.get(d.id())).append(';');
+            }
+            diagnostics.add(drv.toString());
+            System.out.flush();
+        }
+
+        private static void syncAndWait(CuratorFramework curator, String path) throws Exception {
+            CompletableFuture<Void> synced = new CompletableFuture<>();
+            curator.sync().inBackground((c, event) -> synced.complete(null)).forPath(path);
+            synced.get(10, TimeUnit.SECONDS);
+        }
+
+        private S3Client s3Client() {
+            return S3Client.builder()
+                    .httpClient(Apache5HttpClient.builder().expectContinueEnabled(false).build())
+                    .endpointOverride(env.minioProxy())
+                    .region(Region.US_EAST_1)
+                    .forcePathStyle(true)
+                    .credentialsProvider(StaticCredentialsProvider.create(
+                            AwsBasicCredentials.create(env.minioAccessKey(), env.minioSecretKey())))
+                    .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                    .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                    .build();
+        }
+
+        private BlobContainerClient azureClient() {
+            return new BlobContainerClientBuilder()
+                    .httpClient(new JdkHttpClientBuilder().build())
+                    .endpoint(env.azuriteProxy().toString())
+                    .credential(new StorageSharedKeyCredential(env.azuriteAccount(), env.azuriteKey()))
+                    .containerName(BUCKET)
+                    .buildClient();
+        }
+
+        private Storage gcsClient() {
+            return StorageOptions.http().setHost(env.gcsProxy().toString()).setProjectId(env.gcsProject())
+                    .setCredentials(NoCredentials.getInstance()).build().getService();
+        }
+    }
+
+    @FunctionalInterface
+    private interface Call {
+        void run() throws Exception;
+    }
+
+    private static void time(boolean keep, Series series, Call call) throws Exception {
+        long t0 = System.nanoTime();
+        call.run();
+        if (keep) {
+            series.add((System.nanoTime() - t0) / 1e6);
+        }
+    }
+
+    /** Latencies of one operation in milliseconds. */
+    private static final class Series {
+        private final List<Double> ms = new ArrayList<>();
+
+        void add(double v) {
+            ms.add(v);
+        }
+
+        double median() {
+            return percentile(50);
+        }
+
+        double percentile(double p) {
+            double[] sorted = ms.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+            return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%.1f / %.1f", median(), percentile(99));
+        }
+    }
+}
