@@ -78,6 +78,8 @@ public final class Engine {
     private final HybrisListener listener;
     private final ExecutorService io;
     private final ExecutorService metadataCalls;
+    /** The store's own bound on a call's duration in nanoseconds, or -1 if it has none. */
+    private final long metadataCallBoundNanos;
     private final Sealer sealer;
     private final CacheLayer cache;
     private final ErasureStorage erasure;
@@ -118,6 +120,7 @@ public final class Engine {
         this.listener = new SafeListener(config.listener());
         this.io = io;
         this.metadataCalls = metadataCalls;
+        this.metadataCallBoundNanos = metadata.callTimeBound().map(Duration::toNanos).orElse(-1L);
         this.sealer = new Sealer(config.keyProvider().orElse(null));
         this.gc = new GarbageCollector(byId, metadata, gcExecutor, prefix, config.gcGrace(), config.clock(),
                 listener, config.gcEnabled());
@@ -722,7 +725,7 @@ public final class Engine {
         String after = cursor;
         while (true) {
             String from = after;
-            MetadataPage page = callMetadataUnchecked(d, "list of " + container,
+            MetadataPage page = callListing(d, "list of " + container,
                     () -> metadata.list(container, prefixFilter == null ? "" : prefixFilter, from, limit));
             for (MetadataEntry e : page.entries()) {
                 after = e.key();
@@ -768,12 +771,12 @@ public final class Engine {
         int current = 0;
         int plaintext = 0;
         Deadline unbounded = Deadline.after(Duration.ofDays(365));
-        for (String container : callMetadataUnchecked(unbounded, "list of containers", metadata::containers)) {
+        for (String container : callListing(unbounded, "list of containers", metadata::containers)) {
             String after = null;
             MetadataPage page;
             do {
                 String from = after;
-                page = callMetadataUnchecked(unbounded, "list of " + container,
+                page = callListing(unbounded, "list of " + container,
                         () -> metadata.list(container, "", from, 500));
                 for (MetadataEntry entry : page.entries()) {
                     after = entry.key();
@@ -843,22 +846,39 @@ public final class Engine {
     }
 
     private <T> T callMetadataUnchecked(Deadline d, String what, Callable<T> call) {
+        return callMetadataUnchecked(d, what, true, call);
+    }
+
+    /** A listing: several store requests, so not covered by the store's call-time bound; always off-thread. */
+    private <T> T callListing(Deadline d, String what, Callable<T> call) {
+        return callMetadataUnchecked(d, what, false, call);
+    }
+
+    private <T> T callMetadataUnchecked(Deadline d, String what, boolean singleCall, Callable<T> call) {
         try {
-            return callMetadata(d, what, false, call);
+            return callMetadata(d, what, false, singleCall, call);
         } catch (VersionConflictException e) {
             throw new MetadataStoreException(what + ": unexpected version conflict", e);
         }
+    }
+
+    private <T> T callMetadata(Deadline d, String what, boolean isWrite, Callable<T> call)
+            throws VersionConflictException {
+        return callMetadata(d, what, isWrite, true, call);
     }
 
     /**
      * Runs a metadata store call bounded by the deadline. A write whose answer does not arrive in time has an
      * unknown outcome, and the exception says so.
      */
-    private <T> T callMetadata(Deadline d, String what, boolean isWrite, Callable<T> call)
+    private <T> T callMetadata(Deadline d, String what, boolean isWrite, boolean singleCall, Callable<T> call)
             throws VersionConflictException {
         if (d.expired()) {
             throw new DeadlineExceededException(what + " not attempted: the call's deadline of " + deadline
                     + " has passed");
+        }
+        if (singleCall && metadataCallBoundNanos >= 0 && d.remainingNanos() > metadataCallBoundNanos) {
+            return callMetadataInline(what, call);
         }
         Future<T> future = metadataCalls.submit(call);
         try {
@@ -880,6 +900,23 @@ public final class Engine {
                 throw h;
             }
             throw new MetadataStoreException(what + " on " + metadata.describe() + " failed: " + cause, cause);
+        }
+    }
+
+    /**
+     * Runs a metadata call on the caller's thread: the store bounds its own call time and the deadline leaves
+     * more than that bound, so waiting on another thread would only add two hand-offs.
+     */
+    private <T> T callMetadataInline(String what, Callable<T> call) throws VersionConflictException {
+        try {
+            return call.call();
+        } catch (VersionConflictException | HybrisException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new HybrisException(what + " interrupted", e);
+        } catch (Exception e) {
+            throw new MetadataStoreException(what + " on " + metadata.describe() + " failed: " + e, e);
         }
     }
 

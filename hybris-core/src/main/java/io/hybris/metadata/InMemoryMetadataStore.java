@@ -13,6 +13,7 @@ import io.hybris.spi.VersionConflictException;
 import io.hybris.spi.VersionedValue;
 import io.hybris.spi.WatchedRead;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -156,6 +157,12 @@ public final class InMemoryMetadataStore implements MetadataStore {
     @Override
     public String describe() {
         return "in-memory metadata store";
+    }
+
+    /** Calls only take a monitor for a map operation; they never wait on I/O. */
+    @Override
+    public Optional<Duration> callTimeBound() {
+        return Optional.of(Duration.ofSeconds(1));
     }
 
     @Override

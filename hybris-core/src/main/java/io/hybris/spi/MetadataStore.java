@@ -1,5 +1,6 @@
 package io.hybris.spi;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -66,6 +67,18 @@ public interface MetadataStore extends AutoCloseable {
      */
     default int maxAtomicUpdates() {
         return Integer.MAX_VALUE;
+    }
+
+    /**
+     * How long any single call of this store can take at most — it answers, fails or times out on its own within
+     * this bound (its connect, read and retry timeouts added up) — or empty (the default) if a call may block
+     * longer. When a call's remaining deadline exceeds the bound, Hybris runs the call on the caller's thread
+     * instead of handing it to another thread it could abandon, which saves two thread hand-offs per call. The
+     * bound assumes the metadata service itself is correct (it is trusted in Hybris's model); a store whose
+     * calls are not bounded must return empty.
+     */
+    default Optional<Duration> callTimeBound() {
+        return Optional.empty();
     }
 
     /**

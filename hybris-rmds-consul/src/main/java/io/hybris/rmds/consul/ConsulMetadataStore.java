@@ -131,8 +131,9 @@ import java.util.regex.Pattern;
  *   (needs {@code tls=true})</td></tr>
  * <tr><td>{@code tls-truststore-password}</td><td>(none)</td><td>its password; a secret
  *   ({@code HYBRIS_RMDS_CONSUL_TLS_TRUSTSTORE_PASSWORD})</td></tr>
- * <tr><td>{@code connect-timeout}</td><td>10s</td><td>TCP (and TLS) connect timeout of one request</td></tr>
- * <tr><td>{@code read-timeout}</td><td>10s</td><td>how long one request waits for its answer (a Consul server
+ * <tr><td>{@code connect-timeout}</td><td>5s</td><td>TCP (and TLS) connect timeout of one request, and how long
+ *   sending one request may stall</td></tr>
+ * <tr><td>{@code read-timeout}</td><td>8s</td><td>how long one request waits for its answer (a Consul server
  *   holds a request up to 7 s while a leader is elected)</td></tr>
  * <tr><td>{@code operation-timeout}</td><td>10s</td><td>how long a call keeps retrying transient failures
  *   (connection refused or reset, timeouts, HTTP 5xx such as "No cluster leader", HTTP 429); a call against an
@@ -248,6 +249,7 @@ public final class ConsulMetadataStore implements MetadataStore {
     private final QueryOptions readOptions;
     private final BoundedRetry retry;
     private final Duration operationTimeout;
+    private final Duration callTimeBound;
     private final Duration watchWait;
     private final boolean hasToken;
     private final String tokenKey;
@@ -275,6 +277,7 @@ public final class ConsulMetadataStore implements MetadataStore {
                 .build();
         this.retry = new BoundedRetry(b.operationTimeout, b.sleeper);
         this.operationTimeout = b.operationTimeout;
+        this.callTimeBound = b.operationTimeout.plus(b.connectTimeout.multipliedBy(2)).plus(b.readTimeout);
         this.watchWait = b.watchWait;
         this.hasToken = b.token != null;
         this.tokenKey = b.keyNames.apply("token");
@@ -430,6 +433,17 @@ public final class ConsulMetadataStore implements MetadataStore {
      */
     private void checkReadable(String consulKey, String operation, String what) {
         call(operation, what, () -> kv.getValue(consulKey, readOptions));
+    }
+
+    /**
+     * A read, conditional update or transaction is one request retried for at most operation-timeout, and the
+     * last attempt may take a connect, a send (both bounded by connect-timeout) and a read-timeout: with the
+     * defaults 10 s + 5 s + 5 s + 8 s = 28 s, under Hybris's default 30 s deadline, so Hybris runs those calls on
+     * its caller's thread.
+     */
+    @Override
+    public Optional<Duration> callTimeBound() {
+        return Optional.of(callTimeBound);
     }
 
     @Override
@@ -594,7 +608,7 @@ public final class ConsulMetadataStore implements MetadataStore {
                 .withPing(false)
                 .withConnectTimeoutMillis(b.connectTimeout.toMillis())
                 .withReadTimeoutMillis(b.readTimeout.toMillis())
-                .withWriteTimeoutMillis(b.readTimeout.toMillis())
+                .withWriteTimeoutMillis(b.connectTimeout.toMillis())
                 .withExecutorService(httpThreads)
                 .withConnectionPool(pool);
         if (b.token != null) {
@@ -613,7 +627,7 @@ public final class ConsulMetadataStore implements MetadataStore {
                 .connectionPool(pool)
                 .connectTimeout(b.connectTimeout)
                 .readTimeout(b.readTimeout)
-                .writeTimeout(b.readTimeout);
+                .writeTimeout(b.connectTimeout);
         if (b.token != null) {
             String token = b.token;
             hb.addInterceptor(chain -> chain.proceed(chain.request().newBuilder()
@@ -1102,8 +1116,8 @@ public final class ConsulMetadataStore implements MetadataStore {
         private boolean tls;
         private Path truststore;
         private String truststorePassword;
-        private Duration connectTimeout = Duration.ofSeconds(10);
-        private Duration readTimeout = Duration.ofSeconds(10);
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private Duration readTimeout = Duration.ofSeconds(8);
         private Duration operationTimeout = Duration.ofSeconds(10);
         private Duration startTimeout = Duration.ofSeconds(15);
         private Duration watchWait = Duration.ofMinutes(5);
