@@ -1,5 +1,6 @@
 package io.hybris.cloud.azure;
 
+import io.hybris.spi.ObjectKeyPrefix;
 import io.hybris.HybrisConfigurationException;
 
 import java.net.URI;
@@ -40,8 +41,6 @@ record AzureBlobSettings(
 
     private static final Pattern CONTAINER = Pattern.compile("[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,62}");
     private static final Pattern ACCOUNT = Pattern.compile("[a-z0-9]{3,24}");
-    private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._%#_-]+(/[A-Za-z0-9._%#_-]+)*/?");
-    private static final int MAX_PREFIX = 256;
 
     /** How requests are authorised: exactly one of these is configured. */
     sealed interface Credentials permits SharedKey, SasToken, ConnectionString {
@@ -269,20 +268,7 @@ record AzureBlobSettings(
     }
 
     private static String normalisePrefix(String id, String raw) {
-        String prefix = trimToNull(raw);
-        if (prefix == null) {
-            return "";
-        }
-        boolean badSegment = false;
-        for (String segment : prefix.split("/")) {
-            badSegment |= segment.equals(".") || segment.equals("..");
-        }
-        if (!PREFIX.matcher(prefix).matches() || badSegment || prefix.length() > MAX_PREFIX) {
-            throw new HybrisConfigurationException(key(id, "prefix") + "=" + prefix + " is not a valid key prefix:"
-                    + " use at most " + MAX_PREFIX + " characters in segments of A-Z, a-z, 0-9, '.', '_', '-', '%',"
-                    + " '#' separated by single '/', no '.' or '..' segment, not starting with '/'");
-        }
-        return prefix.endsWith("/") ? prefix : prefix + "/";
+        return ObjectKeyPrefix.normalize(key(id, "prefix"), raw);
     }
 
     private static Duration positive(String id, String option, Duration value, Duration defaultValue) {

@@ -1,5 +1,6 @@
 package io.hybris.cloud.gcs;
 
+import io.hybris.spi.ObjectKeyPrefix;
 import com.google.api.gax.paging.Page;
 import com.google.auth.Credentials;
 import com.google.cloud.ReadChannel;
@@ -283,8 +284,6 @@ public final class GcsCloudStore implements CloudStore {
      */
     public static final class Builder {
         private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]");
-        private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._%#-]+(/[A-Za-z0-9._%#-]+)*/?");
-        private static final int MAX_PREFIX = 256;
 
         private final String cloudId;
         private Function<String, String> keyNames = name -> name;
@@ -453,21 +452,7 @@ public final class GcsCloudStore implements CloudStore {
 
         /** The prefix as used: empty, or segments of key characters ending with {@code /} (added if missing). */
         private String normalisePrefix() {
-            String p = prefix.strip();
-            if (p.isEmpty()) {
-                return "";
-            }
-            boolean badSegment = false;
-            for (String segment : p.split("/")) {
-                badSegment |= segment.equals(".") || segment.equals("..");
-            }
-            if (!PREFIX.matcher(p).matches() || badSegment || p.length() > MAX_PREFIX) {
-                throw new HybrisConfigurationException(keyNames.apply("prefix") + "=" + p + " is not a valid "
-                        + "object-name prefix: use at most " + MAX_PREFIX + " characters in segments of A-Z, a-z, "
-                        + "0-9, '.', '_', '-', '%', '#' separated by single '/', no '.' or '..' segment, not "
-                        + "starting with '/' (e.g. team-a/)");
-            }
-            return p.endsWith("/") ? p : p + "/";
+            return ObjectKeyPrefix.normalize(keyNames.apply("prefix"), prefix);
         }
 
         private void positive(String option, Duration d) {

@@ -1,5 +1,6 @@
 package io.hybris.cloud.s3;
 
+import io.hybris.spi.ObjectKeyPrefix;
 import io.hybris.HybrisConfigurationException;
 
 import java.net.URI;
@@ -7,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * The validated, immutable configuration of one {@link S3CloudStore}. Every error message names the property
@@ -40,7 +40,6 @@ record S3Settings(
     /** Default {@code max-connections}. */
     static final int DEFAULT_MAX_CONNECTIONS = 50;
 
-    private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._%#_-]+(/[A-Za-z0-9._%#_-]+)*/?");
 
     /** An access key pair (and optional session token) given in the configuration. */
     record StaticKeys(String accessKey, String secretKey, Optional<String> sessionToken) {
@@ -157,20 +156,7 @@ record S3Settings(
     }
 
     private static String normalisePrefix(String id, String raw) {
-        String prefix = trimToNull(raw);
-        if (prefix == null) {
-            return "";
-        }
-        boolean badSegment = false;
-        for (String segment : prefix.split("/")) {
-            badSegment |= segment.equals(".") || segment.equals("..");
-        }
-        if (!PREFIX.matcher(prefix).matches() || badSegment) {
-            throw new HybrisConfigurationException(key(id, "prefix") + "=" + prefix + " is not a valid key prefix:"
-                    + " use segments of A-Z, a-z, 0-9, '.', '_', '-', '%', '#' separated by single '/', no '.' or"
-                    + " '..' segment, not starting with '/'");
-        }
-        return prefix.endsWith("/") ? prefix : prefix + "/";
+        return ObjectKeyPrefix.normalize(key(id, "prefix"), raw);
     }
 
     private static Duration positive(String id, String option, Duration value, Duration defaultValue) {
