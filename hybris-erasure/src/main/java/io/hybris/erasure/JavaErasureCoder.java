@@ -1,10 +1,10 @@
 package io.hybris.erasure;
 
 /**
- * The pure-Java Reed-Solomon coder: {@link SwarKernel} for whole 8-byte words, byte tables for the rest. Runs
+ * The pure-Java Reed-Solomon coder: {@link JavaKernel} (byte tables or SWAR, by matrix shape). Runs
  * everywhere; see {@code docs/benchmarks.md} for its throughput next to the native coder.
  */
-public final class JavaErasureCoder extends MatrixCoder<SwarKernel> {
+public final class JavaErasureCoder extends MatrixCoder<JavaKernel> {
 
     /** Creates a coder for {@code k} data and {@code m} parity chunks. */
     public JavaErasureCoder(int k, int m) {
@@ -12,12 +12,12 @@ public final class JavaErasureCoder extends MatrixCoder<SwarKernel> {
     }
 
     @Override
-    SwarKernel compile(int[][] rows) {
-        return new SwarKernel(rows);
+    JavaKernel compile(int[][] rows) {
+        return new JavaKernel(rows);
     }
 
     @Override
-    void apply(SwarKernel kernel, byte[][] inputs, byte[][] outputs, int length) {
+    void apply(JavaKernel kernel, byte[][] inputs, byte[][] outputs, int length) {
         kernel.apply(inputs, outputs, length);
     }
 }

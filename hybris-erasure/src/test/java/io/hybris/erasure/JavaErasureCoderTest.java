@@ -95,7 +95,7 @@ class JavaErasureCoderTest {
         for (int[] shape : shapes) {
             int k = shape[0];
             int m = shape[1];
-            int length = 8 * 17 + 5;
+            int length = shape[0] > 20 ? 8 * 17 + 5 : 3 * 8192 + 8 * 17 + 5; // several 8 KiB blocks, a tail
             ErasureCoder coder = Coders.java(k, m);
             byte[][] data = new byte[k][length];
             for (byte[] d : data) {
@@ -108,6 +108,16 @@ class JavaErasureCoderTest {
                 assertThat(parity[i]).as("parity %d of %d+%d", i, k, m).isEqualTo(expected[i]);
             }
             if (m > 0) {
+                // lose one data chunk: a single target computed from k sources
+                byte[][] one = new byte[k + m][];
+                boolean[] onePresent = new boolean[k + m];
+                for (int i = 0; i < k + m; i++) {
+                    one[i] = i < k ? data[i].clone() : parity[i - k].clone();
+                    onePresent[i] = i != k / 2;
+                }
+                one[k / 2] = null;
+                coder.reconstruct(one, onePresent, length, true);
+                assertThat(one[k / 2]).as("data %d of %d+%d alone", k / 2, k, m).isEqualTo(data[k / 2]);
                 // lose m chunks spread over data and parity
                 byte[][] chunks = new byte[k + m][];
                 boolean[] present = new boolean[k + m];

@@ -5,17 +5,23 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Multiplies chunks by a fixed GF(2^8) coefficient matrix eight bytes at a time in {@code long}s (SWAR).
+ * Multiplies chunks by a fixed GF(2^8) coefficient matrix: {@code out[t] = XOR over s of c[t][s] * in[s]}, byte by
+ * byte. Two methods, chosen by the matrix's shape (measured on the project machine, see {@code docs/benchmarks.md}):
  *
- * <p>For a target {@code t} = XOR over sources {@code s} of {@code c[t][s] * x[s]}, write each coefficient in bits:
- * {@code t = XOR over b of 2^b * (XOR of x[s] with bit b of c[t][s] set)} and evaluate it by Horner's rule, from
- * bit 7 down, doubling the accumulator (eight GF(2^8) doublings in one {@code long}: shift, and reduce the bytes
- * that overflowed with 0x1d). The XOR of a subset of sources is looked up: sources are taken four at a time and the
- * 16 XORs of each group's subsets are built once per eight bytes, then every (target, bit, group) is one load and
- * one XOR at an index fixed when the kernel is built. Leftover bytes (length not a multiple of 8) use the byte
- * multiplication table.
+ * <ul>
+ *   <li><b>Byte tables</b> for up to four sources, or a single target: each product is one lookup in the
+ *       256-byte multiplication row of its coefficient, one pass over the chunk per target (in 8 KiB blocks, four
+ *       sources per pass, when there are more than four sources).</li>
+ *   <li><b>SWAR</b> otherwise, eight bytes at a time in {@code long}s: write each coefficient in bits,
+ *       {@code t = XOR over b of 2^b * (XOR of in[s] with bit b of c[t][s] set)}, and evaluate it by Horner's rule
+ *       from bit 7 down, doubling the accumulator (eight GF(2^8) doublings in one {@code long}: shift, and reduce
+ *       the bytes that overflowed with 0x1d). The XOR of a subset of sources is looked up: sources are taken four at
+ *       a time and the 16 XORs of each group's subsets are built once per eight bytes and shared by all targets,
+ *       so every (target, bit, group) is one load and one XOR at an index fixed when the kernel is built. Leftover
+ *       bytes (length not a multiple of 8) use the byte tables.</li>
+ * </ul>
  */
-final class SwarKernel {
+final class JavaKernel {
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long LOW7 = 0x7f7f7f7f7f7f7f7fL;
@@ -30,7 +36,7 @@ final class SwarKernel {
     /** {@code tail[t * sources + s]} = multiplication row of the coefficient, for leftover bytes. */
     private final byte[][] tail;
 
-    SwarKernel(int[][] rows) {
+    JavaKernel(int[][] rows) {
         this.targets = rows.length;
         this.sources = rows[0].length;
         this.groups = (sources + 3) >>> 2;
@@ -55,13 +61,17 @@ final class SwarKernel {
     }
 
     void apply(byte[][] in, byte[][] out, int length) {
+        if (sources <= 4) {
+            applyBytes(in, out, length);
+            return;
+        }
+        if (targets == 1) {
+            applyByteGroups(in, out, length);
+            return;
+        }
         int whole = length & ~7;
         if (whole > 0) {
-            if (groups == 1) {
-                applyOneGroup(in, out, whole);
-            } else {
-                applyGroups(in, out, whole);
-            }
+            applyGroups(in, out, whole);
         }
         for (int i = whole; i < length; i++) {
             for (int t = 0; t < targets; t++) {
@@ -74,37 +84,87 @@ final class SwarKernel {
         }
     }
 
-    private static long twice(long x) {
-        return ((x & LOW7) << 1) ^ (((x >>> 7) & LOW1) * REDUCE);
-    }
-
-    /** Up to four sources: one subset table. */
-    private void applyOneGroup(byte[][] in, byte[][] out, int whole) {
-        long[] table = new long[16];
-        byte[] in0 = in[0];
-        byte[] in1 = sources > 1 ? in[1] : null;
-        byte[] in2 = sources > 2 ? in[2] : null;
-        byte[] in3 = sources > 3 ? in[3] : null;
-        int[] idx = index;
-        int n = targets;
-        for (int off = 0; off < whole; off += 8) {
-            long a = (long) LONGS.get(in0, off);
-            long b = in1 == null ? 0 : (long) LONGS.get(in1, off);
-            long c = in2 == null ? 0 : (long) LONGS.get(in2, off);
-            long d = in3 == null ? 0 : (long) LONGS.get(in3, off);
-            fill(table, 0, a, b, c, d);
-            for (int t = 0, p = 0; t < n; t++, p += 8) {
-                long acc = table[idx[p]];
-                acc = twice(acc) ^ table[idx[p + 1]];
-                acc = twice(acc) ^ table[idx[p + 2]];
-                acc = twice(acc) ^ table[idx[p + 3]];
-                acc = twice(acc) ^ table[idx[p + 4]];
-                acc = twice(acc) ^ table[idx[p + 5]];
-                acc = twice(acc) ^ table[idx[p + 6]];
-                acc = twice(acc) ^ table[idx[p + 7]];
-                LONGS.set(out[t], off, acc);
+    /** Up to four sources: one pass per target, one table lookup per source byte. */
+    private void applyBytes(byte[][] in, byte[][] out, int length) {
+        byte[] a = in[0];
+        byte[] b = sources > 1 ? in[1] : null;
+        for (int t = 0; t < targets; t++) {
+            byte[] o = out[t];
+            byte[] ta = tail[t * sources];
+            if (sources == 4) {
+                byte[] tb = tail[t * sources + 1];
+                byte[] tc = tail[t * sources + 2];
+                byte[] td = tail[t * sources + 3];
+                byte[] c = in[2];
+                byte[] d = in[3];
+                for (int i = 0; i < length; i++) {
+                    o[i] = (byte) (ta[a[i] & 0xff] ^ tb[b[i] & 0xff] ^ tc[c[i] & 0xff] ^ td[d[i] & 0xff]);
+                }
+            } else if (sources == 3) {
+                byte[] tb = tail[t * sources + 1];
+                byte[] tc = tail[t * sources + 2];
+                byte[] c = in[2];
+                for (int i = 0; i < length; i++) {
+                    o[i] = (byte) (ta[a[i] & 0xff] ^ tb[b[i] & 0xff] ^ tc[c[i] & 0xff]);
+                }
+            } else if (b == null) {
+                for (int i = 0; i < length; i++) {
+                    o[i] = ta[a[i] & 0xff];
+                }
+            } else {
+                byte[] tb = tail[t * sources + 1];
+                for (int i = 0; i < length; i++) {
+                    o[i] = (byte) (ta[a[i] & 0xff] ^ tb[b[i] & 0xff]);
+                }
             }
         }
+    }
+
+    private static final int BLOCK = 8192;
+
+    /** Any number of sources: byte tables, four sources per pass, in cache-sized blocks. */
+    private void applyByteGroups(byte[][] in, byte[][] out, int length) {
+        for (int from = 0; from < length; from += BLOCK) {
+            int to = Math.min(length, from + BLOCK);
+            for (int t = 0; t < targets; t++) {
+                byte[] o = out[t];
+                for (int s = 0; s < sources; s += 4) {
+                    int n = Math.min(4, sources - s);
+                    byte[] ta = tail[t * sources + s];
+                    byte[] a = in[s];
+                    boolean first = s == 0;
+                    if (n == 4) {
+                        byte[] tb = tail[t * sources + s + 1];
+                        byte[] tc = tail[t * sources + s + 2];
+                        byte[] td = tail[t * sources + s + 3];
+                        byte[] b = in[s + 1];
+                        byte[] c = in[s + 2];
+                        byte[] d = in[s + 3];
+                        if (first) {
+                            for (int i = from; i < to; i++) {
+                                o[i] = (byte) (ta[a[i] & 0xff] ^ tb[b[i] & 0xff] ^ tc[c[i] & 0xff] ^ td[d[i] & 0xff]);
+                            }
+                        } else {
+                            for (int i = from; i < to; i++) {
+                                o[i] ^= (byte) (ta[a[i] & 0xff] ^ tb[b[i] & 0xff] ^ tc[c[i] & 0xff] ^ td[d[i] & 0xff]);
+                            }
+                        }
+                    } else {
+                        for (int i = from; i < to; i++) {
+                            int acc = first ? 0 : o[i];
+                            for (int j = 0; j < n; j++) {
+                                acc ^= tail[t * sources + s + j][in[s + j][i] & 0xff];
+                            }
+                            o[i] = (byte) acc;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static long twice(long x) {
+        return ((x & LOW7) << 1) ^ (((x >>> 7) & LOW1) * REDUCE);
     }
 
     private void applyGroups(byte[][] in, byte[][] out, int whole) {
