@@ -200,6 +200,22 @@ class ErasureCodedHybrisTest {
     }
 
     @Test
+    void oneCloudDownAndOneSlowAtPutTimeAreBothReplaced() {
+        InMemoryCloudStore slowStore = new InMemoryCloudStore("c1");
+        SlowCloudStore slow = SlowCloudStore.ofPuts(slowStore, Duration.ofSeconds(30));
+        List<CloudStore> clouds = List.of(UnavailableCloudStore.of(new InMemoryCloudStore("c0")), slow,
+                new InMemoryCloudStore("c2"), new InMemoryCloudStore("c3"), new InMemoryCloudStore("c4"));
+        Hybris h = open(builder(clouds));
+        byte[] v = value(12_345, 21);
+        h.put(C, "k", v);
+        List<String> holders = h.describe(C, "k").orElseThrow().clouds();
+        assertThat(holders).hasSize(3).doesNotContain("c0", "c1");
+        slow.setActive(false);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(objects(slowStore)).isEmpty());
+        assertThat(h.get(C, "k")).hasValue(v);
+    }
+
+    @Test
     void withExactlyKPlusFCloudsAPutFailsWhileOneIsDownAndLeavesNoChunks() {
         InMemoryCloudStore c1 = new InMemoryCloudStore("c1");
         InMemoryCloudStore c2 = new InMemoryCloudStore("c2");
