@@ -58,10 +58,15 @@ class ErasureCodedHybrisTest {
     private HybrisConfig.Builder builder(List<? extends CloudStore> clouds) {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(metadata)
                 .erasurePolicy(ErasurePolicy.ERASURE).erasureDataChunks(2).erasureCoder("java")
-                .timerInitial(Duration.ofMillis(300)).timerMin(Duration.ofMillis(100))
-                .deadline(Duration.ofSeconds(20));
+                .timerInitial(Duration.ofSeconds(10)).timerMin(Duration.ofSeconds(10))
+                .deadline(Duration.ofSeconds(30));
         clouds.forEach(b::cloud);
         return b;
+    }
+
+    /** Short timers, for the tests about slow clouds (the others keep timers long so a busy machine cannot fire them). */
+    private static HybrisConfig.Builder shortTimers(HybrisConfig.Builder b) {
+        return b.timerInitial(Duration.ofMillis(300)).timerMin(Duration.ofMillis(100));
     }
 
     private Hybris open(HybrisConfig.Builder b) {
@@ -155,7 +160,7 @@ class ErasureCodedHybrisTest {
         SlowCloudStore slow = SlowCloudStore.ofGets(new InMemoryCloudStore("c0"), Duration.ofSeconds(30));
         slow.setActive(false);
         List<CloudStore> clouds = List.of(slow, new InMemoryCloudStore("c1"), new InMemoryCloudStore("c2"));
-        Hybris h = open(builder(clouds));
+        Hybris h = open(shortTimers(builder(clouds)));
         byte[] v = value(2048, 5);
         h.put(C, "k", v);
         slow.setActive(true);
@@ -188,7 +193,7 @@ class ErasureCodedHybrisTest {
         SlowCloudStore slow = SlowCloudStore.ofPuts(c0, Duration.ofSeconds(30));
         List<CloudStore> clouds = List.of(slow, new InMemoryCloudStore("c1"), new InMemoryCloudStore("c2"),
                 new InMemoryCloudStore("c3"));
-        Hybris h = open(builder(clouds));
+        Hybris h = open(shortTimers(builder(clouds)));
         byte[] v = value(6000, 19);
         long t0 = System.nanoTime();
         h.put(C, "k", v);
@@ -205,7 +210,7 @@ class ErasureCodedHybrisTest {
         SlowCloudStore slow = SlowCloudStore.ofPuts(slowStore, Duration.ofSeconds(30));
         List<CloudStore> clouds = List.of(UnavailableCloudStore.of(new InMemoryCloudStore("c0")), slow,
                 new InMemoryCloudStore("c2"), new InMemoryCloudStore("c3"), new InMemoryCloudStore("c4"));
-        Hybris h = open(builder(clouds));
+        Hybris h = open(shortTimers(builder(clouds)));
         byte[] v = value(12_345, 21);
         h.put(C, "k", v);
         List<String> holders = h.describe(C, "k").orElseThrow().clouds();
