@@ -258,6 +258,9 @@ final class ErasureStorage {
                         abandon(race, objectKey);
                         return decode(objectKey, meta, got);
                     }
+                    if (next >= ranked.size() && race.runningClouds().isEmpty()) {
+                        return null; // every listed cloud answered: fewer than k valid chunks
+                    }
                     continue;
                 }
                 failures.add(done.error());
