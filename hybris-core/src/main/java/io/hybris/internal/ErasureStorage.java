@@ -13,6 +13,9 @@ import io.hybris.spi.CloudStore;
 import io.hybris.spi.ErasureCoder;
 import io.hybris.spi.OversizedObjectException;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,6 +38,7 @@ import java.util.concurrent.TimeUnit;
  * own stack.
  */
 final class ErasureStorage {
+    private static final Logger LOG = LoggerFactory.getLogger(ErasureStorage.class);
     private static final long WORST_CASE_ROUND_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final long RETRY_BACKOFF_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long RETRY_BACKOFF_MAX_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -64,8 +68,12 @@ final class ErasureStorage {
         this.io = io;
         this.gc = gc;
         this.coders = new ErasureCoders(config.erasureCoder());
-        if (config.erasureCodingUsed()) {
-            coders.resolveNow().coder(config.erasureDataChunks(), f);
+        if (config.erasureCodingUsed() || !config.erasureCoder().equals("auto")) {
+            ErasureCoder coder = coders.resolveNow().coder(config.erasureDataChunks(), f);
+            if (config.erasureCodingUsed()) {
+                LOG.info("erasure coding: k={} data + f={} parity chunks, {} coder", config.erasureDataChunks(), f,
+                        coder.name());
+            }
         }
     }
 
@@ -225,7 +233,8 @@ final class ErasureStorage {
         List<String> ranked = ranking.rank(new ArrayList<>(chunkOf.keySet()), Op.READ, length);
         Chunks got = new Chunks(erasure.totalChunks());
         Race<byte[]> race = new Race<>(io);
-        int next = 0;
+        int next = 0; // requests launched
+        int answered = 0; // their completions taken from the race (a finished request may still be queued)
         long timerAt = System.nanoTime();
         for (; next < Math.min(k, ranked.size()); next++) {
             launchGet(race, ranked.get(next), objectKey, meta, chunkOf.get(ranked.get(next)));
@@ -252,13 +261,14 @@ final class ErasureStorage {
                 }
                 @SuppressWarnings("unchecked")
                 Race.Done<byte[]> done = (Race.Done<byte[]>) event;
+                answered++;
                 if (done.ok()) {
                     got.add(chunkOf.get(done.cloudId()), done.value());
                     if (got.count() >= k) {
                         abandon(race, objectKey);
                         return decode(objectKey, meta, got);
                     }
-                    if (next >= ranked.size() && race.runningClouds().isEmpty()) {
+                    if (next >= ranked.size() && answered == next) {
                         return null; // every listed cloud answered: fewer than k valid chunks
                     }
                     continue;
@@ -268,7 +278,7 @@ final class ErasureStorage {
                     launchGet(race, ranked.get(next), objectKey, meta, chunkOf.get(ranked.get(next)));
                     timerAt = System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.READ, length);
                     next++;
-                } else if (race.runningClouds().isEmpty()) {
+                } else if (answered == next) {
                     return null;
                 }
             }

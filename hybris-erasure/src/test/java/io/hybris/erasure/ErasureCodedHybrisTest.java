@@ -59,7 +59,7 @@ class ErasureCodedHybrisTest {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(metadata)
                 .erasurePolicy(ErasurePolicy.ERASURE).erasureDataChunks(2).erasureCoder("java")
                 .timerInitial(Duration.ofSeconds(10)).timerMin(Duration.ofSeconds(10))
-                .deadline(Duration.ofSeconds(30));
+                .deadline(Duration.ofSeconds(30)).probeInterval(Duration.ZERO);
         clouds.forEach(b::cloud);
         return b;
     }
@@ -96,7 +96,7 @@ class ErasureCodedHybrisTest {
             c.reset();
         }
         assertThat(h.get(C, "k")).hasValue(v);
-        long gets = clouds.stream().mapToLong(c -> c.count(RecordingCloudStore.Op.GET)).sum();
+        long gets = clouds.stream().mapToLong(c -> c.count(RecordingCloudStore.Op.GET, "/" + C + "/")).sum();
         assertThat(gets).isEqualTo(2); // k chunks, no more
     }
 
@@ -120,7 +120,8 @@ class ErasureCodedHybrisTest {
             // the corrupt cloud was asked at most once, and the other two each delivered their chunk
             for (int i = 0; i < 3; i++) {
                 if (i != bad) {
-                    assertThat(clouds.get(i).count(RecordingCloudStore.Op.GET)).as("c%d with c%d corrupt", i, bad)
+                    assertThat(clouds.get(i).count(RecordingCloudStore.Op.GET, "/" + C + "/"))
+                            .as("c%d with c%d corrupt: %s", i, bad, clouds.get(i).calls())
                             .isEqualTo(1);
                 }
             }

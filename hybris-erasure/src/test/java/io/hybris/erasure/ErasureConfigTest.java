@@ -68,6 +68,10 @@ class ErasureConfigTest {
         assertThatThrownBy(() -> threeClouds().erasurePolicy(ErasurePolicy.ERASURE).erasureCoder("gpu").open())
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageStartingWith("hybris.erasure.coder=gpu is unknown: use auto or one of");
+        // an explicit coder is checked at open even while every container replicates
+        assertThatThrownBy(() -> threeClouds().erasureCoder("gpu").open())
+                .isInstanceOf(HybrisConfigurationException.class)
+                .hasMessageStartingWith("hybris.erasure.coder=gpu is unknown");
         if (Coders.provider("native").unavailableReason().isPresent()) {
             assertThatThrownBy(() -> threeClouds().erasurePolicy(ErasurePolicy.ERASURE).erasureCoder("native").open())
                     .isInstanceOf(HybrisConfigurationException.class)
