@@ -421,6 +421,9 @@ public final class Engine {
         List<String> ranked = ranking.rank(configuredClouds(meta, container, key), Op.READ, meta.size());
         Race<byte[]> race = new Race<>(io);
         int next = 0;
+        // requests whose answer has not been taken from the race yet (a finished request leaves the race's
+        // running set just before its answer is queued, so that set cannot tell whether one is still coming)
+        int outstanding = 1;
         launchGet(race, ranked.get(next++), objectKey, meta);
         long timerAt = System.nanoTime() + ranking.timerNanos(ranked.get(0), Op.READ, meta.size());
         try {
@@ -438,12 +441,14 @@ public final class Engine {
                         return null;
                     }
                     launchGet(race, ranked.get(next), objectKey, meta);
+                    outstanding++;
                     timerAt = System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.READ, meta.size());
                     next++;
                     continue;
                 }
                 @SuppressWarnings("unchecked")
                 Race.Done<byte[]> done = (Race.Done<byte[]>) event;
+                outstanding--;
                 if (done.ok()) {
                     abandon(race, objectKey);
                     return done.value();
@@ -451,9 +456,10 @@ public final class Engine {
                 failures.add(done.error());
                 if (next < ranked.size()) {
                     launchGet(race, ranked.get(next), objectKey, meta);
+                    outstanding++;
                     timerAt = System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.READ, meta.size());
                     next++;
-                } else if (race.runningClouds().isEmpty()) {
+                } else if (outstanding == 0) {
                     return null;
                 }
             }
