@@ -43,6 +43,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -63,6 +64,9 @@ public final class Engine {
     private static final long WORST_CASE_ROUND_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final long RETRY_BACKOFF_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long RETRY_BACKOFF_MAX_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /** Values at least this large are hashed on an I/O thread while their uploads run. */
+    private static final int HASH_IN_PARALLEL_FROM = 256 << 10;
 
     private final int f;
     private final String clientId;
@@ -243,13 +247,22 @@ public final class Engine {
      */
     private Metadata store(String container, String objectKey, Timestamp ts, Sealer.Sealed sealed, Deadline d) {
         byte[] data = sealed.stored();
-        if (erasure.applies(container, data.length)) {
-            ErasureStorage.Placement placement = erasure.upload(objectKey, data, d);
-            return new Metadata(ts, placement.clouds(), Hashing.sha256(data), data.length, sealed.encryption(), 0,
-                    placement.erasure());
+        // the hash is needed only for the metadata: for large values compute it while the uploads run
+        CompletableFuture<byte[]> hash = data.length >= HASH_IN_PARALLEL_FROM
+                ? CompletableFuture.supplyAsync(() -> Hashing.sha256(data), io)
+                : CompletableFuture.completedFuture(Hashing.sha256(data));
+        try {
+            if (erasure.applies(container, data.length)) {
+                ErasureStorage.Placement placement = erasure.upload(objectKey, data, d);
+                return new Metadata(ts, placement.clouds(), hash.join(), data.length, sealed.encryption(), 0,
+                        placement.erasure());
+            }
+            List<String> acked = upload(objectKey, data, d);
+            return new Metadata(ts, acked, hash.join(), data.length, sealed.encryption());
+        } catch (RuntimeException e) {
+            hash.cancel(false);
+            throw e;
         }
-        List<String> acked = upload(objectKey, data, d);
-        return new Metadata(ts, acked, Hashing.sha256(data), data.length, sealed.encryption());
     }
 
     /**
