@@ -39,6 +39,8 @@ add_latency gcs "$GCS_LATENCY_MS"
 cat >"$out/hybris.properties" <<PROPS
 # Hybris f=1 over the three emulators behind toxiproxy (written by bench/emulated.sh)
 hybris.f=1
+# rank the clouds at start-up (the paper's client does): the run phase is a fresh, read-only client
+hybris.ranking.probe-on-open=true
 hybris.rmds.type=embedded-zookeeper
 hybris.rmds.embedded-zookeeper.data-dir=$out/data/zookeeper
 hybris.cloud.s3.type=s3

@@ -85,7 +85,7 @@ public final class Hybris implements AutoCloseable {
         this.gcExecutor = Executors.newFixedThreadPool(2, threads(name + "-gc"));
         this.asyncCalls = Executors.newCachedThreadPool(threads(name + "-call"));
         this.engine = new Engine(config, metadata, clouds, io, metadataCalls, gcExecutor, valueCache);
-        if (!config.sweepInterval().isZero() || !config.probeInterval().isZero()) {
+        if (!config.sweepInterval().isZero() || !config.probeInterval().isZero() || config.probeOnOpen()) {
             this.sweeper = Executors.newSingleThreadScheduledExecutor(threads(name + "-maintenance"));
         } else {
             this.sweeper = null;
@@ -99,6 +99,15 @@ public final class Hybris implements AutoCloseable {
                     LOG.warn("periodic orphan sweep failed", e);
                 }
             }, period, period, TimeUnit.MILLISECONDS);
+        }
+        if (config.probeOnOpen()) {
+            sweeper.execute(() -> {
+                try {
+                    engine.probeAllLatencies();
+                } catch (RuntimeException e) {
+                    LOG.warn("latency probe at open failed", e);
+                }
+            });
         }
         if (!config.probeInterval().isZero()) {
             Duration maxAge = config.probeInterval();

@@ -65,6 +65,9 @@ import java.util.function.Function;
  * <tr><td>{@code hybris.ranking.probe-interval}</td><td>5m</td><td>re-measure clouds whose latency estimates
  * are older than this (a slow or failed cloud gets no traffic, so only a probe sees it recover); 0 turns probing
  * off</td></tr>
+ * <tr><td>{@code hybris.ranking.probe-on-open}</td><td>false</td><td>measure every cloud in the background right after
+ * opening (the paper's start-up ranking), so the first reads do not settle on whichever cloud is configured
+ * first</td></tr>
  * <tr><td>{@code hybris.erasure.policy}</td><td>replication</td><td>{@code replication} ({@code f+1} full
  *   copies), {@code erasure} ({@code k} data + {@code f} parity chunks on {@code k+f} clouds) or {@code threshold}
  *   (erasure coding for stored values of at least {@code hybris.erasure.threshold} bytes)</td></tr>
@@ -104,6 +107,7 @@ public final class HybrisConfig {
     private final Duration gcGrace;
     private final Duration sweepInterval;
     private final Duration probeInterval;
+    private final boolean probeOnOpen;
     private final Clock clock;
     private final HybrisListener listener;
     private final KeyProvider keyProvider;
@@ -158,6 +162,7 @@ public final class HybrisConfig {
         this.gcGrace = b.gcGrace;
         this.sweepInterval = b.sweepInterval;
         this.probeInterval = b.probeInterval;
+        this.probeOnOpen = b.probeOnOpen;
         this.clock = b.clock;
         this.listener = b.listener;
         this.keyProvider = b.keyProvider;
@@ -293,6 +298,11 @@ public final class HybrisConfig {
         return probeInterval;
     }
 
+    /** Whether every cloud is measured in the background right after the client opens. */
+    public boolean probeOnOpen() {
+        return probeOnOpen;
+    }
+
     /** The clock used for the sweep's grace period. */
     public Clock clock() {
         return clock;
@@ -376,6 +386,7 @@ public final class HybrisConfig {
         private Duration gcGrace = Duration.ofHours(1);
         private Duration sweepInterval = Duration.ZERO;
         private Duration probeInterval = Duration.ofMinutes(5);
+        private boolean probeOnOpen;
         private Clock clock = Clock.systemUTC();
         private HybrisListener listener = new HybrisListener() {
         };
@@ -530,6 +541,16 @@ public final class HybrisConfig {
          */
         public Builder probeInterval(Duration interval) {
             this.probeInterval = Objects.requireNonNull(interval, "interval");
+            return this;
+        }
+
+        /**
+         * Measures every cloud in the background right after opening, as the paper's client ranks clouds at
+         * start-up; without it a read-only client ranks clouds by configuration order until traffic or the
+         * periodic probe measures them ({@code hybris.ranking.probe-on-open}, default false).
+         */
+        public Builder probeOnOpen(boolean probeOnOpen) {
+            this.probeOnOpen = probeOnOpen;
             return this;
         }
 
@@ -728,6 +749,8 @@ public final class HybrisConfig {
             });
             CORE.put("hybris.gc.enabled", b -> v -> b.gcEnabled(ConfigValues.parseBoolean("hybris.gc.enabled", v)));
             CORE.put("hybris.gc.grace", b -> v -> b.gcGrace(ConfigValues.parseDuration("hybris.gc.grace", v)));
+            CORE.put("hybris.ranking.probe-on-open",
+                    b -> v -> b.probeOnOpen(ConfigValues.parseBoolean("hybris.ranking.probe-on-open", v)));
             CORE.put("hybris.ranking.probe-interval",
                     b -> v -> b.probeInterval(ConfigValues.parseDuration("hybris.ranking.probe-interval", v)));
             CORE.put("hybris.gc.sweep-interval",

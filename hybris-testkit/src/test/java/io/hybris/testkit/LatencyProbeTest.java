@@ -103,6 +103,22 @@ class LatencyProbeTest {
     }
 
     @Test
+    void probeOnOpenRanksCloudsBeforeTheFirstRead() {
+        // configured slowest first: without measurements a read would go to the slow cloud
+        hybris = HybrisConfig.builder().f(1).metadataStore(metadata).cloud(slow).cloud(medium).cloud(fast)
+                .deadline(Duration.ofSeconds(20)).timerMin(Duration.ofMillis(200))
+                .timerInitial(Duration.ofMillis(400)).probeInterval(Duration.ZERO).probeOnOpen(true).open();
+        await().atMost(Duration.ofSeconds(20)).until(() -> slow.count(Op.GET, "hybris/.probe/") == 2
+                && medium.count(Op.GET, "hybris/.probe/") == 2 && fast.count(Op.GET, "hybris/.probe/") == 2);
+
+        hybris.put("box", "k", bytes("v"));
+        assertThat(bytesOf(hybris.get("box", "k").orElseThrow())).isEqualTo("v");
+
+        assertThat(fast.count(Op.GET, VALUES)).as("the read goes to the fastest cloud").isEqualTo(1);
+        assertThat(slow.count(Op.PUT, VALUES)).as("the writes to the two fastest").isZero();
+    }
+
+    @Test
     void negativeProbeIntervalIsRejected() {
         assertThatThrownBy(() -> config().probeInterval(Duration.ofSeconds(-1)).open())
                 .hasMessageContaining("hybris.ranking.probe-interval");
