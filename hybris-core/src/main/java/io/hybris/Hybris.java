@@ -85,7 +85,7 @@ public final class Hybris implements AutoCloseable {
         this.gcExecutor = Executors.newFixedThreadPool(2, threads(name + "-gc"));
         this.asyncCalls = Executors.newCachedThreadPool(threads(name + "-call"));
         this.engine = new Engine(config, metadata, clouds, io, metadataCalls, gcExecutor, valueCache);
-        if (!config.sweepInterval().isZero() || !config.probeInterval().isZero() || config.probeOnOpen()) {
+        if (!config.sweepInterval().isZero() || !config.probeInterval().isZero()) {
             this.sweeper = Executors.newSingleThreadScheduledExecutor(threads(name + "-maintenance"));
         } else {
             this.sweeper = null;
@@ -101,13 +101,11 @@ public final class Hybris implements AutoCloseable {
             }, period, period, TimeUnit.MILLISECONDS);
         }
         if (config.probeOnOpen()) {
-            sweeper.execute(() -> {
-                try {
-                    engine.probeAllLatencies();
-                } catch (RuntimeException e) {
-                    LOG.warn("latency probe at open failed", e);
-                }
-            });
+            try {
+                engine.probeAllLatencies(); // the clouds in parallel, each call bounded by its timer
+            } catch (RuntimeException e) {
+                LOG.warn("latency probe at open failed; clouds rank by configuration order until measured", e);
+            }
         }
         if (!config.probeInterval().isZero()) {
             Duration maxAge = config.probeInterval();

@@ -65,9 +65,9 @@ import java.util.function.Function;
  * <tr><td>{@code hybris.ranking.probe-interval}</td><td>5m</td><td>re-measure clouds whose latency estimates
  * are older than this (a slow or failed cloud gets no traffic, so only a probe sees it recover); 0 turns probing
  * off</td></tr>
- * <tr><td>{@code hybris.ranking.probe-on-open}</td><td>false</td><td>measure every cloud in the background right after
- * opening (the paper's start-up ranking), so the first reads do not settle on whichever cloud is configured
- * first</td></tr>
+ * <tr><td>{@code hybris.ranking.probe-on-open}</td><td>false</td><td>measure every cloud while opening (the paper's
+ * start-up ranking; the clouds in parallel, each bounded by its timer), so the first reads and writes do not
+ * settle on whichever clouds are configured first</td></tr>
  * <tr><td>{@code hybris.erasure.policy}</td><td>replication</td><td>{@code replication} ({@code f+1} full
  *   copies), {@code erasure} ({@code k} data + {@code f} parity chunks on {@code k+f} clouds) or {@code threshold}
  *   (erasure coding for stored values of at least {@code hybris.erasure.threshold} bytes)</td></tr>
@@ -545,9 +545,10 @@ public final class HybrisConfig {
         }
 
         /**
-         * Measures every cloud in the background right after opening, as the paper's client ranks clouds at
-         * start-up; without it a read-only client ranks clouds by configuration order until traffic or the
-         * periodic probe measures them ({@code hybris.ranking.probe-on-open}, default false).
+         * Measures every cloud while opening, as the paper's client ranks clouds at start-up (the clouds in
+         * parallel, each call bounded by its timer); without it the first operations use clouds in configuration
+         * order until traffic or the periodic probe measures them ({@code hybris.ranking.probe-on-open}, default
+         * false).
          */
         public Builder probeOnOpen(boolean probeOnOpen) {
             this.probeOnOpen = probeOnOpen;

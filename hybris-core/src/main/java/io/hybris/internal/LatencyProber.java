@@ -7,6 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,8 +27,8 @@ import java.util.function.Supplier;
  * time: a cold connection is not the cloud's latency), and deletes it. Probe objects live under
  * {@code <prefix>.probe/<client id>/} (container names cannot start with a dot, so probes never collide with
  * values, and the orphan sweep ignores them); the measured latencies feed the ranking. A probe that
- * fails or exceeds the cloud's timer counts as a failure. Probes run one at a time on the caller's thread,
- * each cloud call bounded by its timer on the I/O pool.
+ * fails or exceeds the cloud's timer counts as a failure. Clouds are probed in parallel, each cloud's size classes
+ * one after another, every cloud call bounded by its timer; the caller waits for all.
  */
 final class LatencyProber {
     private static final Logger LOG = LoggerFactory.getLogger(LatencyProber.class);
@@ -59,18 +60,38 @@ final class LatencyProber {
         return probe(ranking.allSlots(cloudOrder));
     }
 
+    /** Probes the slots, the clouds in parallel (each cloud's slots one after another); waits for all. */
     private List<StaleSlot> probe(List<StaleSlot> slots) {
-        List<StaleSlot> probed = new ArrayList<>();
+        Map<String, List<StaleSlot>> byCloud = new LinkedHashMap<>();
         for (StaleSlot slot : slots) {
-            if (Thread.currentThread().isInterrupted()) {
-                break;
-            }
-            CloudStore cloud = clouds.get(slot.cloudId());
-            if (cloud != null) {
-                probeOne(cloud, slot.sizeClass());
-                probed.add(slot);
+            if (clouds.containsKey(slot.cloudId())) {
+                byCloud.computeIfAbsent(slot.cloudId(), id -> new ArrayList<>()).add(slot);
             }
         }
+        List<Future<?>> running = new ArrayList<>();
+        for (Map.Entry<String, List<StaleSlot>> e : byCloud.entrySet()) {
+            CloudStore cloud = clouds.get(e.getKey());
+            running.add(io.submit(() -> {
+                for (StaleSlot slot : e.getValue()) {
+                    if (Thread.currentThread().isInterrupted()) {
+                        return;
+                    }
+                    probeOne(cloud, slot.sizeClass());
+                }
+            }));
+        }
+        try {
+            for (Future<?> f : running) {
+                f.get();
+            }
+        } catch (InterruptedException e) {
+            running.forEach(f -> f.cancel(true));
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            LOG.debug("latency probe failed: {}", e.getCause().toString());
+        }
+        List<StaleSlot> probed = new ArrayList<>();
+        byCloud.values().forEach(probed::addAll);
         return List.copyOf(probed);
     }
 
