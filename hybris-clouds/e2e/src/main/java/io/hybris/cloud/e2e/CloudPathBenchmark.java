@@ -11,6 +11,8 @@ import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
 import io.hybris.Hybris;
+import io.hybris.cloud.InMemoryCloudStore;
+import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.cloud.e2e.EmulatedClouds.Kind;
 import io.hybris.rmds.zookeeper.EmbeddedZooKeeper;
 import io.hybris.spi.CloudStore;
@@ -101,7 +103,26 @@ public final class CloudPathBenchmark {
             this.clouds = new EmulatedClouds(env);
         }
 
+        /**
+         * Runs Hybris's own code (not the SDKs', which both sides share) until the JIT has compiled it, as JMH's
+         * warm-up would: a few rounds against emulators reach steady state for the network, not for the JIT.
+         */
+        private static void warmUpTheJit() {
+            try (Hybris warm = Hybris.builder().f(1).metadataStore(new InMemoryMetadataStore())
+                    .cloud(new InMemoryCloudStore("w1")).cloud(new InMemoryCloudStore("w2"))
+                    .cloud(new InMemoryCloudStore("w3")).probeInterval(Duration.ZERO).open()) {
+                byte[] value = new byte[100 << 10];
+                for (int i = 0; i < 20_000; i++) {
+                    if (i % 8 == 0) {
+                        warm.put("warm", "k" + (i % 16), value); // every key is written before it is read
+                    }
+                    warm.get("warm", "k" + (i % 8 == 0 ? i % 16 : (i & ~7) % 16));
+                }
+            }
+        }
+
         void run(List<Integer> sizesKiB) throws Exception {
+            warmUpTheJit();
             Map<Kind, Toxiproxy.Proxy> proxies = new LinkedHashMap<>();
             Kind[] kinds = Kind.values();
             for (int i = 0; i < kinds.length; i++) {
