@@ -80,15 +80,16 @@ final class LatencyProber {
                 }
             }));
         }
-        try {
-            for (Future<?> f : running) {
+        for (Future<?> f : running) {
+            try {
                 f.get();
+            } catch (InterruptedException e) {
+                running.forEach(r -> r.cancel(true));
+                Thread.currentThread().interrupt();
+                break;
+            } catch (ExecutionException e) {
+                LOG.debug("latency probe failed: {}", e.getCause().toString());
             }
-        } catch (InterruptedException e) {
-            running.forEach(f -> f.cancel(true));
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException e) {
-            LOG.debug("latency probe failed: {}", e.getCause().toString());
         }
         List<StaleSlot> probed = new ArrayList<>();
         byCloud.values().forEach(probed::addAll);

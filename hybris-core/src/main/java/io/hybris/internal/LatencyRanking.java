@@ -126,12 +126,8 @@ public final class LatencyRanking {
      */
     public List<StaleSlot> staleSlots(List<String> cloudIds, long maxAgeNanos) {
         long now = nanoClock.getAsLong();
-        TreeSet<Integer> classesInUse = new TreeSet<>();
-        for (Slot s : estimates.keySet()) {
-            classesInUse.add(s.sizeClass());
-        }
         List<StaleSlot> out = new ArrayList<>();
-        for (int sc : classesInUse) {
+        for (int sc : classesInUse()) {
             for (String id : cloudIds) {
                 if (stale(new Slot(id, Op.READ, sc), now, maxAgeNanos)
                         || stale(new Slot(id, Op.WRITE, sc), now, maxAgeNanos)) {
@@ -144,18 +140,24 @@ public final class LatencyRanking {
 
     /** Every cloud of {@code cloudIds} in every size class that has seen traffic (at least the smallest). */
     public List<StaleSlot> allSlots(List<String> cloudIds) {
-        TreeSet<Integer> classesInUse = new TreeSet<>();
-        classesInUse.add(0);
-        for (Slot s : estimates.keySet()) {
-            classesInUse.add(s.sizeClass());
-        }
+        TreeSet<Integer> classes = classesInUse();
+        classes.add(0);
         List<StaleSlot> out = new ArrayList<>();
-        for (int sc : classesInUse) {
+        for (int sc : classes) {
             for (String id : cloudIds) {
                 out.add(new StaleSlot(id, sc));
             }
         }
         return List.copyOf(out);
+    }
+
+    /** The size classes any cloud has an estimate for, smallest first. */
+    private TreeSet<Integer> classesInUse() {
+        TreeSet<Integer> classes = new TreeSet<>();
+        for (Slot s : estimates.keySet()) {
+            classes.add(s.sizeClass());
+        }
+        return classes;
     }
 
     private boolean stale(Slot slot, long now, long maxAgeNanos) {

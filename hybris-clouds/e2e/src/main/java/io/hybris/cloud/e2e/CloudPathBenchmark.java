@@ -112,11 +112,14 @@ public final class CloudPathBenchmark {
                     .cloud(new InMemoryCloudStore("w1")).cloud(new InMemoryCloudStore("w2"))
                     .cloud(new InMemoryCloudStore("w3")).probeInterval(Duration.ZERO).open()) {
                 byte[] value = new byte[100 << 10];
+                for (int i = 0; i < 16; i++) {
+                    warm.put("warm", "k" + i, value);
+                }
                 for (int i = 0; i < 20_000; i++) {
                     if (i % 8 == 0) {
-                        warm.put("warm", "k" + (i % 16), value); // every key is written before it is read
+                        warm.put("warm", "k" + (i % 16), value);
                     }
-                    warm.get("warm", "k" + (i % 8 == 0 ? i % 16 : (i & ~7) % 16));
+                    warm.get("warm", "k" + (i % 16));
                 }
             }
         }
