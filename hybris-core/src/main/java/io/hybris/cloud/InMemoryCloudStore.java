@@ -5,6 +5,7 @@ import io.hybris.spi.CloudStore;
 import io.hybris.spi.OversizedObjectException;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,12 @@ import java.util.concurrent.ConcurrentSkipListMap;
 public final class InMemoryCloudStore implements CloudStore {
     private record Stored(byte[] bytes, Instant lastModified) {
     }
+
+    /**
+     * A map operation and one copy of the value: well under this even at Hybris's largest value size, so Hybris
+     * runs requests to this store on the caller's thread (see {@link CloudStore#callTimeBound()}).
+     */
+    private static final Duration CALL_TIME_BOUND = Duration.ofMillis(100);
 
     private final String id;
     private final Clock clock;
@@ -61,6 +68,11 @@ public final class InMemoryCloudStore implements CloudStore {
             throw new OversizedObjectException(id, objectKey, maxBytes);
         }
         return Optional.of(s.bytes.clone());
+    }
+
+    @Override
+    public Optional<Duration> callTimeBound() {
+        return Optional.of(CALL_TIME_BOUND);
     }
 
     @Override

@@ -79,6 +79,7 @@ public final class Engine {
     private final LatencyRanking ranking;
     private final LatencyProber prober;
     private final GarbageCollector gc;
+    private final CloudCallPlacement placement;
     private final HybrisListener listener;
     private final ExecutorService io;
     private final ExecutorService metadataCalls;
@@ -130,7 +131,8 @@ public final class Engine {
                 listener, config.gcEnabled());
         this.prober = new LatencyProber(clouds, cloudOrder, ranking, io, prefix, clientId);
         this.cache = new CacheLayer(config.cache(), valueCache, prefix, io, config.clock());
-        this.erasure = new ErasureStorage(config, clouds, cloudOrder, ranking, listener, io, gc);
+        this.placement = new CloudCallPlacement(clouds);
+        this.erasure = new ErasureStorage(config, clouds, cloudOrder, ranking, listener, io, gc, placement);
     }
 
     /** The value cache's counters. */
@@ -291,7 +293,7 @@ public final class Engine {
         int failed = 0;
         long timerAt = System.nanoTime();
         for (; next < Math.min(needed, ranked.size()); next++) {
-            launchUpload(race, ranked.get(next), objectKey, data, uploads);
+            launchUpload(race, ranked.get(next), objectKey, data, uploads, d);
             timerAt = Math.max(timerAt, System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.WRITE, size));
         }
         try {
@@ -313,7 +315,7 @@ public final class Engine {
                     }
                     int add = Math.min(needed - acked.size(), ranked.size() - next);
                     for (int i = 0; i < add; i++, next++) {
-                        launchUpload(race, ranked.get(next), objectKey, data, uploads);
+                        launchUpload(race, ranked.get(next), objectKey, data, uploads, d);
                     }
                     timerAt = System.nanoTime() + (add > 0
                             ? ranking.timerNanos(ranked.get(next - 1), Op.WRITE, size) : d.remainingNanos());
@@ -327,7 +329,7 @@ public final class Engine {
                     failed++;
                     failures.add(done.error());
                     if (next < ranked.size()) {
-                        launchUpload(race, ranked.get(next), objectKey, data, uploads);
+                        launchUpload(race, ranked.get(next), objectKey, data, uploads, d);
                         timerAt = System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.WRITE, size);
                         next++;
                     }
@@ -341,8 +343,10 @@ public final class Engine {
         return acked;
     }
 
-    private void launchUpload(Race<Void> race, String cloudId, String objectKey, byte[] data, Uploads uploads) {
+    private void launchUpload(Race<Void> race, String cloudId, String objectKey, byte[] data, Uploads uploads,
+                              Deadline d) {
         CloudStore cloud = clouds.get(cloudId);
+        boolean inPlace = placement.onCallerThread(cloudId, ranking.timerNanos(cloudId, Op.WRITE, data.length), d);
         race.launch(cloudId, () -> {
             long t0 = System.nanoTime();
             try {
@@ -358,7 +362,7 @@ public final class Engine {
                 gc.deleteObject(cloud, objectKey);
             }
             return null;
-        });
+        }, inPlace);
     }
 
     private NotEnoughCloudsException notEnoughClouds(String objectKey, int needed, List<String> acked,
@@ -437,7 +441,7 @@ public final class Engine {
         // requests whose answer has not been taken from the race yet (a finished request leaves the race's
         // running set just before its answer is queued, so that set cannot tell whether one is still coming)
         int outstanding = 1;
-        launchGet(race, ranked.get(next++), objectKey, meta);
+        launchGet(race, ranked.get(next++), objectKey, meta, d);
         long timerAt = System.nanoTime() + ranking.timerNanos(ranked.get(0), Op.READ, meta.size());
         try {
             while (true) {
@@ -453,7 +457,7 @@ public final class Engine {
                         abandon(race, objectKey);
                         return null;
                     }
-                    launchGet(race, ranked.get(next), objectKey, meta);
+                    launchGet(race, ranked.get(next), objectKey, meta, d);
                     outstanding++;
                     timerAt = System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.READ, meta.size());
                     next++;
@@ -468,7 +472,7 @@ public final class Engine {
                 }
                 failures.add(done.error());
                 if (next < ranked.size()) {
-                    launchGet(race, ranked.get(next), objectKey, meta);
+                    launchGet(race, ranked.get(next), objectKey, meta, d);
                     outstanding++;
                     timerAt = System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.READ, meta.size());
                     next++;
@@ -524,7 +528,7 @@ public final class Engine {
                 List<String> targets = configuredClouds(meta, mk.container(), mk.key());
                 Map<String, Long> retryAt = new HashMap<>();
                 Map<String, Long> backoff = new HashMap<>();
-                targets.forEach(c -> launchGet(race, c, objectKey, meta));
+                targets.forEach(c -> launchGet(race, c, objectKey, meta, d));
                 long roundEnd = System.nanoTime() + WORST_CASE_ROUND_NANOS;
                 while (true) {
                     long now = System.nanoTime();
@@ -547,7 +551,7 @@ public final class Engine {
                         for (Map.Entry<String, Long> e : new ArrayList<>(retryAt.entrySet())) {
                             if (e.getValue() <= now) {
                                 retryAt.remove(e.getKey());
-                                launchGet(race, e.getKey(), objectKey, meta);
+                                launchGet(race, e.getKey(), objectKey, meta, d);
                             }
                         }
                         continue;
@@ -582,8 +586,9 @@ public final class Engine {
     }
 
     /** Fetches from one cloud, cut at the recorded size, and verifies the hash; a mismatch is an error. */
-    private void launchGet(Race<byte[]> race, String cloudId, String objectKey, Metadata meta) {
+    private void launchGet(Race<byte[]> race, String cloudId, String objectKey, Metadata meta, Deadline d) {
         CloudStore cloud = clouds.get(cloudId);
+        boolean inPlace = placement.onCallerThread(cloudId, ranking.timerNanos(cloudId, Op.READ, meta.size()), d);
         race.launch(cloudId, () -> {
             long t0 = System.nanoTime();
             Optional<byte[]> got;
@@ -612,7 +617,7 @@ public final class Engine {
             ranking.recordSuccess(cloudId, Op.READ, meta.size(), System.nanoTime() - t0);
             listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.OK, since(t0));
             return value;
-        });
+        }, inPlace);
     }
 
     /** A cloud answered, but not with the value the metadata describes. */

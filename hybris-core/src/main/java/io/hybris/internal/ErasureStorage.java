@@ -55,11 +55,14 @@ final class ErasureStorage {
     private final HybrisListener listener;
     private final ExecutorService io;
     private final GarbageCollector gc;
+    private final CloudCallPlacement placement;
     private final ErasureCoders coders;
 
     ErasureStorage(HybrisConfig config, Map<String, CloudStore> clouds, List<String> cloudOrder,
-                   LatencyRanking ranking, HybrisListener listener, ExecutorService io, GarbageCollector gc) {
+                   LatencyRanking ranking, HybrisListener listener, ExecutorService io, GarbageCollector gc,
+                   CloudCallPlacement placement) {
         this.config = config;
+        this.placement = placement;
         this.f = config.f();
         this.clouds = clouds;
         this.cloudOrder = cloudOrder;
@@ -121,7 +124,7 @@ final class ErasureStorage {
         int stored = 0;
         long timerAt = System.nanoTime();
         for (int i = 0; i < n; i++, next++) {
-            launchUpload(race, ranked.get(next), objectKey, chunks[i], uploads);
+            launchUpload(race, ranked.get(next), objectKey, chunks[i], uploads, d);
             chunkOf.put(ranked.get(next), i);
             inFlight[i]++;
             timerAt = Math.max(timerAt, System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.WRITE, size));
@@ -150,7 +153,7 @@ final class ErasureStorage {
                     for (int i = 0; i < n && next < ranked.size(); i++) {
                         if (holder[i] == null) {
                             last = ranked.get(next++);
-                            launchUpload(race, last, objectKey, chunks[i], uploads);
+                            launchUpload(race, last, objectKey, chunks[i], uploads, d);
                             chunkOf.put(last, i);
                             inFlight[i]++;
                         }
@@ -172,7 +175,7 @@ final class ErasureStorage {
                     failures.add(done.error());
                     if (holder[chunk] == null && next < ranked.size()) {
                         String cloud = ranked.get(next++);
-                        launchUpload(race, cloud, objectKey, chunks[chunk], uploads);
+                        launchUpload(race, cloud, objectKey, chunks[chunk], uploads, d);
                         chunkOf.put(cloud, chunk);
                         inFlight[chunk]++;
                         timerAt = System.nanoTime() + ranking.timerNanos(cloud, Op.WRITE, size);
@@ -188,8 +191,10 @@ final class ErasureStorage {
         return new Placement(placement, new Metadata.Erasure(k, hashes));
     }
 
-    private void launchUpload(Race<Void> race, String cloudId, String objectKey, byte[] chunk, Uploads uploads) {
+    private void launchUpload(Race<Void> race, String cloudId, String objectKey, byte[] chunk, Uploads uploads,
+                              Deadline d) {
         CloudStore cloud = clouds.get(cloudId);
+        boolean inPlace = placement.onCallerThread(cloudId, ranking.timerNanos(cloudId, Op.WRITE, chunk.length), d);
         race.launch(cloudId, () -> {
             long t0 = System.nanoTime();
             try {
@@ -205,7 +210,7 @@ final class ErasureStorage {
                 gc.deleteObject(cloud, objectKey);
             }
             return null;
-        });
+        }, inPlace);
     }
 
     private NotEnoughCloudsException notEnoughClouds(String objectKey, int n, String[] holder,
@@ -237,7 +242,7 @@ final class ErasureStorage {
         int answered = 0; // their completions taken from the race (a finished request may still be queued)
         long timerAt = System.nanoTime();
         for (; next < Math.min(k, ranked.size()); next++) {
-            launchGet(race, ranked.get(next), objectKey, meta, chunkOf.get(ranked.get(next)));
+            launchGet(race, ranked.get(next), objectKey, meta, chunkOf.get(ranked.get(next)), d);
             timerAt = Math.max(timerAt, System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.READ, length));
         }
         try {
@@ -254,7 +259,7 @@ final class ErasureStorage {
                         abandon(race, objectKey);
                         return null;
                     }
-                    launchGet(race, ranked.get(next), objectKey, meta, chunkOf.get(ranked.get(next)));
+                    launchGet(race, ranked.get(next), objectKey, meta, chunkOf.get(ranked.get(next)), d);
                     timerAt = System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.READ, length);
                     next++;
                     continue;
@@ -275,7 +280,7 @@ final class ErasureStorage {
                 }
                 failures.add(done.error());
                 if (next < ranked.size()) {
-                    launchGet(race, ranked.get(next), objectKey, meta, chunkOf.get(ranked.get(next)));
+                    launchGet(race, ranked.get(next), objectKey, meta, chunkOf.get(ranked.get(next)), d);
                     timerAt = System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.READ, length);
                     next++;
                 } else if (answered == next) {
@@ -302,7 +307,7 @@ final class ErasureStorage {
         Chunks got = new Chunks(erasure.totalChunks());
         Map<String, Long> retryAt = new HashMap<>();
         Map<String, Long> backoff = new HashMap<>();
-        chunkOf.forEach((cloud, chunk) -> launchGet(race, cloud, objectKey, meta, chunk));
+        chunkOf.forEach((cloud, chunk) -> launchGet(race, cloud, objectKey, meta, chunk, d));
         long roundEnd = System.nanoTime() + WORST_CASE_ROUND_NANOS;
         while (true) {
             long now = System.nanoTime();
@@ -325,7 +330,7 @@ final class ErasureStorage {
                 for (Map.Entry<String, Long> e : new ArrayList<>(retryAt.entrySet())) {
                     if (e.getValue() <= now) {
                         retryAt.remove(e.getKey());
-                        launchGet(race, e.getKey(), objectKey, meta, chunkOf.get(e.getKey()));
+                        launchGet(race, e.getKey(), objectKey, meta, chunkOf.get(e.getKey()), d);
                     }
                 }
                 continue;
@@ -379,10 +384,12 @@ final class ErasureStorage {
     }
 
     /** Fetches one chunk, cut at the chunk length, and verifies its hash; a mismatch is an error. */
-    private void launchGet(Race<byte[]> race, String cloudId, String objectKey, Metadata meta, int chunk) {
+    private void launchGet(Race<byte[]> race, String cloudId, String objectKey, Metadata meta, int chunk,
+                           Deadline d) {
         CloudStore cloud = clouds.get(cloudId);
         long length = meta.erasure().chunkLength(meta.size());
         byte[] hash = meta.erasure().chunkHashes().get(chunk);
+        boolean inPlace = placement.onCallerThread(cloudId, ranking.timerNanos(cloudId, Op.READ, length), d);
         race.launch(cloudId, () -> {
             long t0 = System.nanoTime();
             Optional<byte[]> got;
@@ -411,7 +418,7 @@ final class ErasureStorage {
             ranking.recordSuccess(cloudId, Op.READ, length, System.nanoTime() - t0);
             listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.OK, since(t0));
             return value;
-        });
+        }, inPlace);
     }
 
     private void abandon(Race<?> race, String objectKey) {

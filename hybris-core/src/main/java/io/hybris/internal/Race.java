@@ -39,7 +39,17 @@ final class Race<T> {
         this.executor = executor;
     }
 
+    /** Runs {@code task} on an I/O thread; its completion arrives through {@link #poll}. */
     void launch(String cloudId, Callable<T> task) {
+        launch(cloudId, task, false);
+    }
+
+    /**
+     * Runs {@code task} on an I/O thread, or on the calling thread before returning if {@code onCallerThread}
+     * (for a cloud whose calls are bounded below the request's timer: nothing could be launched in between).
+     * Either way its completion arrives through {@link #poll}.
+     */
+    void launch(String cloudId, Callable<T> task, boolean onCallerThread) {
         @SuppressWarnings("unchecked")
         FutureTask<Void>[] self = new FutureTask[1];
         self[0] = new FutureTask<>(() -> {
@@ -54,7 +64,11 @@ final class Race<T> {
             events.add(event);
         }, null);
         running.put(cloudId, self[0]);
-        executor.execute(self[0]);
+        if (onCallerThread) {
+            self[0].run();
+        } else {
+            executor.execute(self[0]);
+        }
     }
 
     void signal(Signal s) {

@@ -1,5 +1,6 @@
 package io.hybris.spi;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -45,6 +46,19 @@ public interface CloudStore extends AutoCloseable {
 
     /** Deletes the object if it exists; deleting a missing object is not an error. */
     void delete(String objectKey);
+
+    /**
+     * How long any single {@link #put}, {@link #get} or {@link #delete} of this store can take at most, or empty
+     * (the default) if a call may take longer — as any call over a network may. Hybris normally hands each cloud
+     * request to an I/O thread so that a per-cloud timer can start another cloud while it waits; a request to a
+     * store whose bound is below that timer (and below the operation's remaining deadline) cannot be overtaken by
+     * the timer, so Hybris runs it on the caller's thread instead, saving two thread hand-offs. Only stores that
+     * do no I/O that could stall, such as {@link io.hybris.cloud.InMemoryCloudStore}, should return a bound; a
+     * wrapper that adds latency or faults must not pass its delegate's bound through.
+     */
+    default Optional<Duration> callTimeBound() {
+        return Optional.empty();
+    }
 
     /** Releases connections and threads. The default does nothing. */
     @Override

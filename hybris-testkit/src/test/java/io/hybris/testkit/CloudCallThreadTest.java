@@ -1,0 +1,169 @@
+package io.hybris.testkit;
+
+import io.hybris.Hybris;
+import io.hybris.HybrisConfig;
+import io.hybris.cloud.InMemoryCloudStore;
+import io.hybris.metadata.InMemoryMetadataStore;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.TransientCloudException;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Cloud requests run on the caller's thread exactly when the cloud bounds its call time below both the request's
+ * fallback timer and the remaining deadline ({@code CloudStore.callTimeBound()}), and on an I/O thread otherwise;
+ * a failing in-place request falls back to the next cloud as a handed-off one does. (Erasure-coded chunks:
+ * {@code ErasureCallThreadTest} in hybris-erasure.)
+ */
+class CloudCallThreadTest {
+    private static final byte[] VALUE = "value".getBytes(StandardCharsets.UTF_8);
+
+    /** An in-memory cloud that records the threads of its puts and gets, reports a bound, and may fail. */
+    private static final class RecordingCloud extends ForwardingCloudStore {
+        private final Optional<Duration> bound;
+        final Set<String> threads = ConcurrentHashMap.newKeySet();
+        final AtomicInteger puts = new AtomicInteger();
+        final AtomicInteger gets = new AtomicInteger();
+        volatile boolean failing;
+
+        RecordingCloud(String id, Optional<Duration> bound) {
+            super(new InMemoryCloudStore(id));
+            this.bound = bound;
+        }
+
+        @Override
+        public void put(String objectKey, byte[] value) {
+            threads.add(Thread.currentThread().getName());
+            puts.incrementAndGet();
+            if (failing) {
+                throw new TransientCloudException(id(), "injected put failure");
+            }
+            super.put(objectKey, value);
+        }
+
+        @Override
+        public Optional<byte[]> get(String objectKey, long maxBytes) {
+            threads.add(Thread.currentThread().getName());
+            gets.incrementAndGet();
+            if (failing) {
+                throw new TransientCloudException(id(), "injected get failure");
+            }
+            return super.get(objectKey, maxBytes);
+        }
+
+        @Override
+        public Optional<Duration> callTimeBound() {
+            return bound;
+        }
+    }
+
+    private static List<RecordingCloud> clouds(Optional<Duration> bound) {
+        return List.of(new RecordingCloud("c0", bound), new RecordingCloud("c1", bound),
+                new RecordingCloud("c2", bound));
+    }
+
+    private static Hybris open(List<RecordingCloud> clouds, Duration deadline, Duration timerMin,
+                               HybrisConfig.ErasurePolicy policy) {
+        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
+                .deadline(deadline).timerMin(timerMin).timerInitial(timerMin).erasurePolicy(policy)
+                .probeInterval(Duration.ZERO).gcEnabled(false);
+        clouds.forEach(b::cloud);
+        return b.open();
+    }
+
+    private static void putAndGet(List<RecordingCloud> clouds, Duration deadline, Duration timerMin,
+                                  HybrisConfig.ErasurePolicy policy) {
+        try (Hybris h = open(clouds, deadline, timerMin, policy)) {
+            h.put("box", "k", VALUE);
+            assertThat(h.get("box", "k")).hasValue(VALUE);
+        }
+    }
+
+    private static String caller() {
+        return Thread.currentThread().getName();
+    }
+
+    @Test
+    void boundedCloudsAreCalledOnTheCallersThread() {
+        List<RecordingCloud> clouds = clouds(Optional.of(Duration.ofMillis(100)));
+
+        putAndGet(clouds, Duration.ofSeconds(20), Duration.ofSeconds(1), HybrisConfig.ErasurePolicy.REPLICATION);
+
+        assertThat(clouds.get(0).threads).containsOnly(caller());
+        assertThat(clouds.get(1).threads).containsOnly(caller());
+        assertThat(clouds.get(0).puts.get() + clouds.get(1).puts.get() + clouds.get(2).puts.get()).isEqualTo(2);
+    }
+
+    @Test
+    void aBoundNotBelowTheTimerKeepsTheHandOff() {
+        List<RecordingCloud> clouds = clouds(Optional.of(Duration.ofSeconds(1)));
+
+        putAndGet(clouds, Duration.ofSeconds(20), Duration.ofSeconds(1), HybrisConfig.ErasurePolicy.REPLICATION);
+
+        assertThat(clouds.get(0).threads).isNotEmpty().doesNotContain(caller());
+        assertThat(clouds.get(1).threads).isNotEmpty().doesNotContain(caller());
+    }
+
+    @Test
+    void aBoundNotBelowTheRemainingDeadlineKeepsTheHandOff() {
+        List<RecordingCloud> clouds = clouds(Optional.of(Duration.ofSeconds(3)));
+
+        putAndGet(clouds, Duration.ofSeconds(2), Duration.ofSeconds(10), HybrisConfig.ErasurePolicy.REPLICATION);
+
+        assertThat(clouds.get(0).threads).isNotEmpty().doesNotContain(caller());
+        assertThat(clouds.get(1).threads).isNotEmpty().doesNotContain(caller());
+    }
+
+    @Test
+    void unboundedCloudsAreCalledOnIoThreads() {
+        List<RecordingCloud> clouds = clouds(Optional.empty());
+
+        putAndGet(clouds, Duration.ofSeconds(20), Duration.ofSeconds(1), HybrisConfig.ErasurePolicy.REPLICATION);
+
+        assertThat(clouds.get(0).threads).isNotEmpty().doesNotContain(caller());
+        assertThat(clouds.get(1).threads).isNotEmpty().doesNotContain(caller());
+    }
+
+    @Test
+    void aFailingInPlaceRequestFallsBackToTheNextCloud() {
+        List<RecordingCloud> clouds = clouds(Optional.of(Duration.ofMillis(100)));
+        try (Hybris h = open(clouds, Duration.ofSeconds(20), Duration.ofSeconds(1),
+                HybrisConfig.ErasurePolicy.REPLICATION)) {
+            clouds.get(0).failing = true;
+
+            h.put("box", "k", VALUE);
+
+            // c0 refused: the PUT was stored on c1 and c2, every attempt on the caller's thread
+            assertThat(clouds.get(0).puts).hasValue(1);
+            assertThat(clouds.get(1).puts).hasValue(1);
+            assertThat(clouds.get(2).puts).hasValue(1);
+
+            clouds.get(0).failing = false;
+            assertThat(h.get("box", "k")).hasValue(VALUE);
+            RecordingCloud first = clouds.get(1).gets.get() == 1 ? clouds.get(1) : clouds.get(2);
+            RecordingCloud second = first == clouds.get(1) ? clouds.get(2) : clouds.get(1);
+            assertThat(first.gets).hasValue(1);
+            assertThat(second.gets).hasValue(0);
+            first.failing = true;
+
+            assertThat(h.get("box", "k")).hasValue(VALUE);
+
+            // the cloud asked first failed, the other holder answered; c0, which has no copy, was never asked
+            assertThat(first.gets).hasValue(2);
+            assertThat(second.gets).hasValue(1);
+            assertThat(clouds.get(0).gets).hasValue(0);
+        }
+        for (CloudStore c : clouds) {
+            assertThat(((RecordingCloud) c).threads).containsOnly(caller());
+        }
+    }
+}
