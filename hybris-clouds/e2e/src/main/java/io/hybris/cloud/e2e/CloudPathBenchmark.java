@@ -51,7 +51,9 @@ import java.util.concurrent.TimeUnit;
  * ({@code setData} with version) on the same in-process ZooKeeper, and Hybris GET and PUT (f=1), for several
  * value sizes, interleaved round by round so drift hits every series alike. Prints medians and p99s and the
  * ratios against the paper's expectations (§5.1): GET follows the fastest cloud plus one metadata read; PUT
- * follows the second-fastest cloud plus one metadata read and one CAS.
+ * follows the second-fastest cloud plus one metadata read and one CAS. Every GET series (direct, metadata,
+ * driver, Hybris) is timed twice per round in the same way: its first call after the other clients' work, then
+ * a warm call right after it.
  *
  * <p>Usage: {@code CloudPathBenchmark <endpoints.properties> [s3-ms azure-ms gcs-ms] [sizes-in-KiB...]}; see
  * {@code bench/cloud-path.sh}.
@@ -184,23 +186,20 @@ public final class CloudPathBenchmark {
             String zkPath = "/raw/" + kib;
             curator.create().creatingParentsIfNeeded().forPath(zkPath, new byte[49]);
             hybris.put("bench", "v" + kib, value);
-            Series s3Put = new Series(), s3Get = new Series(), azPut = new Series(), azGet = new Series();
-            Series gcsPut = new Series(), gcsGet = new Series(), mdRead = new Series(), mdCas = new Series();
-            Series hPut = new Series(), hGet = new Series(), pairPut = new Series();
+            Series s3Put = new Series(), azPut = new Series(), gcsPut = new Series(), mdCas = new Series();
+            Series hPut = new Series(), pairPut = new Series();
+            Gets s3Get = new Gets(), azGet = new Gets(), gcsGet = new Gets(), mdRead = new Gets(), hGet = new Gets();
             Map<String, Series> driverPut = new LinkedHashMap<>();
-            Map<String, Series> driverGet = new LinkedHashMap<>();
+            Map<String, Gets> driverGet = new LinkedHashMap<>();
             for (CloudStore d : drivers) {
                 driverPut.put(d.id(), new Series());
-                driverGet.put(d.id(), new Series());
+                driverGet.put(d.id(), new Gets());
             }
             for (int r = 0; r < warmup + rounds; r++) {
                 boolean keep = r >= warmup;
                 time(keep, s3Put, () -> s3.putObject(b -> b.bucket(BUCKET).key(name), RequestBody.fromBytes(value)));
-                time(keep, s3Get, () -> s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(name)).asByteArray());
                 time(keep, azPut, () -> azure.getBlobClient(name).upload(BinaryData.fromBytes(value), true));
-                time(keep, azGet, () -> azure.getBlobClient(name).downloadContent().toBytes());
                 time(keep, gcsPut, () -> gcs.create(BlobInfo.newBuilder(BUCKET, name).build(), value));
-                time(keep, gcsGet, () -> gcs.readAllBytes(BlobId.of(BUCKET, name)));
                 // what Hybris's PUT waits for: both fastest clouds' uploads at once, sharing this machine's cores
                 time(keep, pairPut, () -> {
                     CompletableFuture<Void> az = CompletableFuture.runAsync(
@@ -209,19 +208,28 @@ public final class CloudPathBenchmark {
                     az.join();
                 });
                 Stat stat = new Stat();
-                time(keep, mdRead, () -> {
-                    syncAndWait(curator, zkPath);
-                    curator.getData().storingStatIn(stat).forPath(zkPath);
-                });
+                curator.getData().storingStatIn(stat).forPath(zkPath);
                 time(keep, mdCas, () -> curator.setData().withVersion(stat.getVersion()).forPath(zkPath, new byte[49]));
+                String driverKey = "driver/" + kib;
                 for (CloudStore d : drivers) {
-                    String key = "driver/" + kib;
-                    time(keep, driverPut.get(d.id()), () -> d.put(key, value));
-                    time(keep, driverGet.get(d.id()), () -> d.get(key, value.length).orElseThrow());
+                    time(keep, driverPut.get(d.id()), () -> d.put(driverKey, value));
                 }
-                // GET first: the previous round's PUT has long finished deleting the version it replaced, as the
-                // direct GETs above never compete with a background delete either
-                time(keep, hGet, () -> {
+                // Every GET series is timed the same way: the first call after the other clients' work (its
+                // connection idle for a round, as a client's first request after a pause), then a second call
+                // right after it (a busy client's warm connection). Hybris GETs come before this round's Hybris
+                // PUT, so no background delete of a replaced version competes with them, as none does with the
+                // direct GETs.
+                gets(keep, s3Get, () -> s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(name)).asByteArray());
+                gets(keep, azGet, () -> azure.getBlobClient(name).downloadContent().toBytes());
+                gets(keep, gcsGet, () -> gcs.readAllBytes(BlobId.of(BUCKET, name)));
+                gets(keep, mdRead, () -> {
+                    syncAndWait(curator, zkPath);
+                    curator.getData().forPath(zkPath);
+                });
+                for (CloudStore d : drivers) {
+                    gets(keep, driverGet.get(d.id()), () -> d.get(driverKey, value.length).orElseThrow());
+                }
+                gets(keep, hGet, () -> {
                     byte[] back = hybris.get("bench", "v" + kib).orElseThrow();
                     if (back.length != value.length) {
                         throw new IllegalStateException("Hybris returned " + back.length + " bytes");
@@ -229,25 +237,28 @@ public final class CloudPathBenchmark {
                 });
                 time(keep, hPut, () -> hybris.put("bench", "v" + kib, value));
             }
-            double[] directGet = {s3Get.median(), azGet.median(), gcsGet.median()};
             double[] directPut = {s3Put.median(), azPut.median(), gcsPut.median()};
-            double[] sortedGet = directGet.clone();
             double[] sortedPut = directPut.clone();
-            Arrays.sort(sortedGet);
             Arrays.sort(sortedPut);
-            double expectedGet = sortedGet[0] + mdRead.median();
-            double expectedPut = sortedPut[1] + mdRead.median() + mdCas.median();
-            double expectedPairPut = pairPut.median() + mdRead.median() + mdCas.median();
+            double expectedPut = sortedPut[1] + mdRead.warm.median() + mdCas.median();
+            double expectedPairPut = pairPut.median() + mdRead.warm.median() + mdCas.median();
             String size = kib >= 1024 ? (kib / 1024) + " MiB" : kib + " KiB";
-            System.out.printf(Locale.ROOT, "| %s | GET | %s | %s | %s | %s | %s | %.1f | %.2f |%n", size,
-                    s3Get, azGet, gcsGet, mdRead, hGet, expectedGet, hGet.median() / expectedGet);
+            for (boolean warm : new boolean[] {false, true}) {
+                Series[] direct = {s3Get.of(warm), azGet.of(warm), gcsGet.of(warm)};
+                double expectedGet = Arrays.stream(direct).mapToDouble(Series::median).min().orElseThrow()
+                        + mdRead.of(warm).median();
+                System.out.printf(Locale.ROOT, "| %s | GET (%s) | %s | %s | %s | %s | %s | %.1f | %.2f |%n", size,
+                        warm ? "warm" : "first", direct[0], direct[1], direct[2], mdRead.of(warm), hGet.of(warm),
+                        expectedGet, hGet.of(warm).median() / expectedGet);
+            }
             System.out.printf(Locale.ROOT, "| %s | PUT | %s | %s | %s | %s | %s | %.1f | %.2f |%n", size,
-                    s3Put, azPut, gcsPut, mdRead + " + " + mdCas, hPut, expectedPut, hPut.median() / expectedPut);
+                    s3Put, azPut, gcsPut, mdRead.warm + " + " + mdCas, hPut, expectedPut, hPut.median() / expectedPut);
             pairLines.add(String.format(Locale.ROOT, "| %s | %s | %s | %.1f | %.2f |", size, pairPut,
                     hPut, expectedPairPut, hPut.median() / expectedPairPut));
             StringBuilder drv = new StringBuilder("#   " + size + " through the Hybris drivers alone (median / p99 ms):");
             for (CloudStore d : drivers) {
-                drv.append(' ').append(d.id()).append(" GET ").append(driverGet.get(d.id()))
+                drv.append(' ').append(d.id()).append(" GET first ").append(driverGet.get(d.id()).first)
+                        .append(", warm ").append(driverGet.get(d.id()).warm)
                         .append(", PUT ").append(driverPut.get(d.id())).append(';');
             }
             diagnostics.add(drv.toString());
@@ -298,6 +309,22 @@ public final class CloudPathBenchmark {
         call.run();
         if (keep) {
             series.add((System.nanoTime() - t0) / 1e6);
+        }
+    }
+
+    /** Times two calls in a row: the first after other clients' work, the second right after it. */
+    private static void gets(boolean keep, Gets gets, Call call) throws Exception {
+        time(keep, gets.first, call);
+        time(keep, gets.warm, call);
+    }
+
+    /** A GET series: the first call of a round and the warm call right after it. */
+    private static final class Gets {
+        final Series first = new Series();
+        final Series warm = new Series();
+
+        Series of(boolean warmCall) {
+            return warmCall ? warm : first;
         }
     }
 
