@@ -11,11 +11,21 @@ import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
 import io.hybris.Hybris;
+import io.hybris.HybrisListener;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.cloud.e2e.EmulatedClouds.Kind;
 import io.hybris.rmds.zookeeper.EmbeddedZooKeeper;
+import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
 import io.hybris.spi.CloudStore;
+import io.hybris.spi.MetadataKey;
+import io.hybris.spi.MetadataPage;
+import io.hybris.spi.MetadataStore;
+import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.VersionConflictException;
+import io.hybris.spi.VersionedValue;
+import io.hybris.spi.WatchedRead;
+import io.hybris.testkit.ForwardingCloudStore;
 import io.hybris.testkit.TestEnvironment;
 import io.hybris.testkit.Toxiproxy;
 import org.apache.curator.framework.CuratorFramework;
@@ -40,6 +50,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -92,6 +103,10 @@ public final class CloudPathBenchmark {
         private final List<CloudStore> drivers = new ArrayList<>();
         private final List<String> diagnostics = new ArrayList<>();
         private final List<String> pairLines = new ArrayList<>();
+        private final List<String> sequenceLines = new ArrayList<>();
+        private final GetLatencies getLatencies = new GetLatencies();
+        private TimedMetadataStore timedStore;
+        private TimedCloudStore timedS3;
         private final java.util.concurrent.ExecutorService parallel =
                 java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
                     Thread t = new Thread(r, "bench-parallel-put");
@@ -144,8 +159,10 @@ public final class CloudPathBenchmark {
                  CloudStore azureDriver = clouds.store("azure", Kind.AZURE, prefix + "drivers/");
                  CloudStore gcsDriver = clouds.store("gcs", Kind.GCS, prefix + "drivers/");
                  Hybris hybris = Hybris.builder().f(1)
-                         .metadataStore("zookeeper", Map.of("connect", zk.connectString(), "root", "/bench"))
-                         .cloud(clouds.store("s3", Kind.S3, prefix))
+                         .metadataStore(timedStore = new TimedMetadataStore(ZooKeeperMetadataStore.builder()
+                                 .connect(zk.connectString()).root("/bench").build()))
+                         .listener(getLatencies)
+                         .cloud(timedS3 = new TimedCloudStore(clouds.store("s3", Kind.S3, prefix)))
                          .cloud(clouds.store("azure", Kind.AZURE, prefix))
                          .cloud(clouds.store("gcs", Kind.GCS, prefix))
                          .probeInterval(Duration.ZERO)
@@ -163,10 +180,18 @@ public final class CloudPathBenchmark {
                     measure(kib, hybris, curator, s3, azure, gcs);
                 }
                 System.out.println();
-                System.out.println("PUT against both fastest clouds' direct uploads run in parallel (s3 + azure), plus "
-                        + "one metadata read and one CAS:");
-                System.out.println("| value | s3 + azure direct in parallel | Hybris PUT | expected | Hybris / expected |");
+                System.out.println("GET against its raw equivalent: raw Curator's metadata read, then the S3 SDK's "
+                        + "direct GET, timed as one call:");
+                System.out.println("| value | call | metadata read + s3 direct GET | Hybris GET | Hybris / raw |");
                 System.out.println("|---|---|---|---|---|");
+                sequenceLines.forEach(System.out::println);
+                System.out.println();
+                System.out.println("PUT against both fastest clouds' direct uploads run in parallel (s3 + azure), plus "
+                        + "one metadata read and one CAS (separately timed, added up; and done by the raw clients in "
+                        + "sequence, timed as one call):");
+                System.out.println("| value | s3 + azure direct in parallel | expected | Hybris / expected "
+                        + "| metadata read + both uploads + CAS | Hybris PUT | Hybris / raw |");
+                System.out.println("|---|---|---|---|---|---|---|");
                 pairLines.forEach(System.out::println);
                 System.out.println();
                 diagnostics.forEach(System.out::println);
@@ -187,8 +212,11 @@ public final class CloudPathBenchmark {
             curator.create().creatingParentsIfNeeded().forPath(zkPath, new byte[49]);
             hybris.put("bench", "v" + kib, value);
             Series s3Put = new Series(), azPut = new Series(), gcsPut = new Series(), mdCas = new Series();
-            Series hPut = new Series(), pairPut = new Series();
+            Series hPut = new Series(), pairPut = new Series(), sequencePut = new Series();
             Gets s3Get = new Gets(), azGet = new Gets(), gcsGet = new Gets(), mdRead = new Gets(), hGet = new Gets();
+            Gets sequenceGet = new Gets();
+            Series inHybrisMetadata = new Series(), inHybrisDriver = new Series();
+            Series inHybrisCloudRequest = new Series();
             Map<String, Series> driverPut = new LinkedHashMap<>();
             Map<String, Gets> driverGet = new LinkedHashMap<>();
             for (CloudStore d : drivers) {
@@ -210,6 +238,17 @@ public final class CloudPathBenchmark {
                 Stat stat = new Stat();
                 curator.getData().storingStatIn(stat).forPath(zkPath);
                 time(keep, mdCas, () -> curator.setData().withVersion(stat.getVersion()).forPath(zkPath, new byte[49]));
+                // what Hybris's PUT does, with the raw clients: metadata read, both uploads at once, CAS
+                time(keep, sequencePut, () -> {
+                    Stat read = new Stat();
+                    syncAndWait(curator, zkPath);
+                    curator.getData().storingStatIn(read).forPath(zkPath);
+                    CompletableFuture<Void> az = CompletableFuture.runAsync(
+                            () -> azure.getBlobClient(name).upload(BinaryData.fromBytes(value), true), parallel);
+                    s3.putObject(b -> b.bucket(BUCKET).key(name), RequestBody.fromBytes(value));
+                    az.join();
+                    curator.setData().withVersion(read.getVersion()).forPath(zkPath, new byte[49]);
+                });
                 String driverKey = "driver/" + kib;
                 for (CloudStore d : drivers) {
                     time(keep, driverPut.get(d.id()), () -> d.put(driverKey, value));
@@ -219,6 +258,12 @@ public final class CloudPathBenchmark {
                 // right after it (a busy client's warm connection). Hybris GETs come before this round's Hybris
                 // PUT, so no background delete of a replaced version competes with them, as none does with the
                 // direct GETs.
+                // what Hybris's GET does, with the raw clients: the metadata read, then the fastest cloud's GET
+                gets(keep, sequenceGet, () -> {
+                    syncAndWait(curator, zkPath);
+                    curator.getData().forPath(zkPath);
+                    s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(name)).asByteArray();
+                });
                 gets(keep, s3Get, () -> s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(name)).asByteArray());
                 gets(keep, azGet, () -> azure.getBlobClient(name).downloadContent().toBytes());
                 gets(keep, gcsGet, () -> gcs.readAllBytes(BlobId.of(BUCKET, name)));
@@ -235,6 +280,11 @@ public final class CloudPathBenchmark {
                         throw new IllegalStateException("Hybris returned " + back.length + " bytes");
                     }
                 });
+                if (keep) { // the parts of the warm Hybris GET just timed
+                    inHybrisMetadata.add(timedStore.lastReadMs);
+                    inHybrisDriver.add(timedS3.lastGetMs);
+                    inHybrisCloudRequest.add(getLatencies.lastMs);
+                }
                 time(keep, hPut, () -> hybris.put("bench", "v" + kib, value));
             }
             double[] directPut = {s3Put.median(), azPut.median(), gcsPut.median()};
@@ -253,8 +303,14 @@ public final class CloudPathBenchmark {
             }
             System.out.printf(Locale.ROOT, "| %s | PUT | %s | %s | %s | %s | %s | %.1f | %.2f |%n", size,
                     s3Put, azPut, gcsPut, mdRead.warm + " + " + mdCas, hPut, expectedPut, hPut.median() / expectedPut);
-            pairLines.add(String.format(Locale.ROOT, "| %s | %s | %s | %.1f | %.2f |", size, pairPut,
-                    hPut, expectedPairPut, hPut.median() / expectedPairPut));
+            for (boolean warm : new boolean[] {false, true}) {
+                sequenceLines.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.2f |", size,
+                        warm ? "warm" : "first", sequenceGet.of(warm), hGet.of(warm),
+                        hGet.of(warm).median() / sequenceGet.of(warm).median()));
+            }
+            pairLines.add(String.format(Locale.ROOT, "| %s | %s | %.1f | %.2f | %s | %s | %.2f |", size, pairPut,
+                    expectedPairPut, hPut.median() / expectedPairPut, sequencePut, hPut,
+                    hPut.median() / sequencePut.median()));
             StringBuilder drv = new StringBuilder("#   " + size + " through the Hybris drivers alone (median / p99 ms):");
             for (CloudStore d : drivers) {
                 drv.append(' ').append(d.id()).append(" GET first ").append(driverGet.get(d.id()).first)
@@ -262,6 +318,9 @@ public final class CloudPathBenchmark {
                         .append(", PUT ").append(driverPut.get(d.id())).append(';');
             }
             diagnostics.add(drv.toString());
+            diagnostics.add(String.format(Locale.ROOT, "#   %s warm Hybris GET %s, of which (median / p99 ms): metadata "
+                    + "read in the store %s; S3 driver GET %s; cloud request (driver GET + hash check) %s", size,
+                    hGet.warm, inHybrisMetadata, inHybrisDriver, inHybrisCloudRequest));
             System.out.flush();
         }
 
@@ -296,6 +355,103 @@ public final class CloudPathBenchmark {
         private Storage gcsClient() {
             return StorageOptions.http().setHost(env.gcsProxy().toString()).setProjectId(env.gcsProject())
                     .setCredentials(NoCredentials.getInstance()).build().getService();
+        }
+    }
+
+    /** The latency of the last successful cloud GET Hybris reported. */
+    private static final class GetLatencies implements HybrisListener {
+        volatile double lastMs;
+
+        @Override
+        public void cloudOperation(String cloudId, CloudOperation operation, String objectKey, Outcome outcome,
+                                   Duration latency) {
+            if (operation == CloudOperation.GET && outcome == Outcome.OK) {
+                lastMs = latency.toNanos() / 1e6;
+            }
+        }
+    }
+
+    /** Times each GET of the cloud below. */
+    private static final class TimedCloudStore extends ForwardingCloudStore {
+        volatile double lastGetMs;
+
+        TimedCloudStore(CloudStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public Optional<byte[]> get(String objectKey, long maxBytes) {
+            long t0 = System.nanoTime();
+            try {
+                return super.get(objectKey, maxBytes);
+            } finally {
+                lastGetMs = (System.nanoTime() - t0) / 1e6;
+            }
+        }
+    }
+
+    /** Times each read of the metadata store below; forwards everything else. */
+    private static final class TimedMetadataStore implements MetadataStore {
+        private final MetadataStore delegate;
+        volatile double lastReadMs;
+
+        TimedMetadataStore(MetadataStore delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public Optional<VersionedValue> read(MetadataKey key) {
+            long t0 = System.nanoTime();
+            try {
+                return delegate.read(key);
+            } finally {
+                lastReadMs = (System.nanoTime() - t0) / 1e6;
+            }
+        }
+
+        @Override
+        public WatchedRead readAndWatch(MetadataKey key, Runnable onChange) {
+            return delegate.readAndWatch(key, onChange);
+        }
+
+        @Override
+        public void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
+            delegate.conditionalUpdate(update);
+        }
+
+        @Override
+        public void conditionalUpdateAll(List<MetadataUpdate> updates) throws VersionConflictException {
+            delegate.conditionalUpdateAll(updates);
+        }
+
+        @Override
+        public MetadataPage list(String container, String prefix, String startAfter, int limit) {
+            return delegate.list(container, prefix, startAfter, limit);
+        }
+
+        @Override
+        public int maxAtomicUpdates() {
+            return delegate.maxAtomicUpdates();
+        }
+
+        @Override
+        public Optional<Duration> callTimeBound() {
+            return delegate.callTimeBound();
+        }
+
+        @Override
+        public List<String> containers() {
+            return delegate.containers();
+        }
+
+        @Override
+        public String describe() {
+            return "timed " + delegate.describe();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
         }
     }
 
