@@ -33,6 +33,7 @@ import io.hybris.spi.WatchedRead;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -592,8 +593,9 @@ public final class Engine {
         race.launch(cloudId, () -> {
             long t0 = System.nanoTime();
             Optional<byte[]> got;
+            MessageDigest arrived = Hashing.newSha256(); // hashed while the bytes arrive
             try {
-                got = cloud.get(objectKey, meta.size());
+                got = cloud.get(objectKey, meta.size(), arrived::update);
             } catch (OversizedObjectException e) {
                 ranking.recordFailure(cloudId, Op.READ, meta.size());
                 listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.OVERSIZED, since(t0));
@@ -608,7 +610,7 @@ public final class Engine {
                 throw new CloudValueException(cloudId + " has no object '" + objectKey + "'");
             }
             byte[] value = got.get();
-            if (value.length != meta.size() || !Hashing.matches(meta.sha256(), Hashing.sha256(value))) {
+            if (value.length != meta.size() || !Hashing.matches(meta.sha256(), arrived.digest())) {
                 ranking.recordFailure(cloudId, Op.READ, meta.size());
                 listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.CORRUPT, since(t0));
                 throw new CloudValueException(cloudId + " returned " + value.length + " bytes for '" + objectKey

@@ -16,6 +16,7 @@ import io.hybris.spi.OversizedObjectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -393,8 +394,9 @@ final class ErasureStorage {
         race.launch(cloudId, () -> {
             long t0 = System.nanoTime();
             Optional<byte[]> got;
+            MessageDigest arrived = Hashing.newSha256(); // hashed while the bytes arrive
             try {
-                got = cloud.get(objectKey, length);
+                got = cloud.get(objectKey, length, arrived::update);
             } catch (OversizedObjectException e) {
                 ranking.recordFailure(cloudId, Op.READ, length);
                 listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.OVERSIZED, since(t0));
@@ -409,7 +411,7 @@ final class ErasureStorage {
                 throw new Engine.CloudValueException(cloudId + " has no chunk '" + objectKey + "'");
             }
             byte[] value = got.get();
-            if (value.length != length || !Hashing.matches(hash, Hashing.sha256(value))) {
+            if (value.length != length || !Hashing.matches(hash, arrived.digest())) {
                 ranking.recordFailure(cloudId, Op.READ, length);
                 listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.CORRUPT, since(t0));
                 throw new Engine.CloudValueException(cloudId + " returned " + value.length + " bytes for chunk "

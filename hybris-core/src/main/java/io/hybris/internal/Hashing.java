@@ -11,8 +11,13 @@ public final class Hashing {
 
     /** The SHA-256 of {@code data}. */
     public static byte[] sha256(byte[] data) {
+        return newSha256().digest(data);
+    }
+
+    /** A fresh SHA-256 digest, for hashing bytes as they arrive. */
+    public static MessageDigest newSha256() {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(data);
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("the JDK lacks SHA-256", e);
         }

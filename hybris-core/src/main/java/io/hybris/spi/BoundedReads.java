@@ -19,6 +19,17 @@ public final class BoundedReads {
      */
     public static byte[] readAtMost(InputStream in, long maxBytes, String cloudId, String objectKey)
             throws IOException {
+        return readAtMost(in, maxBytes, cloudId, objectKey, (bytes, offset, length) -> { });
+    }
+
+    /**
+     * Reads {@code in} to its end if it holds at most {@code maxBytes} bytes, passing every byte read to
+     * {@code onBytes} as it arrives (for {@link CloudStore#get(String, long, ByteConsumer)}).
+     *
+     * @throws OversizedObjectException after reading {@code maxBytes + 1} bytes, if there are more
+     */
+    public static byte[] readAtMost(InputStream in, long maxBytes, String cloudId, String objectKey,
+                                    ByteConsumer onBytes) throws IOException {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
         }
@@ -36,6 +47,7 @@ public final class BoundedReads {
             if (total > maxBytes) {
                 throw new OversizedObjectException(cloudId, objectKey, maxBytes);
             }
+            onBytes.accept(buffer, 0, n);
             out.write(buffer, 0, n);
         }
     }

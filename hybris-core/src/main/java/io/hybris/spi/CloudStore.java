@@ -41,6 +41,20 @@ public interface CloudStore extends AutoCloseable {
      */
     Optional<byte[]> get(String objectKey, long maxBytes);
 
+    /**
+     * As {@link #get(String, long)}, and passes the bytes it returns to {@code onBytes}, in order and each exactly
+     * once, as they arrive, so the caller can hash them while the download runs instead of after it. Hybris
+     * verifies a value against the hash of what {@code onBytes} saw, so a store that overrides this must hand it
+     * exactly the bytes of the returned array (the testkit contract checks this). If the call throws or returns
+     * empty, {@code onBytes} may have seen any prefix, which the caller discards. The default reads the whole
+     * value, then passes it in one piece; stores that read a stream should override it.
+     */
+    default Optional<byte[]> get(String objectKey, long maxBytes, ByteConsumer onBytes) {
+        Optional<byte[]> value = get(objectKey, maxBytes);
+        value.ifPresent(bytes -> onBytes.accept(bytes, 0, bytes.length));
+        return value;
+    }
+
     /** Every object whose key starts with {@code prefix}, in no particular order. */
     List<CloudObject> list(String prefix);
 

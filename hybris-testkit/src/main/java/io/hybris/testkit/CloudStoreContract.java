@@ -281,6 +281,27 @@ public abstract class CloudStoreContract {
                 .isInstanceOf(OversizedObjectException.class);
     }
 
+    /** Hybris hashes what the consumer sees, so it must be exactly the returned bytes, in order, once. */
+    @Test
+    void getWithAConsumerPassesItExactlyTheReturnedBytes() {
+        for (int size : new int[] {0, 1, 100 << 10, (3 << 20) + 17}) {
+            byte[] value = new byte[size];
+            new Random(size).nextBytes(value);
+            String key = ROOT + "streamed-" + size + "#1_abc";
+            store.put(key, value);
+            java.io.ByteArrayOutputStream seen = new java.io.ByteArrayOutputStream();
+
+            Optional<byte[]> read = store.get(key, size, seen::write);
+
+            assertThat(read).as("%d bytes", size).hasValueSatisfying(v -> assertThat(v).isEqualTo(value));
+            assertThat(seen.toByteArray()).as("what the consumer saw of %d bytes", size).isEqualTo(value);
+        }
+        assertThat(store.get(ROOT + "streamed-missing#1_abc", 10, (b, o, l) -> fail("no bytes expected")))
+                .isEmpty();
+        assertThatThrownBy(() -> store.get(ROOT + "streamed-1#1_abc", 0, (b, o, l) -> { }))
+                .isInstanceOf(OversizedObjectException.class);
+    }
+
     @Test
     void concurrentPutsOfDistinctKeysAreAllReadable() throws Exception {
         int threads = 8;

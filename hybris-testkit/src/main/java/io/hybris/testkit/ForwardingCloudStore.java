@@ -12,7 +12,10 @@ import java.util.Optional;
  * decorators, each of which overrides only the operations it changes (as S3Proxy's {@code ForwardingBlobStore}).
  * Decorators stack: {@code SlowCloudStore.ofGets(CorruptingCloudStore.of(store), delay)}.
  *
- * <p>Thread-safe if the delegate is. {@link #close()} closes the delegate.
+ * <p>Thread-safe if the delegate is. {@link #close()} closes the delegate. Two calls are deliberately not
+ * forwarded: {@link CloudStore#get(String, long, io.hybris.spi.ByteConsumer)} keeps its default, which goes
+ * through this class's {@link #get(String, long)} so a decorator that overrides only that still sees every read;
+ * and {@link CloudStore#callTimeBound()} stays empty, since a decorator may add delays or faults.
  *
  * <pre>{@code
  * final class ReadOnlyCloudStore extends ForwardingCloudStore {

@@ -11,6 +11,7 @@ import com.azure.storage.blob.models.ListBlobsOptions;
 import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
 import com.azure.storage.blob.specialized.BlockBlobClient;
 import io.hybris.HybrisConfigurationException;
+import io.hybris.spi.ByteConsumer;
 import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.OversizedObjectException;
@@ -112,6 +113,12 @@ public final class AzureBlobCloudStore implements CloudStore {
 
     @Override
     public Optional<byte[]> get(String objectKey, long maxBytes) {
+        return get(objectKey, maxBytes, (bytes, offset, length) -> { });
+    }
+
+    /** Passes the blob's bytes to {@code onBytes} as the SDK writes them into the download sink. */
+    @Override
+    public Optional<byte[]> get(String objectKey, long maxBytes, ByteConsumer onBytes) {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
         }
@@ -121,7 +128,7 @@ public final class AzureBlobCloudStore implements CloudStore {
         BlobRange limited = maxBytes == Long.MAX_VALUE ? new BlobRange(0) : new BlobRange(0, maxBytes + 1);
         return call(what, () -> {
             try {
-                return Optional.of(download(blob, limited, objectKey, maxBytes));
+                return Optional.of(download(blob, limited, objectKey, maxBytes, onBytes));
             } catch (RuntimeException e) {
                 if (AzureBlobErrors.isBlobNotFound(e)) {
                     return Optional.empty();
@@ -132,7 +139,7 @@ public final class AzureBlobCloudStore implements CloudStore {
             }
             // 416: the blob is empty, so no range is satisfiable; fetch it whole, still capped at maxBytes.
             try {
-                return Optional.of(download(blob, new BlobRange(0), objectKey, maxBytes));
+                return Optional.of(download(blob, new BlobRange(0), objectKey, maxBytes, onBytes));
             } catch (RuntimeException e) {
                 if (AzureBlobErrors.isBlobNotFound(e)) {
                     return Optional.empty();
@@ -142,8 +149,9 @@ public final class AzureBlobCloudStore implements CloudStore {
         });
     }
 
-    private byte[] download(BlockBlobClient blob, BlobRange range, String objectKey, long maxBytes) {
-        BoundedSink sink = new BoundedSink(maxBytes);
+    private byte[] download(BlockBlobClient blob, BlobRange range, String objectKey, long maxBytes,
+                            ByteConsumer onBytes) {
+        BoundedSink sink = new BoundedSink(maxBytes, onBytes);
         try {
             blob.downloadStreamWithResponse(sink, range, downloadRetries, null, false, null, Context.NONE);
         } catch (RuntimeException e) {

@@ -1,5 +1,7 @@
 package io.hybris.cloud.azure;
 
+import io.hybris.spi.ByteConsumer;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
@@ -12,12 +14,15 @@ import java.util.Arrays;
 final class BoundedSink extends OutputStream {
     private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
     private final long maxBytes;
+    private final ByteConsumer onBytes;
     private byte[] buffer;
     private int size;
     private volatile boolean overflowed;
 
-    BoundedSink(long maxBytes) {
+    /** A sink that also passes every byte it keeps to {@code onBytes}, in order. */
+    BoundedSink(long maxBytes, ByteConsumer onBytes) {
         this.maxBytes = maxBytes;
+        this.onBytes = onBytes;
         this.buffer = new byte[(int) Math.max(0, Math.min(maxBytes, 64 * 1024))];
     }
 
@@ -55,5 +60,6 @@ final class BoundedSink extends OutputStream {
         }
         System.arraycopy(b, off, buffer, size, len);
         size = needed;
+        onBytes.accept(b, off, len);
     }
 }

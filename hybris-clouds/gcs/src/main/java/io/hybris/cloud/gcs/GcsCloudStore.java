@@ -11,6 +11,7 @@ import com.google.cloud.storage.BucketInfo;
 import com.google.cloud.storage.Storage;
 import io.hybris.HybrisConfigurationException;
 import io.hybris.spi.BoundedReads;
+import io.hybris.spi.ByteConsumer;
 import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.CloudStoreException;
@@ -126,6 +127,12 @@ public final class GcsCloudStore implements CloudStore {
      */
     @Override
     public Optional<byte[]> get(String objectKey, long maxBytes) {
+        return get(objectKey, maxBytes, (bytes, offset, length) -> { });
+    }
+
+    /** Passes the object's bytes to {@code onBytes} chunk by chunk as they are read from the channel. */
+    @Override
+    public Optional<byte[]> get(String objectKey, long maxBytes, ByteConsumer onBytes) {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
         }
@@ -140,7 +147,7 @@ public final class GcsCloudStore implements CloudStore {
                     channel.setChunkSize((int) Math.max(MIN_READ_BUFFER, maxBytes + 1));
                 }
                 InputStream in = new StopOnInterrupt(Channels.newInputStream(channel));
-                return Optional.of(BoundedReads.readAtMost(in, maxBytes, id(), objectKey));
+                return Optional.of(BoundedReads.readAtMost(in, maxBytes, id(), objectKey, onBytes));
             } catch (CloudStoreException e) {
                 throw e;
             } catch (IOException | RuntimeException e) {

@@ -1,6 +1,7 @@
 package io.hybris.cloud.s3;
 
 import io.hybris.spi.BoundedReads;
+import io.hybris.spi.ByteConsumer;
 import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.CloudStoreException;
@@ -132,6 +133,12 @@ public final class S3CloudStore implements CloudStore {
 
     @Override
     public Optional<byte[]> get(String objectKey, long maxBytes) {
+        return get(objectKey, maxBytes, (bytes, offset, length) -> { });
+    }
+
+    /** Passes the body to {@code onBytes} chunk by chunk as it is read from the response stream. */
+    @Override
+    public Optional<byte[]> get(String objectKey, long maxBytes, ByteConsumer onBytes) {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
         }
@@ -139,10 +146,10 @@ public final class S3CloudStore implements CloudStore {
         String what = "get of '" + objectKey + "'";
         return calls.call(what, inFlight -> {
             try {
-                return read(objectKey, key, maxBytes, true, inFlight);
+                return read(objectKey, key, maxBytes, true, inFlight, onBytes);
             } catch (SdkException e) {
                 if (S3Errors.status(e) == 416) {
-                    return readWithoutRange(what, objectKey, key, maxBytes, inFlight);
+                    return readWithoutRange(what, objectKey, key, maxBytes, inFlight, onBytes);
                 }
                 throw errors.map(what, e, inFlight);
             } catch (IOException e) {
@@ -153,9 +160,9 @@ public final class S3CloudStore implements CloudStore {
 
     /** An empty object has no byte 0, so some servers answer a range with 416: read it whole, still bounded. */
     private Optional<byte[]> readWithoutRange(String what, String objectKey, String key, long maxBytes,
-                                              InFlight inFlight) {
+                                              InFlight inFlight, ByteConsumer onBytes) {
         try {
-            return read(objectKey, key, maxBytes, false, inFlight);
+            return read(objectKey, key, maxBytes, false, inFlight, onBytes);
         } catch (SdkException e) {
             throw errors.map(what, e, inFlight);
         } catch (IOException e) {
@@ -163,8 +170,8 @@ public final class S3CloudStore implements CloudStore {
         }
     }
 
-    private Optional<byte[]> read(String objectKey, String key, long maxBytes, boolean ranged, InFlight inFlight)
-            throws IOException {
+    private Optional<byte[]> read(String objectKey, String key, long maxBytes, boolean ranged, InFlight inFlight,
+                                  ByteConsumer onBytes) throws IOException {
         GetObjectRequest.Builder request = GetObjectRequest.builder().bucket(settings.bucket()).key(key);
         if (ranged && maxBytes < Long.MAX_VALUE) {
             request.range("bytes=0-" + maxBytes);
@@ -185,7 +192,7 @@ public final class S3CloudStore implements CloudStore {
             if (size > maxBytes) {
                 throw new OversizedObjectException(settings.cloudId(), objectKey, maxBytes);
             }
-            byte[] bytes = BoundedReads.readAtMost(in, maxBytes, settings.cloudId(), objectKey);
+            byte[] bytes = BoundedReads.readAtMost(in, maxBytes, settings.cloudId(), objectKey, onBytes);
             complete = true;
             return Optional.of(bytes);
         } finally {
