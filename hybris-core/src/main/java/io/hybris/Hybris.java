@@ -1,5 +1,6 @@
 package io.hybris;
 
+import io.hybris.internal.CloudOpener;
 import io.hybris.internal.Engine;
 import io.hybris.internal.Names;
 import io.hybris.internal.Providers;
@@ -132,26 +133,22 @@ public final class Hybris implements AutoCloseable {
     }
 
     /**
-     * Opens a client: creates (or takes) the metadata store and the clouds. If anything fails, whatever was
-     * already created is closed again.
+     * Opens a client: creates (or takes) the metadata store and the clouds (those created from a type start
+     * in parallel). If anything fails, whatever was already created is closed again.
      */
     public static Hybris open(HybrisConfig config) {
-        List<CloudStore> clouds = new ArrayList<>();
+        List<CloudStore> clouds;
         List<CloudStore> owned = new ArrayList<>();
         MetadataStore metadata = null;
         boolean ownsMetadata = config.metadataStore().isEmpty();
         ValueCache valueCache = null;
         boolean ownsValueCache = config.cache().type().isPresent();
+        CloudOpener opener = new CloudOpener();
         try {
-            for (CloudSpec spec : config.clouds()) {
-                if (spec.instance().isPresent()) {
-                    clouds.add(spec.instance().get());
-                } else {
-                    CloudStore store = Providers.cloudProvider(spec.type(), "hybris.cloud." + spec.id() + ".type")
-                            .create(spec.id(), new ProviderOptions("hybris.cloud." + spec.id() + ".", spec.options()));
-                    owned.add(store);
-                    clouds.add(store);
-                }
+            try {
+                clouds = opener.open(config.clouds());
+            } finally {
+                owned.addAll(opener.created());
             }
             if (ownsMetadata) {
                 String type = config.metadataType().orElseThrow();

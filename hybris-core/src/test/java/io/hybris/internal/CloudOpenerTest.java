@@ -1,0 +1,158 @@
+package io.hybris.internal;
+
+import io.hybris.CloudSpec;
+import io.hybris.Hybris;
+import io.hybris.HybrisConfig;
+import io.hybris.HybrisConfigurationException;
+import io.hybris.cloud.InMemoryCloudStore;
+import io.hybris.metadata.InMemoryMetadataStore;
+import io.hybris.spi.CloudObject;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.CloudStoreProvider;
+import io.hybris.spi.ProviderOptions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Clouds created from a type start in parallel; a failed start closes the others and names its cause. */
+class CloudOpenerTest {
+
+    /**
+     * Type {@code rendezvous}: {@code create} waits until every cloud of the test is being created at the same
+     * time (a barrier of {@link #parties}), so it can only succeed if the creations run in parallel; option
+     * {@code fail=true} makes it fail after the rendezvous.
+     */
+    public static final class RendezvousProvider implements CloudStoreProvider {
+        static volatile CyclicBarrier barrier;
+        static final Set<String> closed = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public String type() {
+            return "rendezvous";
+        }
+
+        @Override
+        public Set<String> optionNames() {
+            return Set.of("fail");
+        }
+
+        @Override
+        public CloudStore create(String cloudId, ProviderOptions options) {
+            try {
+                barrier.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+                throw new IllegalStateException(cloudId + " was not created alongside the other clouds", e);
+            }
+            if (options.bool("fail", false)) {
+                throw new HybrisConfigurationException("cloud " + cloudId + " refused to start (test)");
+            }
+            return new ClosingStore(new InMemoryCloudStore(cloudId));
+        }
+    }
+
+    /** An in-memory cloud that records its closing. */
+    private record ClosingStore(CloudStore delegate) implements CloudStore {
+        @Override
+        public String id() {
+            return delegate.id();
+        }
+
+        @Override
+        public void put(String objectKey, byte[] value) {
+            delegate.put(objectKey, value);
+        }
+
+        @Override
+        public Optional<byte[]> get(String objectKey, long maxBytes) {
+            return delegate.get(objectKey, maxBytes);
+        }
+
+        @Override
+        public List<CloudObject> list(String prefix) {
+            return delegate.list(prefix);
+        }
+
+        @Override
+        public void delete(String objectKey) {
+            delegate.delete(objectKey);
+        }
+
+        @Override
+        public void close() {
+            RendezvousProvider.closed.add(delegate.id());
+        }
+    }
+
+    @AfterEach
+    void reset() {
+        RendezvousProvider.closed.clear();
+    }
+
+    private static CloudSpec rendezvous(String id, boolean fail) {
+        return CloudSpec.of(id, "rendezvous", fail ? Map.of("fail", "true") : Map.of());
+    }
+
+    @Test
+    void cloudsCreatedFromATypeStartAtTheSameTimeAndKeepTheirOrder() {
+        RendezvousProvider.barrier = new CyclicBarrier(3);
+        CloudStore given = new InMemoryCloudStore("given");
+
+        List<CloudStore> clouds = new CloudOpener().open(List.of(rendezvous("a", false), CloudSpec.of(given),
+                rendezvous("b", false), rendezvous("c", false)));
+
+        assertThat(clouds).extracting(CloudStore::id).containsExactly("a", "given", "b", "c");
+        assertThat(clouds.get(1)).isSameAs(given);
+    }
+
+    @Test
+    void aFailedStartThrowsItsCauseAndLeavesTheOthersToBeClosed() {
+        RendezvousProvider.barrier = new CyclicBarrier(3);
+        CloudOpener opener = new CloudOpener();
+
+        assertThatThrownBy(() -> opener.open(List.of(rendezvous("a", false), rendezvous("b", true),
+                rendezvous("c", false))))
+                .isInstanceOf(HybrisConfigurationException.class)
+                .hasMessageContaining("cloud b refused to start");
+        assertThat(opener.created()).extracting(CloudStore::id).containsExactlyInAnyOrder("a", "c");
+    }
+
+    @Test
+    void openingAClientClosesTheCreatedCloudsWhenOneFails() {
+        RendezvousProvider.barrier = new CyclicBarrier(3);
+        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
+                .probeInterval(Duration.ZERO)
+                .cloud("a", "rendezvous", Map.of()).cloud("b", "rendezvous", Map.of("fail", "true"))
+                .cloud("c", "rendezvous", Map.of());
+
+        assertThatThrownBy(b::open).isInstanceOf(HybrisConfigurationException.class)
+                .hasMessageContaining("cloud b refused to start");
+        assertThat(RendezvousProvider.closed).containsExactlyInAnyOrder("a", "c");
+    }
+
+    @Test
+    void aClientOpensWithParallelCloudStarts() {
+        RendezvousProvider.barrier = new CyclicBarrier(3);
+        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
+                .probeInterval(Duration.ZERO).cloud("a", "rendezvous", Map.of())
+                .cloud("b", "rendezvous", Map.of()).cloud("c", "rendezvous", Map.of());
+
+        try (Hybris h = b.open()) {
+            h.put("box", "k", new byte[] {1, 2, 3});
+            assertThat(h.get("box", "k")).hasValue(new byte[] {1, 2, 3});
+        }
+        assertThat(RendezvousProvider.closed).containsExactlyInAnyOrder("a", "b", "c");
+    }
+}
