@@ -3,12 +3,16 @@ package io.hybris.spi;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 
 /**
  * Reads a stream into memory without ever reading more than a limit plus one byte, for {@link CloudStore}
  * implementations that receive a stream.
  */
 public final class BoundedReads {
+    private static final int CHUNK = 64 * 1024;
+    private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
+
     private BoundedReads() {
     }
 
@@ -30,13 +34,59 @@ public final class BoundedReads {
      */
     public static byte[] readAtMost(InputStream in, long maxBytes, String cloudId, String objectKey,
                                     ByteConsumer onBytes) throws IOException {
+        return readAtMost(in, maxBytes, -1, cloudId, objectKey, onBytes);
+    }
+
+    /**
+     * As {@link #readAtMost(InputStream, long, String, String, ByteConsumer)}, for a stream whose length the
+     * server announced ({@code announcedSize}, e.g. from {@code Content-Length}; negative if unknown): an
+     * announced size within the limit is read straight into an array of that size, without the copies of a
+     * growing buffer. The announcement is not trusted: a stream that ends early gives the bytes it had, and
+     * one that goes on is read on under the same limit.
+     *
+     * @throws OversizedObjectException after reading {@code maxBytes + 1} bytes, if there are more
+     */
+    public static byte[] readAtMost(InputStream in, long maxBytes, long announcedSize, String cloudId,
+                                    String objectKey, ByteConsumer onBytes) throws IOException {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
         }
+        if (announcedSize < 0 || announcedSize > maxBytes || announcedSize > MAX_ARRAY) {
+            return readGrowing(in, maxBytes, cloudId, objectKey, onBytes, new byte[0], 0);
+        }
+        byte[] value = new byte[(int) announcedSize];
+        int total = 0;
+        while (total < value.length) {
+            int n = in.read(value, total, Math.min(CHUNK, value.length - total));
+            if (n < 0) {
+                return Arrays.copyOf(value, total); // shorter than announced; the caller's checks decide
+            }
+            onBytes.accept(value, total, n);
+            total += n;
+        }
+        int next = in.read();
+        if (next < 0) {
+            return value;
+        }
+        // longer than announced: go on reading, still bounded
+        if ((long) total + 1 > maxBytes) {
+            throw new OversizedObjectException(cloudId, objectKey, maxBytes);
+        }
+        byte[] one = {(byte) next};
+        onBytes.accept(one, 0, 1);
+        byte[] head = Arrays.copyOf(value, total + 1);
+        head[total] = (byte) next;
+        return readGrowing(in, maxBytes, cloudId, objectKey, onBytes, head, head.length);
+    }
+
+    /** Reads the rest of {@code in} after the {@code already} bytes of {@code head}, under the limit. */
+    private static byte[] readGrowing(InputStream in, long maxBytes, String cloudId, String objectKey,
+                                      ByteConsumer onBytes, byte[] head, long already) throws IOException {
         long limit = maxBytes == Long.MAX_VALUE ? Long.MAX_VALUE : maxBytes + 1;
         ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.max(32, Math.min(limit, 1 << 16)));
-        byte[] buffer = new byte[(int) Math.max(1, Math.min(64 * 1024, limit))];
-        long total = 0;
+        out.write(head, 0, (int) already);
+        byte[] buffer = new byte[(int) Math.max(1, Math.min(CHUNK, limit))];
+        long total = already;
         while (true) {
             int want = (int) Math.min(buffer.length, limit - total);
             int n = in.read(buffer, 0, want);

@@ -192,7 +192,7 @@ public final class S3CloudStore implements CloudStore {
             if (size > maxBytes) {
                 throw new OversizedObjectException(settings.cloudId(), objectKey, maxBytes);
             }
-            byte[] bytes = BoundedReads.readAtMost(in, maxBytes, settings.cloudId(), objectKey, onBytes);
+            byte[] bytes = BoundedReads.readAtMost(in, maxBytes, size, settings.cloudId(), objectKey, onBytes);
             complete = true;
             return Optional.of(bytes);
         } finally {

@@ -1,0 +1,105 @@
+package io.hybris.spi;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Bounded reads never take more than the limit plus one byte, whatever size the server announced. */
+class BoundedReadsTest {
+
+    /** Counts the bytes a reader took. */
+    private static final class CountingStream extends FilterInputStream {
+        long taken;
+
+        CountingStream(byte[] bytes) {
+            super(new ByteArrayInputStream(bytes));
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            taken += b < 0 ? 0 : 1;
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            taken += Math.max(0, n);
+            return n;
+        }
+    }
+
+    private static byte[] random(int size) {
+        byte[] b = new byte[size];
+        new Random(size).nextBytes(b);
+        return b;
+    }
+
+    private static byte[] read(InputStream in, long max, long announced, ByteArrayOutputStream seen)
+            throws IOException {
+        return BoundedReads.readAtMost(in, max, announced, "c", "k", seen::write);
+    }
+
+    @Test
+    void anAnnouncedSizeWithinTheLimitIsReadAndPassedOnWhole() throws IOException {
+        for (int size : new int[] {0, 1, 65_536, 300_001}) {
+            byte[] value = random(size);
+            ByteArrayOutputStream seen = new ByteArrayOutputStream();
+
+            assertThat(read(new ByteArrayInputStream(value), size, size, seen)).isEqualTo(value);
+            assertThat(seen.toByteArray()).isEqualTo(value);
+        }
+    }
+
+    @Test
+    void aStreamShorterThanAnnouncedGivesWhatItHad() throws IOException {
+        byte[] value = random(1000);
+        ByteArrayOutputStream seen = new ByteArrayOutputStream();
+
+        assertThat(read(new ByteArrayInputStream(value), 5000, 4000, seen)).isEqualTo(value);
+        assertThat(seen.toByteArray()).isEqualTo(value);
+    }
+
+    @Test
+    void aStreamLongerThanAnnouncedIsReadOnWithinTheLimit() throws IOException {
+        byte[] value = random(200_000);
+        ByteArrayOutputStream seen = new ByteArrayOutputStream();
+
+        assertThat(read(new ByteArrayInputStream(value), 200_000, 1000, seen)).isEqualTo(value);
+        assertThat(seen.toByteArray()).isEqualTo(value);
+    }
+
+    @Test
+    void aStreamLongerThanAnnouncedAndTheLimitIsCutAfterOneByteMore() {
+        CountingStream in = new CountingStream(random(500_000));
+
+        assertThatThrownBy(() -> read(in, 1000, 1000, new ByteArrayOutputStream()))
+                .isInstanceOf(OversizedObjectException.class);
+        assertThat(in.taken).isEqualTo(1001);
+
+        CountingStream lying = new CountingStream(random(500_000));
+        assertThatThrownBy(() -> read(lying, 100_000, 10, new ByteArrayOutputStream()))
+                .isInstanceOf(OversizedObjectException.class);
+        assertThat(lying.taken).isEqualTo(100_001);
+    }
+
+    @Test
+    void anUnknownOrTooLargeAnnouncementFallsBackToTheGrowingRead() throws IOException {
+        byte[] value = random(70_000);
+        assertThat(read(new ByteArrayInputStream(value), 70_000, -1, new ByteArrayOutputStream())).isEqualTo(value);
+
+        CountingStream in = new CountingStream(random(500_000));
+        assertThatThrownBy(() -> read(in, 1000, 500_000, new ByteArrayOutputStream()))
+                .isInstanceOf(OversizedObjectException.class);
+        assertThat(in.taken).isEqualTo(1001);
+    }
+}
