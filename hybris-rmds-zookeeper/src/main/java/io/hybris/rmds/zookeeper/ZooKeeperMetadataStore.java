@@ -26,6 +26,7 @@ import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.common.PathUtils;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
@@ -213,6 +214,12 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
     public Optional<VersionedValue> read(MetadataKey key) {
         checkOpen();
         String path = path(key);
+        if (readMode == ReadMode.SYNC) {
+            Optional<Optional<VersionedValue>> fast = pipelinedSyncRead(path);
+            if (fast.isPresent()) {
+                return fast.get();
+            }
+        }
         try {
             beforeRead();
             Stat stat = new Stat();
@@ -544,6 +551,40 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
                 client.createContainers(containerPath(container));
                 knownContainers.add(container);
             }
+        }
+    }
+
+    /**
+     * The {@code sync} + {@code getData} read in one round trip: both requests go out back to back on the
+     * session's connection, and ZooKeeper serves a session's requests in order, so the read reflects every write
+     * committed before the sync (the ZooKeeper paper's "sync followed by read"; ZooKeeper's own {@code sync} is
+     * asynchronous for this reason). The read counts only if the sync succeeded; on any failure (connection
+     * loss, an expired session, no connection at the moment) this returns empty and the caller takes the path
+     * with Curator's retries, which waits for the sync before reading.
+     */
+    private Optional<Optional<VersionedValue>> pipelinedSyncRead(String path) {
+        if (!client.getZookeeperClient().isConnected()) {
+            return Optional.empty(); // the read with retries waits for the connection, once
+        }
+        try {
+            ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+            CompletableFuture<Integer> synced = new CompletableFuture<>();
+            zk.sync(root, (rc, p, ctx) -> synced.complete(rc), null);
+            Optional<VersionedValue> value;
+            try {
+                Stat stat = new Stat();
+                value = Optional.of(versioned(zk.getData(path, false, stat), stat));
+            } catch (KeeperException.NoNodeException e) {
+                value = Optional.empty();
+            }
+            // answered before the read's reply on the same connection, so normally complete already
+            Integer rc = synced.get(backgroundWaitMs, TimeUnit.MILLISECONDS);
+            return rc == KeeperException.Code.OK.intValue() ? Optional.of(value) : Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MetadataUnavailableException("read of " + path + " on " + description + " interrupted", e);
+        } catch (Exception e) {
+            return Optional.empty(); // the read with retries decides (and names any lasting failure)
         }
     }
 
