@@ -6,6 +6,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -111,6 +113,34 @@ public class MetadataPathBenchmark {
         String path = "/raw/key-" + key();
         syncAndWait(path);
         return curator.getData().forPath(path);
+    }
+
+    /**
+     * The same linearizable read in one round trip, as the ZooKeeper store does it: sync and getData sent back
+     * to back on the raw ZooKeeper handle (a session's requests are served in order), then the sync's answer.
+     */
+    private byte[] pipelinedSyncRead(String path, Stat stat) throws Exception {
+        ZooKeeper zk = curator.getZookeeperClient().getZooKeeper();
+        CompletableFuture<Integer> synced = new CompletableFuture<>();
+        zk.sync(path, (rc, p, ctx) -> synced.complete(rc), null);
+        byte[] data = zk.getData(path, false, stat);
+        if (synced.get(10, TimeUnit.SECONDS) != KeeperException.Code.OK.intValue()) {
+            throw new IllegalStateException("sync failed");
+        }
+        return data;
+    }
+
+    @Benchmark
+    public byte[] zookeeperPipelinedSyncRead() throws Exception {
+        return pipelinedSyncRead("/raw/key-" + key(), new Stat());
+    }
+
+    @Benchmark
+    public Stat zookeeperPipelinedReadCas() throws Exception {
+        String path = "/raw/key-" + key();
+        Stat stat = new Stat();
+        pipelinedSyncRead(path, stat);
+        return curator.setData().withVersion(stat.getVersion()).forPath(path, value);
     }
 
     @Benchmark

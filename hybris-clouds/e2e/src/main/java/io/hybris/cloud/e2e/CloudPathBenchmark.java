@@ -32,6 +32,8 @@ import io.hybris.testkit.Toxiproxy;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -181,10 +183,12 @@ public final class CloudPathBenchmark {
                     measure(kib, hybris, curator, s3, azure, gcs);
                 }
                 System.out.println();
-                System.out.println("GET against its raw equivalent: raw Curator's metadata read, then the S3 SDK's "
+                System.out.println("GET against its raw equivalent: raw Curator's metadata read (sync, then getData), "
+                        + "or the raw ZooKeeper read pipelined (sync and getData back to back), then the S3 SDK's "
                         + "direct GET, timed as one call:");
-                System.out.println("| value | call | metadata read + s3 direct GET | Hybris GET | Hybris / raw |");
-                System.out.println("|---|---|---|---|---|");
+                System.out.println("| value | call | sync, getData + s3 GET | pipelined read + s3 GET | Hybris GET "
+                        + "| Hybris / raw | Hybris / raw pipelined |");
+                System.out.println("|---|---|---|---|---|---|---|");
                 sequenceLines.forEach(System.out::println);
                 System.out.println();
                 System.out.println("PUT against both fastest clouds' direct uploads run in parallel (s3 + azure), plus "
@@ -215,7 +219,7 @@ public final class CloudPathBenchmark {
             Series s3Put = new Series(), azPut = new Series(), gcsPut = new Series(), mdCas = new Series();
             Series hPut = new Series(), pairPut = new Series(), sequencePut = new Series();
             Gets s3Get = new Gets(), azGet = new Gets(), gcsGet = new Gets(), mdRead = new Gets(), hGet = new Gets();
-            Gets sequenceGet = new Gets();
+            Gets sequenceGet = new Gets(), pipelinedSequenceGet = new Gets();
             Series inHybrisMetadata = new Series(), inHybrisDriver = new Series();
             Series inHybrisCloudRequest = new Series();
             Map<String, Series> driverPut = new LinkedHashMap<>();
@@ -265,6 +269,12 @@ public final class CloudPathBenchmark {
                     curator.getData().forPath(zkPath);
                     s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(name)).asByteArray();
                 });
+                // the same with the metadata read in one round trip (sync and getData back to back), as
+                // Hybris's ZooKeeper store does it
+                gets(keep, pipelinedSequenceGet, () -> {
+                    pipelinedSyncRead(curator, zkPath);
+                    s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(name)).asByteArray();
+                });
                 gets(keep, s3Get, () -> s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(name)).asByteArray());
                 gets(keep, azGet, () -> azure.getBlobClient(name).downloadContent().toBytes());
                 gets(keep, gcsGet, () -> gcs.readAllBytes(BlobId.of(BUCKET, name)));
@@ -305,9 +315,10 @@ public final class CloudPathBenchmark {
             System.out.printf(Locale.ROOT, "| %s | PUT | %s | %s | %s | %s | %s | %.1f | %.2f |%n", size,
                     s3Put, azPut, gcsPut, mdRead.warm + " + " + mdCas, hPut, expectedPut, hPut.median() / expectedPut);
             for (boolean warm : new boolean[] {false, true}) {
-                sequenceLines.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.2f |", size,
-                        warm ? "warm" : "first", sequenceGet.of(warm), hGet.of(warm),
-                        hGet.of(warm).median() / sequenceGet.of(warm).median()));
+                sequenceLines.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %.2f | %.2f |", size,
+                        warm ? "warm" : "first", sequenceGet.of(warm), pipelinedSequenceGet.of(warm), hGet.of(warm),
+                        hGet.of(warm).median() / sequenceGet.of(warm).median(),
+                        hGet.of(warm).median() / pipelinedSequenceGet.of(warm).median()));
             }
             pairLines.add(String.format(Locale.ROOT, "| %s | %s | %.1f | %.2f | %s | %s | %.2f |", size, pairPut,
                     expectedPairPut, hPut.median() / expectedPairPut, sequencePut, hPut,
@@ -323,6 +334,16 @@ public final class CloudPathBenchmark {
                     + "read in the store %s; S3 driver GET, hashing as bytes arrive %s; cloud request (+ hash check) %s", size,
                     hGet.warm, inHybrisMetadata, inHybrisDriver, inHybrisCloudRequest));
             System.out.flush();
+        }
+
+        private static void pipelinedSyncRead(CuratorFramework curator, String path) throws Exception {
+            ZooKeeper zk = curator.getZookeeperClient().getZooKeeper();
+            CompletableFuture<Integer> synced = new CompletableFuture<>();
+            zk.sync(path, (rc, p, ctx) -> synced.complete(rc), null);
+            zk.getData(path, false, new Stat());
+            if (synced.get(10, TimeUnit.SECONDS) != KeeperException.Code.OK.intValue()) {
+                throw new IllegalStateException("sync of " + path + " failed");
+            }
         }
 
         private static void syncAndWait(CuratorFramework curator, String path) throws Exception {
