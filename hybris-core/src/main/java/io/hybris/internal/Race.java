@@ -39,11 +39,6 @@ final class Race<T> {
         this.executor = executor;
     }
 
-    /** Runs {@code task} on an I/O thread; its completion arrives through {@link #poll}. */
-    void launch(String cloudId, Callable<T> task) {
-        launch(cloudId, task, false);
-    }
-
     /**
      * Runs {@code task} on an I/O thread, or on the calling thread before returning if {@code onCallerThread}
      * (for a cloud whose calls are bounded below the request's timer: nothing could be launched in between).

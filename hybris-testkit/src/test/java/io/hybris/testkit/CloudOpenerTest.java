@@ -1,12 +1,12 @@
-package io.hybris.internal;
+package io.hybris.testkit;
 
 import io.hybris.CloudSpec;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.HybrisConfigurationException;
 import io.hybris.cloud.InMemoryCloudStore;
+import io.hybris.internal.CloudOpener;
 import io.hybris.metadata.InMemoryMetadataStore;
-import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.CloudStoreProvider;
 import io.hybris.spi.ProviderOptions;
@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,35 +63,14 @@ class CloudOpenerTest {
     }
 
     /** An in-memory cloud that records its closing. */
-    private record ClosingStore(CloudStore delegate) implements CloudStore {
-        @Override
-        public String id() {
-            return delegate.id();
-        }
-
-        @Override
-        public void put(String objectKey, byte[] value) {
-            delegate.put(objectKey, value);
-        }
-
-        @Override
-        public Optional<byte[]> get(String objectKey, long maxBytes) {
-            return delegate.get(objectKey, maxBytes);
-        }
-
-        @Override
-        public List<CloudObject> list(String prefix) {
-            return delegate.list(prefix);
-        }
-
-        @Override
-        public void delete(String objectKey) {
-            delegate.delete(objectKey);
+    private static final class ClosingStore extends ForwardingCloudStore {
+        ClosingStore(CloudStore delegate) {
+            super(delegate);
         }
 
         @Override
         public void close() {
-            RendezvousProvider.closed.add(delegate.id());
+            RendezvousProvider.closed.add(id());
         }
     }
 
