@@ -309,12 +309,10 @@ public final class CacheLayer {
         if (kind == CacheEntryCodec.KIND_TIME) {
             long age = clock.millis() - e.knownAtMillis();
             if (age > settings.stalenessTime().toMillis()) {
-                // memcached's expiry is whole seconds: the entry's own time is the exact bound
+                // memcached's expiry is whole seconds: the entry's own time is the exact bound. The entry is left
+                // in place, never served: the linearizable read that follows replaces it (compare-and-set), and
+                // an eviction racing that refresh could delete the fresh entry instead of this one.
                 misses.increment();
-                async(() -> call("evict " + cacheKey, () -> {
-                    cache.delete(cacheKey);
-                    return null;
-                }));
                 return null;
             }
         }
