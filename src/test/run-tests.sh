@@ -8,6 +8,8 @@
 #   about 4 minutes to build the first time), starts them on free loopback ports, writes their endpoints to
 #   target/test-env/endpoints.properties for the tests (-Dhybris.test.env), and they are stopped on exit.
 # - Native libraries (ISA-L for the erasure coder) come from Debian's packages (install-native-deps.sh).
+# Maven gets -Dhybris.test.require-env=true, the suite's one switch: a test whose server (an endpoints file,
+# Consul) or native library is missing fails instead of being skipped, so nothing missing can turn a run green.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 consul="$(./src/test/install-consul.sh)"
@@ -17,4 +19,4 @@ fi
 env_dir="$PWD/target/test-env"
 trap './src/test/test-env.sh stop "$env_dir"' EXIT
 endpoints="$(./src/test/test-env.sh start "$env_dir")"
-mvn -B -ntp verify -Dhybris.test.consul="$consul" -Dhybris.test.env="$endpoints" "$@"
+mvn -B -ntp verify -Dhybris.test.require-env=true -Dhybris.test.consul="$consul" -Dhybris.test.env="$endpoints" "$@"

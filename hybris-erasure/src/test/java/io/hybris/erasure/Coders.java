@@ -9,8 +9,15 @@ import java.util.ServiceLoader;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.abort;
 
-/** Test helpers: the providers as ServiceLoader finds them, and the native-coder policy (fail on CI, else skip). */
+/**
+ * Test helpers: the providers as ServiceLoader finds them, and the native-coder gate, which follows the test suite's
+ * one switch like {@code io.hybris.testkit.TestEnvironment}: with {@code -Dhybris.test.require-env=true} (what
+ * {@code src/test/run-tests.sh} passes; {@code CI=true} in the environment counts the same) an unavailable native
+ * coder fails the test, otherwise it is skipped with the reason.
+ */
 final class Coders {
+    /** The switch; the same property {@code io.hybris.testkit.TestEnvironment} reads. */
+    static final String REQUIRE_ENV = "hybris.test.require-env";
 
     private Coders() {
     }
@@ -24,19 +31,32 @@ final class Coders {
         throw new AssertionError("no ErasureCoderProvider named " + name + " on the class path");
     }
 
-    /** The native provider; fails the test on CI ({@code CI=true}) when it is unavailable, skips it elsewhere. */
+    /**
+     * The native provider; when it is unavailable, fails the test under the switch ({@link #environmentRequired()})
+     * and skips it otherwise.
+     */
     static ErasureCoderProvider requireNative() {
         ErasureCoderProvider p = provider(NativeErasureCoderProvider.NAME);
-        Optional<String> reason = p.unavailableReason();
-        if (reason.isPresent()) {
-            String message = "native erasure coder unavailable: " + reason.get()
-                    + " (run src/test/install-native-deps.sh, then rebuild hybris-erasure)";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail(message);
-            }
-            abort(message);
-        }
+        gate(p.unavailableReason(), environmentRequired());
         return p;
+    }
+
+    /** Returns if {@code unavailableReason} is empty; else fails the test when {@code required}, skips it if not. */
+    static void gate(Optional<String> unavailableReason, boolean required) {
+        if (unavailableReason.isEmpty()) {
+            return;
+        }
+        String message = "native erasure coder unavailable: " + unavailableReason.get()
+                + " (run src/test/install-native-deps.sh, then rebuild hybris-erasure)";
+        if (required) {
+            fail(message + "; failing rather than skipping because -D" + REQUIRE_ENV + "=true or CI=true");
+        }
+        abort(message);
+    }
+
+    /** True under the switch: {@code -Dhybris.test.require-env=true}, or {@code CI=true} in the environment. */
+    static boolean environmentRequired() {
+        return Boolean.getBoolean(REQUIRE_ENV) || "true".equalsIgnoreCase(System.getenv("CI"));
     }
 
     static ErasureCoder java(int k, int m) {

@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The native (ISA-L) coder produces exactly the Java coder's chunks and decodes them, and the other way round.
- * On CI ({@code CI=true}) an unavailable native coder fails these tests; elsewhere they are skipped with the reason.
+ * Under the suite's switch ({@code -Dhybris.test.require-env=true}, set by {@code src/test/run-tests.sh}, or
+ * {@code CI=true}) an unavailable native coder fails these tests; otherwise they are skipped with the reason.
  */
 class NativeErasureCoderTest {
 

@@ -11,14 +11,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * How service errors an emulator cannot produce on demand map to Hybris exceptions, and how many requests
- * {@code retries} allows, against a {@link ScriptedBlobServer}.
+ * How service errors an emulator cannot produce on demand map to Hybris exceptions, how many requests
+ * {@code retries} allows, and how a request the server holds open ends when its caller is interrupted, against a
+ * {@link ScriptedBlobServer}.
  */
 @Timeout(value = 1, unit = TimeUnit.MINUTES)
 class AzureBlobErrorMappingTest {
@@ -105,6 +110,48 @@ class AzureBlobErrorMappingTest {
             server.failWith(403, "AuthorizationFailure");
             assertThatThrownBy(() -> store.put("hybris/k#1_c", new byte[1])).isInstanceOf(PermanentCloudException.class);
             assertThat(server.blobRequests()).as("a 403 is not retried").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void interruptingACallerWhoseRequestReachedTheServerEndsTheCallAtOnceAndKeepsTheFlag() throws Exception {
+        try (AzureBlobCloudStore store = AzureBlobCloudStore.builder("scripted").endpoint(server.endpoint())
+                .account("acct").key(KEY).container("scripted").retries(2)
+                .requestTimeout(Duration.ofSeconds(60)).build()) {
+            server.failWith(404, "BlobNotFound");
+            CountDownLatch arrived = server.hold();
+            CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+            AtomicBoolean flagKept = new AtomicBoolean();
+            Thread caller = new Thread(() -> {
+                try {
+                    store.get("hybris/held#1_c", 100);
+                    outcome.complete(null);
+                } catch (Throwable t) {
+                    flagKept.set(Thread.currentThread().isInterrupted());
+                    outcome.complete(t);
+                }
+            }, "azure-interrupt-test");
+            caller.start();
+            // interrupt only once the get is in flight: its request is at the server, which does not answer
+            assertThat(arrived.await(10, TimeUnit.SECONDS)).as("the get reached the server").isTrue();
+            assertThat(outcome).as("the held get has not ended by itself").isNotDone();
+
+            long t0 = System.nanoTime();
+            caller.interrupt();
+            Throwable thrown = outcome.get(5, TimeUnit.SECONDS);
+            Duration took = Duration.ofNanos(System.nanoTime() - t0);
+
+            assertThat(thrown).isExactlyInstanceOf(TransientCloudException.class)
+                    .hasMessage("cloud 'scripted': get of 'hybris/held#1_c' interrupted; its request was abandoned");
+            assertThat(flagKept).as("the caller's interrupt flag is set again").isTrue();
+            assertThat(took).as("ended by the interrupt, not a timeout").isLessThan(Duration.ofSeconds(5));
+            caller.join(TimeUnit.SECONDS.toMillis(5));
+            assertThat(caller.isAlive()).isFalse();
+            assertThat(server.blobRequests()).as("the abandoned get is not retried").isEqualTo(1);
+
+            server.release();
+            assertThat(store.get("hybris/held#1_c", 100)).as("the store still works").isEmpty();
+            assertThat(server.blobRequests()).isEqualTo(2);
         }
     }
 }

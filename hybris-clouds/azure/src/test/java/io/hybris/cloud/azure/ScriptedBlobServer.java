@@ -12,6 +12,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,7 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A loopback HTTP server speaking just enough of the Blob API for error-path tests a real emulator cannot produce
  * on demand (throttling, 5xx, a private CA): over HTTP or HTTPS, it answers the store's start-up listing with an empty container and every blob
- * request with one scripted status and Azure error code, counting the blob requests.
+ * request with one scripted status and Azure error code, counting the blob requests. {@link #hold()} keeps blob
+ * requests open (no answer) until {@link #release()}, and says when one has arrived, for interrupt tests.
  */
 final class ScriptedBlobServer implements AutoCloseable {
     private final HttpServer server;
@@ -27,6 +29,8 @@ final class ScriptedBlobServer implements AutoCloseable {
     private final AtomicInteger blobRequests = new AtomicInteger();
     private volatile int status = 500;
     private volatile String code = "InternalError";
+    private volatile CountDownLatch arrived;
+    private volatile CountDownLatch gate;
 
     private final String scheme;
 
@@ -60,6 +64,24 @@ final class ScriptedBlobServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * From now on, every blob request is held without an answer until {@link #release()} (or {@link #close()},
+     * which interrupts its handler); the returned latch opens when the first one has arrived.
+     */
+    synchronized CountDownLatch hold() {
+        arrived = new CountDownLatch(1);
+        gate = new CountDownLatch(1);
+        return arrived;
+    }
+
+    /** Lets held blob requests (and later ones) get their scripted answer. */
+    synchronized void release() {
+        if (gate != null) {
+            gate.countDown();
+            gate = null;
+        }
+    }
+
     /** Blob requests received since the last {@link #failWith}. */
     int blobRequests() {
         return blobRequests.get();
@@ -81,6 +103,22 @@ final class ScriptedBlobServer implements AutoCloseable {
         }
         ex.getRequestBody().readAllBytes();
         blobRequests.incrementAndGet();
+        CountDownLatch held;
+        synchronized (this) {
+            held = gate;
+            if (held != null) {
+                arrived.countDown();
+            }
+        }
+        if (held != null) {
+            try {
+                held.await();
+            } catch (InterruptedException e) { // close()
+                Thread.currentThread().interrupt();
+                ex.close();
+                return;
+            }
+        }
         ex.getResponseHeaders().add("x-ms-error-code", code);
         String body = "HEAD".equals(ex.getRequestMethod()) ? null
                 : "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>" + code + "</Code><Message>scripted "
