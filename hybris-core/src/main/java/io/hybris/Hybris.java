@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +50,14 @@ import java.util.function.Supplier;
  * <p><b>Names</b>: containers are 1-63 characters of {@code [a-z0-9-]}; keys are non-empty strings of at most
  * 256 UTF-8 bytes without control characters or unpaired surrogates. Violations throw
  * {@link InvalidRequestException} before anything is written.
+ *
+ * <p><b>Failures</b>: every call throws only {@link HybrisException} and its subclasses. A write that fails with
+ * an exception whose outcome is unknown ({@link DeadlineExceededException} saying so,
+ * {@link MetadataUnavailableException}, {@link CallInterruptedException}, {@link ClientClosedException} during
+ * the call) may or may not have taken effect; Hybris never deletes the copies of such a write (the orphan sweep
+ * does, once metadata shows they are unreferenced). Interrupting a calling thread ends its call promptly with
+ * {@link CallInterruptedException} and the interrupt flag set; {@link #close()} with calls in flight ends them
+ * with {@link ClientClosedException}.
  *
  * <p><b>Deadlines</b>: every call finishes within {@code hybris.deadline} (default 30 s) or throws
  * {@link DeadlineExceededException} naming what was tried. The {@code ...Async} twins run the same calls on
@@ -204,6 +213,8 @@ public final class Hybris implements AutoCloseable {
      * @throws NotEnoughCloudsException  fewer than {@code f+1} clouds stored the value (nothing committed)
      * @throws DeadlineExceededException the deadline passed (the message says whether the outcome is unknown)
      * @throws MetadataStoreException    the metadata store failed (unavailable: outcome unknown)
+     * @throws CallInterruptedException  the calling thread was interrupted (outcome unknown if it says so)
+     * @throws ClientClosedException     the client was closed before or during the call (outcome unknown)
      */
     public void put(String container, String key, byte[] value) {
         checkNames(container, key);
@@ -306,8 +317,7 @@ public final class Hybris implements AutoCloseable {
      * the prefix, nor ones a write may still be committing. Runs on the calling thread.
      */
     public SweepReport sweepOrphans() {
-        ensureOpen();
-        return engine.sweep();
+        return call(engine::sweep);
     }
 
     /**
@@ -318,8 +328,7 @@ public final class Hybris implements AutoCloseable {
      * each cloud call bounded by that cloud's timer; returns the number of cloud/size-class pairs measured.
      */
     public int refreshLatencyRanking() {
-        ensureOpen();
-        return engine.probeAllLatencies();
+        return call(engine::probeAllLatencies);
     }
 
     /**
@@ -330,8 +339,7 @@ public final class Hybris implements AutoCloseable {
      * then drop the old KEK. Runs on the calling thread.
      */
     public RewrapReport rewrapDataKeys() {
-        ensureOpen();
-        return engine.rewrapDataKeys();
+        return call(engine::rewrapDataKeys);
     }
 
     // ---------------------------------------------------------------- asynchronous twins
@@ -379,7 +387,11 @@ public final class Hybris implements AutoCloseable {
 
     private <T> CompletableFuture<T> async(Supplier<T> call) {
         ensureOpen();
-        return CompletableFuture.supplyAsync(call, asyncCalls);
+        try {
+            return CompletableFuture.supplyAsync(call, asyncCalls);
+        } catch (RejectedExecutionException e) { // close() won the race with this call
+            throw new ClientClosedException("this Hybris client (" + config.clientId() + ") is closed", e);
+        }
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -396,6 +408,7 @@ public final class Hybris implements AutoCloseable {
         if (sweeper != null) {
             sweeper.shutdownNow();
         }
+        engine.close(); // calls in flight end with ClientClosedException
         asyncCalls.shutdown();
         gcExecutor.shutdown();
         try {
@@ -438,7 +451,33 @@ public final class Hybris implements AutoCloseable {
 
     private <T> T call(Supplier<T> op) {
         ensureOpen();
-        return op.get();
+        try {
+            return op.get();
+        } catch (RuntimeException e) {
+            throw surfaced(e);
+        }
+    }
+
+    /**
+     * What a failed call throws: always a {@link HybrisException}. A call cut short by {@link #close()} fails
+     * with {@link ClientClosedException} (unless it had already failed definitely: bad input, aborted
+     * transaction); one whose thread was interrupted with {@link CallInterruptedException}; anything else that
+     * is not a {@code HybrisException} (a provider's or Hybris's own bug) is wrapped, never thrown raw.
+     */
+    private RuntimeException surfaced(RuntimeException e) {
+        if (closed.get() && !(e instanceof ClientClosedException) && !(e instanceof InvalidRequestException)
+                && !(e instanceof TransactionAbortedException)) {
+            return new ClientClosedException("this Hybris client (" + config.clientId() + ") was closed while the"
+                    + " call was in flight; the outcome of a write is unknown (its copies are left for the orphan"
+                    + " sweep)", e);
+        }
+        if (e instanceof HybrisException) {
+            return e;
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            return new CallInterruptedException("call interrupted; the outcome of a write is unknown", true, e);
+        }
+        return new HybrisException("call failed unexpectedly: " + e, e);
     }
 
     private void ensureOpen() {

@@ -75,7 +75,7 @@ public final class Quickstart {
             out.println("list   photos -> " + hybris.list("photos"));
 
             VersionInfo info = hybris.describe("photos", "cat.jpg").orElseThrow();
-            out.println("where  photos/cat.jpg version " + info.sequence() + "_" + info.clientId() + " is on clouds "
+            out.println("where  photos/cat.jpg version " + info.version() + " is on clouds "
                     + info.clouds() + ", sha256 " + info.sha256Hex().substring(0, 16) + "...");
 
             for (String cloudId : info.clouds()) {

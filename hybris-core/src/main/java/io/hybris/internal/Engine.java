@@ -1,5 +1,7 @@
 package io.hybris.internal;
 
+import io.hybris.CallInterruptedException;
+import io.hybris.ClientClosedException;
 import io.hybris.Consistency;
 import io.hybris.CryptoException;
 import io.hybris.DeadlineExceededException;
@@ -71,6 +73,7 @@ public final class Engine {
 
     private final int f;
     private final String clientId;
+    private final WriteIds writeIds = new WriteIds();
     private final String prefix;
     private final Duration deadline;
     private final long maxValueSize;
@@ -89,6 +92,8 @@ public final class Engine {
     private final Sealer sealer;
     private final CacheLayer cache;
     private final ErasureStorage erasure;
+    /** Completed by {@link #close()}: calls waiting on the metadata store stop waiting. */
+    private final CompletableFuture<Void> closing = new CompletableFuture<>();
 
     /** What a metadata read found: the decoded metadata (null if the key never existed) and its version. */
     private record Current(Metadata meta, MetadataVersion version) {
@@ -136,6 +141,14 @@ public final class Engine {
         this.erasure = new ErasureStorage(config, clouds, cloudOrder, ranking, listener, io, gc, placement);
     }
 
+    /**
+     * Marks the engine closed: calls waiting for a metadata store answer stop waiting and fail with
+     * {@link ClientClosedException} (a write's outcome is then unknown). The owner shuts the executors down after.
+     */
+    public void close() {
+        closing.complete(null);
+    }
+
     /** The value cache's counters. */
     public io.hybris.CacheStats cacheStats() {
         return cache.stats();
@@ -168,7 +181,7 @@ public final class Engine {
         Sealer.Sealed sealed = sealer.seal(value);
         MetadataKey mk = new MetadataKey(container, key);
         Current cur = read(mk, d);
-        Timestamp ts = cur.timestamp(clientId).next(clientId);
+        Timestamp ts = cur.timestamp(clientId).next(clientId, writeIds.next());
         String objectKey = new ObjectKey(container, key, ts).render(prefix);
         CacheLayer.Pending cached = cache.writeThrough(container, key, ts, sealed.stored());
         try {
@@ -190,7 +203,7 @@ public final class Engine {
         if (!cur.live()) {
             return;
         }
-        Timestamp ts = cur.timestamp(clientId).next(clientId);
+        Timestamp ts = cur.timestamp(clientId).next(clientId, writeIds.next());
         Metadata tombstone = Metadata.tombstone(ts);
         long knownAt = cache.now();
         try {
@@ -204,8 +217,14 @@ public final class Engine {
 
     /**
      * The conditional update that linearizes a PUT or DELETE, with the retry rule of paper §4.1: on a version
-     * conflict re-read; a newer stored timestamp means this write was overwritten (and is complete); an older
-     * one means retry against the new version. Then collect the version actually replaced.
+     * conflict re-read; our own timestamp (unique per call, see {@link Timestamp}) with our hash means our update
+     * landed (a store that retried a request after a lost connection); a newer stored timestamp means this write
+     * was overwritten (and is complete); an older one means retry against the new version. Then collect the
+     * version actually replaced.
+     *
+     * <p>Only a lost race is a definite failure, and only then are this write's copies deleted at once. Any other
+     * exception (interrupt, deadline, lost connection, close) leaves the outcome unknown: the update may have been
+     * sent and may commit, so the copies stay for the orphan sweep, which checks metadata before deleting.
      */
     private void commit(MetadataKey mk, Metadata meta, Current read, Deadline d, String objectKey) {
         Current replaced = read;
@@ -221,7 +240,7 @@ public final class Engine {
                 return;
             } catch (VersionConflictException conflict) {
                 Current now = read(mk, d);
-                if (now.meta != null && now.meta.timestamp().equals(meta.timestamp())) {
+                if (isOurs(now.meta, meta)) {
                     // our own update landed (a retried request after a lost connection)
                     gc.collectSuperseded(mk.container(), mk.key(), replaced.meta);
                     return;
@@ -234,14 +253,14 @@ public final class Engine {
                     return;
                 }
                 replaced = now;
-            } catch (RuntimeException e) {
-                if (objectKey != null && !(e instanceof MetadataUnavailableException)
-                        && !(e instanceof DeadlineExceededException)) {
-                    gc.deleteVersion(objectKey, meta.clouds());
-                }
-                throw e;
             }
         }
+    }
+
+    /** Whether {@code stored} is the update {@code written} by this very call: same write identity, same bytes. */
+    private static boolean isOurs(Metadata stored, Metadata written) {
+        return stored != null && stored.timestamp().equals(written.timestamp())
+                && java.util.Arrays.equals(stored.sha256(), written.sha256());
     }
 
     /**
@@ -338,7 +357,8 @@ public final class Engine {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new HybrisException("put of '" + objectKey + "' interrupted", e);
+            throw new CallInterruptedException("put of '" + objectKey + "' interrupted before its metadata update;"
+                    + " nothing was committed", false, e);
         }
         gc.deleteVersion(objectKey, uploads.decide(new LinkedHashSet<>(acked)));
         return acked;
@@ -484,7 +504,7 @@ public final class Engine {
         } catch (InterruptedException e) {
             race.cancelAll();
             Thread.currentThread().interrupt();
-            throw new HybrisException("get of '" + objectKey + "' interrupted", e);
+            throw new CallInterruptedException("get of '" + objectKey + "' interrupted", false, e);
         }
     }
 
@@ -570,7 +590,7 @@ public final class Engine {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new HybrisException("get of " + mk + " interrupted", e);
+                throw new CallInterruptedException("get of " + mk + " interrupted", false, e);
             } finally {
                 race.cancelAll();
                 watched.subscription().cancel();
@@ -659,7 +679,7 @@ public final class Engine {
         Map<String, String> objectKeys = new LinkedHashMap<>();
         List<Future<Metadata>> futures = new ArrayList<>();
         for (Map.Entry<String, Sealer.Sealed> e : data.entrySet()) {
-            Timestamp ts = read.get(e.getKey()).timestamp(clientId).next(clientId);
+            Timestamp ts = read.get(e.getKey()).timestamp(clientId).next(clientId, writeIds.next());
             String objectKey = new ObjectKey(container, e.getKey(), ts).render(prefix);
             objectKeys.put(e.getKey(), objectKey);
             Sealer.Sealed sealed = e.getValue();
@@ -675,10 +695,13 @@ public final class Engine {
                         : new HybrisException("tput upload failed", ex.getCause());
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
-                failure = new HybrisException("tput interrupted", ex);
+                failure = new CallInterruptedException("tput of " + data.size() + " keys in " + container
+                        + " interrupted before its metadata update; nothing was committed", false, ex);
+                break;
             }
         }
         if (failure != null) {
+            futures.forEach(fut -> fut.cancel(true)); // uploads still running end up as orphans for the sweep
             written.forEach((k, m) -> gc.deleteVersion(objectKeys.get(k), m.clouds()));
             throw failure;
         }
@@ -712,7 +735,7 @@ public final class Engine {
                 for (Map.Entry<String, Metadata> e : written.entrySet()) {
                     Current now = read(new MetadataKey(container, e.getKey()), d);
                     Timestamp stored = now.meta == null ? null : now.meta.timestamp();
-                    ours &= e.getValue().timestamp().equals(stored);
+                    ours &= isOurs(now.meta, e.getValue());
                     if (stored != null && !stored.isAfter(e.getValue().timestamp())
                             && !stored.equals(e.getValue().timestamp())) {
                         replaced.put(e.getKey(), now);
@@ -730,12 +753,8 @@ public final class Engine {
                             + " aborted: a concurrent write with a newer timestamp committed first to " + newer
                             + "; nothing was written");
                 }
-            } catch (RuntimeException e) {
-                if (!(e instanceof MetadataUnavailableException) && !(e instanceof DeadlineExceededException)) {
-                    written.forEach((k, m) -> gc.deleteVersion(objectKeys.get(k), m.clouds()));
-                }
-                throw e;
             }
+            // any other exception: the outcome is unknown, the copies stay for the sweep (see commit)
         }
     }
 
@@ -777,7 +796,7 @@ public final class Engine {
         }
         Metadata m = cur.meta;
         return Optional.of(new VersionInfo(m.timestamp().sn(), m.timestamp().clientId(), m.clouds(), m.size(),
-                Hashing.hex(m.sha256())));
+                Hashing.hex(m.sha256()), m.timestamp().toString()));
     }
 
     /**
@@ -904,11 +923,24 @@ public final class Engine {
                     + " has passed");
         }
         if (singleCall && metadataCallBoundNanos >= 0 && d.remainingNanos() > metadataCallBoundNanos) {
-            return callMetadataInline(what, call);
+            return callMetadataInline(what, isWrite, call);
         }
-        Future<T> future = metadataCalls.submit(call);
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Future<?> future = metadataCalls.submit(() -> {
+            try {
+                result.complete(call.call());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
         try {
-            return future.get(d.remainingNanos(), TimeUnit.NANOSECONDS);
+            CompletableFuture.anyOf(result, closing).get(d.remainingNanos(), TimeUnit.NANOSECONDS);
+            if (!result.isDone()) { // the client is closing: do not wait for a store that may not answer
+                future.cancel(true);
+                throw new ClientClosedException(what + " abandoned: the client was closed"
+                        + (isWrite ? "; the write's outcome is unknown" : ""));
+            }
+            return result.get();
         } catch (TimeoutException e) {
             future.cancel(true);
             throw new DeadlineExceededException(what + " on " + metadata.describe() + " did not complete within "
@@ -916,7 +948,9 @@ public final class Engine {
         } catch (InterruptedException e) {
             future.cancel(true);
             Thread.currentThread().interrupt();
-            throw new HybrisException(what + " interrupted", e);
+            throw new CallInterruptedException(what + " interrupted" + (isWrite
+                    ? "; the request may have reached " + metadata.describe() + ", so the write's outcome is unknown"
+                    : ""), isWrite, e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof VersionConflictException v) {
@@ -933,14 +967,15 @@ public final class Engine {
      * Runs a metadata call on the caller's thread: the store bounds its own call time and the deadline leaves
      * more than that bound, so waiting on another thread would only add two hand-offs.
      */
-    private <T> T callMetadataInline(String what, Callable<T> call) throws VersionConflictException {
+    private <T> T callMetadataInline(String what, boolean isWrite, Callable<T> call) throws VersionConflictException {
         try {
             return call.call();
         } catch (VersionConflictException | HybrisException e) {
             throw e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new HybrisException(what + " interrupted", e);
+            throw new CallInterruptedException(what + " interrupted" + (isWrite ? "; the write's outcome is unknown" : ""),
+                    isWrite, e);
         } catch (Exception e) {
             throw new MetadataStoreException(what + " on " + metadata.describe() + " failed: " + e, e);
         }

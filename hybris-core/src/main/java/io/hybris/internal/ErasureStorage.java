@@ -1,5 +1,6 @@
 package io.hybris.internal;
 
+import io.hybris.CallInterruptedException;
 import io.hybris.DeadlineExceededException;
 import io.hybris.HybrisConfig;
 import io.hybris.HybrisConfig.ErasurePolicy;
@@ -185,7 +186,8 @@ final class ErasureStorage {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new HybrisException("put of '" + objectKey + "' interrupted", e);
+            throw new CallInterruptedException("put of '" + objectKey + "' interrupted before its metadata update;"
+                    + " nothing was committed", false, e);
         }
         List<String> placement = List.of(holder);
         gc.deleteVersion(objectKey, uploads.decide(new LinkedHashSet<>(placement)));
@@ -291,7 +293,7 @@ final class ErasureStorage {
         } catch (InterruptedException e) {
             race.cancelAll();
             Thread.currentThread().interrupt();
-            throw new HybrisException("get of '" + objectKey + "' interrupted", e);
+            throw new CallInterruptedException("get of '" + objectKey + "' interrupted", false, e);
         }
     }
 

@@ -12,8 +12,9 @@ import java.util.List;
  * <pre>
  * byte      format version (1)
  * varint    timestamp sequence number
- * clientId  header byte: bit 7 set = packed base32 (5 bits per char), bits 0-6 = length in chars;
- *           then the packed bytes, or the ASCII characters
+ * clientId  header byte: bit 7 set = packed base32 (5 bits per char), bit 6 set = a write id follows,
+ *           bits 0-5 = length in chars; then the packed bytes, or the ASCII characters
+ * varint    write id of the writing call (only if bit 6 of the client-id header is set; see Timestamp)
  * byte      number of clouds; 0 = tombstone, and nothing follows
  * varint    size
  * 32 bytes  SHA-256
@@ -25,8 +26,8 @@ import java.util.List;
  *           the cloud list is in chunk order (cloud i holds chunk i), so the number of chunks is the number of
  *           clouds and the parity count is clouds - k
  * </pre>
- * A replicated entry with a default (8-character) client id and two 2-character cloud ids takes 49 bytes for a
- * 1 KiB value. Decoding rejects unknown versions, truncation and trailing bytes.
+ * A replicated entry with a default (8-character) client id, a four-byte write id (see {@link WriteIds}) and two
+ * 2-character cloud ids takes 53 bytes for a 1 KiB value. Decoding rejects unknown versions, truncation and trailing bytes.
  */
 public final class MetadataCodec {
     /** The format version written by this codec. */
@@ -35,6 +36,8 @@ public final class MetadataCodec {
     private static final int TAG_CACHE_COUNTER = 3;
     private static final int TAG_ERASURE = 4;
     private static final String BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+    private static final int WRITE_ID_FLAG = 0x40;
+    private static final int MAX_CLIENT_ID_CHARS = 0x3f;
 
     private MetadataCodec() {
     }
@@ -44,7 +47,10 @@ public final class MetadataCodec {
         ByteArrayOutputStream out = new ByteArrayOutputStream(64);
         out.write(FORMAT_V1);
         writeVarLong(out, m.timestamp().sn());
-        writeClientId(out, m.timestamp().clientId());
+        writeClientId(out, m.timestamp().clientId(), m.timestamp().hasWriteId());
+        if (m.timestamp().hasWriteId()) {
+            writeVarLong(out, m.timestamp().writeId());
+        }
         out.write(m.clouds().size());
         if (!m.isTombstone()) {
             writeVarLong(out, m.size());
@@ -96,9 +102,17 @@ public final class MetadataCodec {
                     + " (this client reads version " + FORMAT_V1 + "); upgrade the client");
         }
         long sn = in.varLong();
-        String clientId = readClientId(in);
+        boolean[] writeIdFollows = new boolean[1];
+        String clientId = readClientId(in, writeIdFollows);
+        long writeId = Timestamp.NO_WRITE_ID;
+        if (writeIdFollows[0]) {
+            writeId = in.varLong();
+            if (writeId < 0) {
+                throw new MetadataFormatException("negative write id " + writeId);
+            }
+        }
         int clouds = in.u8();
-        Timestamp ts = new Timestamp(sn, clientId);
+        Timestamp ts = new Timestamp(sn, clientId, writeId);
         if (clouds == 0) {
             in.end();
             return Metadata.tombstone(ts);
@@ -156,15 +170,19 @@ public final class MetadataCodec {
         return new Metadata(ts, ids, hash, size, encryption, (int) Math.max(0, cacheCounter), erasure);
     }
 
-    private static void writeClientId(ByteArrayOutputStream out, String id) {
-        boolean packable = id.length() <= 127 && id.chars().allMatch(c -> BASE32.indexOf(c) >= 0);
+    private static void writeClientId(ByteArrayOutputStream out, String id, boolean writeIdFollows) {
+        if (id.length() > MAX_CLIENT_ID_CHARS) {
+            throw new IllegalArgumentException("client id longer than " + MAX_CLIENT_ID_CHARS + " characters: " + id);
+        }
+        int flags = writeIdFollows ? WRITE_ID_FLAG : 0;
+        boolean packable = id.chars().allMatch(c -> BASE32.indexOf(c) >= 0);
         if (!packable) {
             byte[] ascii = id.getBytes(StandardCharsets.US_ASCII);
-            out.write(ascii.length);
+            out.write(flags | ascii.length);
             out.writeBytes(ascii);
             return;
         }
-        out.write(0x80 | id.length());
+        out.write(0x80 | flags | id.length());
         int acc = 0;
         int bits = 0;
         for (int i = 0; i < id.length(); i++) {
@@ -180,9 +198,11 @@ public final class MetadataCodec {
         }
     }
 
-    private static String readClientId(Reader in) {
+    /** Reads a client id; its header's write-id flag is returned in {@code writeIdFollows[0]}. */
+    private static String readClientId(Reader in, boolean[] writeIdFollows) {
         int header = in.u8();
-        int length = header & 0x7f;
+        int length = header & MAX_CLIENT_ID_CHARS;
+        writeIdFollows[0] = (header & WRITE_ID_FLAG) != 0;
         if ((header & 0x80) == 0) {
             return new String(in.bytes(length), StandardCharsets.US_ASCII);
         }

@@ -6,8 +6,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The name of one stored version on the clouds: {@code <prefix><container>/<encoded key>#<sn>_<clientId>}
- * (paper: {@code k|ts}). The encoded key never contains {@code /} or {@code #}, so the name parses back.
+ * The name of one stored version on the clouds: {@code <prefix><container>/<encoded key>#<sn>_<clientId>.<writeId>}
+ * (paper: {@code k|ts}; the write id in base 36, absent on versions written without one, see {@link Timestamp}).
+ * The encoded key never contains {@code /} or {@code #} and a client id never contains {@code .}, so the name
+ * parses back.
  *
  * @param container the container
  * @param key       the user key
@@ -22,7 +24,7 @@ public record ObjectKey(String container, String key, Timestamp timestamp) {
 
     /** The full object name under {@code prefix}. */
     public String render(String prefix) {
-        return prefix + container + "/" + KeyEncoding.encode(key) + "#" + timestamp.sn() + "_" + timestamp.clientId();
+        return prefix + container + "/" + KeyEncoding.encode(key) + "#" + timestamp;
     }
 
     /** The prefix shared by every version of one key, for listing. */
@@ -50,11 +52,15 @@ public record ObjectKey(String container, String key, Timestamp timestamp) {
         }
         try {
             long sn = Long.parseLong(version.substring(0, underscore));
-            String clientId = version.substring(underscore + 1);
-            if (!Names.isValidClientId(clientId) || sn < 0) {
+            String writer = version.substring(underscore + 1);
+            int dot = writer.indexOf('.');
+            String clientId = dot < 0 ? writer : writer.substring(0, dot);
+            long writeId = dot < 0 ? Timestamp.NO_WRITE_ID : Long.parseLong(writer.substring(dot + 1), 36);
+            if (!Names.isValidClientId(clientId) || sn < 0 || (dot >= 0 && writeId < 0)) {
                 return Optional.empty();
             }
-            ObjectKey parsed = new ObjectKey(container, KeyEncoding.decode(encodedKey), new Timestamp(sn, clientId));
+            ObjectKey parsed = new ObjectKey(container, KeyEncoding.decode(encodedKey),
+                    new Timestamp(sn, clientId, writeId));
             // only names Hybris itself writes: the sweep must never judge anything else
             return parsed.render(prefix).equals(name) ? Optional.of(parsed) : Optional.empty();
         } catch (IllegalArgumentException e) {

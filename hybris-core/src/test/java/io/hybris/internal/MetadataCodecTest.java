@@ -91,6 +91,32 @@ class MetadataCodecTest {
     }
 
     @Test
+    void aReplicatedEntryWithAWriteIdTakesFiftyThreeBytesAndRoundTrips() {
+        long writeId = new WriteIds().next();
+        Metadata m = new Metadata(new Timestamp(1, "k3m7q2xa", writeId), List.of("c1", "c2"), hash(9), 1024);
+
+        byte[] encoded = MetadataCodec.encode(m);
+
+        // the 49 bytes above + the write id as a 4-byte varint (WriteIds starts in [2^21, 2^27))
+        assertThat(encoded).hasSize(53);
+        assertThat(MetadataCodec.decode(encoded).timestamp()).isEqualTo(new Timestamp(1, "k3m7q2xa", writeId));
+        Metadata tombstone = Metadata.tombstone(new Timestamp(7, "abcdefg1", 0));
+        assertThat(MetadataCodec.decode(MetadataCodec.encode(tombstone)).timestamp())
+                .isEqualTo(new Timestamp(7, "abcdefg1", 0));
+    }
+
+    @Test
+    void timestampsOfOneClientDifferByWriteIdAndOrderByIt() {
+        Timestamp a = new Timestamp(5, "c", 10);
+        Timestamp b = new Timestamp(5, "c", 11);
+
+        assertThat(a).isNotEqualTo(b);
+        assertThat(b.isAfter(a)).isTrue();
+        assertThat(new Timestamp(5, "c").isAfter(a)).isFalse();
+        assertThat(new Timestamp(6, "a", 0).isAfter(b)).isTrue();
+    }
+
+    @Test
     void emptyInputIsRejected() {
         assertThatThrownBy(() -> MetadataCodec.decode(new byte[0]))
                 .isInstanceOf(MetadataFormatException.class).hasMessageContaining("truncated");

@@ -43,6 +43,17 @@ class ObjectKeyTest {
     }
 
     @Test
+    void writeIdsRenderInBase36AfterTheClientIdAndParseBack() {
+        ObjectKey key = new ObjectKey("photos", "cat.jpg", new Timestamp(3, "abcdefgh", 36 * 36 + 35));
+
+        assertThat(key.render("hybris/")).isEqualTo("hybris/photos/cat.jpg#3_abcdefgh.10z");
+        assertThat(ObjectKey.parse("hybris/", key.render("hybris/"))).hasValue(key);
+        assertThat(ObjectKey.parse("hybris/", "hybris/photos/cat.jpg#3_abcdefgh.")).isEmpty();
+        assertThat(ObjectKey.parse("hybris/", "hybris/photos/cat.jpg#3_abcdefgh.-1")).isEmpty();
+        assertThat(ObjectKey.parse("hybris/", "hybris/photos/cat.jpg#3_abc.def.1")).isEmpty();
+    }
+
+    @Test
     void parsesWithAnEmptyOrNestedPrefix() {
         ObjectKey key = new ObjectKey("c", "k", new Timestamp(5, "abc"));
 

@@ -310,10 +310,10 @@ class EncryptionTest {
         client(null).put(C, "none", value);
         client(new MetadataKeyProvider()).put(C, "metadata", value);
         client(envelope("k1", "k1", k1)).put(C, "envelope", value);
-        // 49 bytes for a replicated entry; + 36 for an unwrapped data key; + 66 for a 60-byte wrapped key and id
-        assertThat(metadata.read(new MetadataKey(C, "none")).orElseThrow().value()).hasSize(49);
-        assertThat(metadata.read(new MetadataKey(C, "metadata")).orElseThrow().value()).hasSize(85);
-        assertThat(metadata.read(new MetadataKey(C, "envelope")).orElseThrow().value()).hasSize(115);
+        // 53 bytes for a replicated entry (49 + a 4-byte write id); + 36 for an unwrapped data key; + 66 for a 60-byte wrapped key and id
+        assertThat(metadata.read(new MetadataKey(C, "none")).orElseThrow().value()).hasSize(53);
+        assertThat(metadata.read(new MetadataKey(C, "metadata")).orElseThrow().value()).hasSize(89);
+        assertThat(metadata.read(new MetadataKey(C, "envelope")).orElseThrow().value()).hasSize(119);
     }
 
     @Test

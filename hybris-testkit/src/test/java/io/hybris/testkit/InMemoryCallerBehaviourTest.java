@@ -1,0 +1,11 @@
+package io.hybris.testkit;
+
+import io.hybris.metadata.InMemoryMetadataStore;
+import io.hybris.spi.MetadataStore;
+
+class InMemoryCallerBehaviourTest extends CallerBehaviourContract {
+    @Override
+    protected MetadataStore newMetadataStore() {
+        return new InMemoryMetadataStore();
+    }
+}
