@@ -1,5 +1,6 @@
 package io.hybris.rmds.consul;
 
+import io.hybris.testkit.ConsulTestAgent;
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.CallerBehaviourContract;
 import org.junit.jupiter.api.AfterAll;

@@ -1,5 +1,6 @@
 package io.hybris.rmds.consul;
 
+import io.hybris.testkit.ConsulTestAgent;
 import io.hybris.Hybris;
 import io.hybris.cloud.InMemoryCloudStore;
 import org.junit.jupiter.api.AfterEach;

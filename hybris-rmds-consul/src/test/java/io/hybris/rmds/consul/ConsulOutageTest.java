@@ -1,5 +1,6 @@
 package io.hybris.rmds.consul;
 
+import io.hybris.testkit.ConsulTestAgent;
 import io.hybris.MetadataUnavailableException;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;

@@ -1,4 +1,4 @@
-package io.hybris.rmds.consul;
+package io.hybris.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,9 +39,9 @@ import java.util.stream.Stream;
  * that exits early is reported at once with its log. {@link #close()} kills the process and its children and
  * deletes the directory. Not thread-safe.
  */
-final class ConsulTestAgent implements AutoCloseable {
+public final class ConsulTestAgent implements AutoCloseable {
     /** The system property naming the Consul binary. */
-    static final String BINARY_PROPERTY = "hybris.test.consul";
+    public static final String BINARY_PROPERTY = "hybris.test.consul";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final AtomicInteger NAMES = new AtomicInteger();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -67,7 +67,7 @@ final class ConsulTestAgent implements AutoCloseable {
     }
 
     /** The Consul binary, or an error that says how to get one. */
-    static Path binary() {
+    public static Path binary() {
         String configured = System.getProperty(BINARY_PROPERTY);
         if (configured == null || configured.isBlank()) {
             throw new IllegalStateException("no Consul binary: the system property " + BINARY_PROPERTY + " is not"
@@ -83,12 +83,12 @@ final class ConsulTestAgent implements AutoCloseable {
     }
 
     /** A dev-mode agent ({@code consul agent -dev}: one in-memory server), started and with a leader. */
-    static ConsulTestAgent dev() {
+    public static ConsulTestAgent dev() {
         return dev("");
     }
 
     /** A dev-mode agent with extra HCL configuration, e.g. an {@code acl { ... }} block. */
-    static ConsulTestAgent dev(String extraHcl) {
+    public static ConsulTestAgent dev(String extraHcl) {
         return dev(extraHcl, false);
     }
 
@@ -96,7 +96,7 @@ final class ConsulTestAgent implements AutoCloseable {
      * A dev-mode agent that also serves HTTPS on {@link #httpsPort()} with a certificate for {@code localhost} and
      * {@code 127.0.0.1} from a CA it creates with {@code consul tls}; {@link #caCertificate()} is that CA.
      */
-    static ConsulTestAgent devWithHttps() {
+    public static ConsulTestAgent devWithHttps() {
         return dev("", true);
     }
 
@@ -132,7 +132,7 @@ final class ConsulTestAgent implements AutoCloseable {
      * A single non-dev server ({@code -bootstrap-expect=1}) that keeps its data on disk, so {@link #restart()}
      * brings back what was written.
      */
-    static ConsulTestAgent persistentServer() {
+    public static ConsulTestAgent persistentServer() {
         String binary = binary().toString();
         Path dir = tempDir("consul-server-");
         int[] ports = freePorts(4);
@@ -149,7 +149,7 @@ final class ConsulTestAgent implements AutoCloseable {
     }
 
     /** {@code n} servers on loopback that bootstrap one cluster ({@code -bootstrap-expect=n}), with a leader. */
-    static Cluster cluster(int n) {
+    public static Cluster cluster(int n) {
         String binary = binary().toString();
         List<ConsulTestAgent> servers = new ArrayList<>();
         int[][] ports = new int[n][];
@@ -206,37 +206,37 @@ final class ConsulTestAgent implements AutoCloseable {
     }
 
     /** {@code 127.0.0.1:<http port>}. */
-    String address() {
+    public String address() {
         return "127.0.0.1:" + httpPort;
     }
 
     /** The HTTPS port ({@link #devWithHttps()} only). */
-    int httpsPort() {
+    public int httpsPort() {
         return httpsPort;
     }
 
     /** The CA certificate (PEM) that signed the HTTPS certificate ({@link #devWithHttps()} only). */
-    Path caCertificate() {
+    public Path caCertificate() {
         return dir.resolve("consul-agent-ca.pem");
     }
 
     /** The Raft/RPC address Consul reports as the leader when this server leads. */
-    String serverAddress() {
+    public String serverAddress() {
         return "127.0.0.1:" + serverPort;
     }
 
     /** This agent's node name. */
-    String name() {
+    public String name() {
         return name;
     }
 
     /** Whether the process runs. */
-    boolean isAlive() {
+    public boolean isAlive() {
         return process != null && process.isAlive();
     }
 
     /** The leader this agent reports ({@code /v1/status/leader}), if it answers with one. */
-    Optional<String> reportedLeader() {
+    public Optional<String> reportedLeader() {
         try {
             HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + address()
                     + "/v1/status/leader")).timeout(Duration.ofSeconds(2)).GET().build(),
@@ -253,7 +253,7 @@ final class ConsulTestAgent implements AutoCloseable {
     }
 
     /** Kills the process (SIGKILL) and its children, and waits for it to exit. */
-    void kill() {
+    public void kill() {
         if (process == null) {
             return;
         }
@@ -269,13 +269,13 @@ final class ConsulTestAgent implements AutoCloseable {
     }
 
     /** Kills the agent and starts it again with the same configuration (and data directory), awaiting a leader. */
-    void restart() {
+    public void restart() {
         kill();
         startAndAwaitLeader();
     }
 
     /** The last lines of the agent's log, for failure messages. */
-    String logTail() {
+    public String logTail() {
         try {
             List<String> lines = Files.readAllLines(dir.resolve("agent.log"), StandardCharsets.UTF_8);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
@@ -409,7 +409,7 @@ final class ConsulTestAgent implements AutoCloseable {
     }
 
     /** Several servers of one cluster; closing kills them all. */
-    static final class Cluster implements AutoCloseable {
+    public static final class Cluster implements AutoCloseable {
         private final List<ConsulTestAgent> servers;
 
         private Cluster(List<ConsulTestAgent> servers) {
@@ -417,12 +417,12 @@ final class ConsulTestAgent implements AutoCloseable {
         }
 
         /** The servers, in start order. */
-        List<ConsulTestAgent> servers() {
+        public List<ConsulTestAgent> servers() {
             return servers;
         }
 
         /** The current leader, as the live servers report it. */
-        ConsulTestAgent leader() {
+        public ConsulTestAgent leader() {
             for (ConsulTestAgent s : servers) {
                 if (!s.isAlive()) {
                     continue;
@@ -441,7 +441,7 @@ final class ConsulTestAgent implements AutoCloseable {
         }
 
         /** Waits until every live server reports the same live leader, and returns it. */
-        ConsulTestAgent awaitLeader(Duration timeout) {
+        public ConsulTestAgent awaitLeader(Duration timeout) {
             List<ConsulTestAgent> live = servers.stream().filter(ConsulTestAgent::isAlive).toList();
             awaitUntil(timeout, () -> {
                 List<Optional<String>> seen = live.stream().map(ConsulTestAgent::reportedLeader).toList();
