@@ -1,0 +1,229 @@
+package io.hybris.reliability;
+
+import io.hybris.Hybris;
+import io.hybris.SweepReport;
+import io.hybris.cloud.e2e.EmulatedClouds;
+import io.hybris.spi.CloudObject;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.MetadataStore;
+import io.hybris.testkit.ByzantineCloudStore;
+import io.hybris.testkit.RegisterHistory.Kind;
+import io.hybris.testkit.RegisterHistory.Op;
+import io.hybris.testkit.TestEnvironment;
+import io.hybris.testkit.Toxiproxy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The fault campaign: epochs of concurrent load from threads sharing clients, from several clients and from a
+ * client JVM that gets killed, while every nemesis runs; after each epoch the faults are healed and every key of
+ * the epoch is read (availability after quiescence) and the epoch's history checked; at the end the clouds are
+ * scanned for plaintext and swept. Each epoch uses fresh keys, so histories stay small enough to check and a
+ * write with an unknown outcome from one epoch cannot blur the next. See {@code docs/reliability.md}.
+ */
+final class Campaign {
+    /**
+     * What to run.
+     *
+     * @param metadata         {@code zookeeper} or {@code consul}
+     * @param seed             seeds every random choice of the generator and the nemeses (timing still varies)
+     * @param duration         total load time
+     * @param epoch            load time per epoch
+     * @param clients          in-process clients
+     * @param threadsPerClient worker threads sharing each client
+     * @param keysPerEpoch     keys written per epoch (few, so writes collide)
+     * @param encrypt          whether clients encrypt values (and the plaintext check runs)
+     */
+    record Settings(String metadata, long seed, Duration duration, Duration epoch, int clients,
+                    int threadsPerClient, int keysPerEpoch, boolean encrypt) {
+    }
+
+    private final Settings settings;
+    private final TestEnvironment env;
+    private final Path workDir;
+    private final Consumer<String> progress;
+    private final Tally tally = new Tally();
+    private final List<String> checks = new ArrayList<>();
+
+    Campaign(Settings settings, TestEnvironment env, Path workDir, Consumer<String> progress) {
+        this.settings = settings;
+        this.env = env;
+        this.workDir = workDir;
+        this.progress = progress;
+    }
+
+    CampaignReport run() throws Exception {
+        long started = System.nanoTime();
+        String namespace = "campaign-" + Long.toUnsignedString(settings.seed(), 36) + "-"
+                + Long.toString(System.currentTimeMillis(), 36);
+        EmulatedClouds emulated = new EmulatedClouds(env);
+        List<Toxiproxy.Proxy> proxies = List.of(emulated.proxy(EmulatedClouds.Kind.S3),
+                emulated.proxy(EmulatedClouds.Kind.AZURE), emulated.proxy(EmulatedClouds.Kind.GCS));
+        List<CloudStore> raw = emulated.threeStores(namespace + "/");
+        List<ByzantineCloudStore> clouds = raw.stream().map(ByzantineCloudStore::of).toList();
+        Map<String, Optional<String>> finalValues = new LinkedHashMap<>();
+        int epochs = 0;
+        try (MetadataCluster cluster = settings.metadata().equals("consul") ? new ConsulServers()
+                : new ZooKeeperEnsemble()) {
+            Map<String, String> childProperties = new LinkedHashMap<>(emulated.hybrisProperties(namespace + "/"));
+            childProperties.putAll(cluster.hybrisProperties(namespace));
+            childProperties.put("hybris.deadline", ClientConfig.DEADLINE.toSeconds() + "s");
+            childProperties.put("hybris.crypto.mode", settings.encrypt() ? "metadata" : "none");
+            AtomicLong ids = new AtomicLong();
+            AtomicInteger generations = new AtomicInteger();
+            ClientConfig config = new ClientConfig(clouds, settings.encrypt());
+            try (ClientPool pool = new ClientPool(cluster, namespace, config, settings.clients())) {
+                long loadNanos = 0;
+                while (loadNanos < settings.duration().toNanos()) {
+                    long t0 = System.nanoTime();
+                    Duration length = Duration.ofNanos(Math.min(settings.epoch().toNanos(),
+                            settings.duration().toNanos() - loadNanos));
+                    finalValues.putAll(epoch(epochs, length, cluster, pool, clouds, proxies, childProperties, ids,
+                            generations));
+                    loadNanos += length.toNanos();
+                    epochs++;
+                    progress.accept(String.format("[%s seed=%d] epoch %d done in %ds: %s", settings.metadata(),
+                            settings.seed(), epochs, Duration.ofNanos(System.nanoTime() - t0).toSeconds(),
+                            tally.line()));
+                }
+            }
+            if (settings.encrypt()) {
+                checkNoPlaintext(raw);
+            }
+            checkSweep(cluster, namespace, config, finalValues);
+        } finally {
+            proxies.forEach(Toxiproxy.Proxy::reset);
+            raw.forEach(CloudStore::close);
+        }
+        return new CampaignReport(settings, Duration.ofNanos(System.nanoTime() - started), epochs, tally, checks);
+    }
+
+    /** One epoch: load and faults, heal, then read every key and check the history. Returns the final values. */
+    private Map<String, Optional<String>> epoch(int epoch, Duration length, MetadataCluster cluster, ClientPool pool,
+                                                List<ByzantineCloudStore> clouds, List<Toxiproxy.Proxy> proxies,
+                                                Map<String, String> childProperties, AtomicLong ids,
+                                                AtomicInteger generations) throws Exception {
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < settings.keysPerEpoch(); i++) {
+            keys.add("e" + epoch + "-k" + i);
+        }
+        Recorder recorder = new Recorder(tally);
+        long seed = settings.seed() + epoch * 1_000_003L;
+        Workers workers = new Workers(pool, recorder, keys, "e" + epoch + "w", ids,
+                settings.clients() * settings.threadsPerClient(), seed);
+        ProcessKillNemesis childNemesis = new ProcessKillNemesis(childProperties, keys, "e" + epoch, recorder, tally,
+                workDir, generations, seed);
+        NemesisRunner nemeses = new NemesisRunner(List.of(new CloudNemesis(clouds, proxies, tally),
+                new LeaderNemesis(cluster, tally), new InterruptNemesis(workers.threads(), tally),
+                new CloseNemesis(pool, tally), childNemesis), seed);
+        workers.start();
+        nemeses.start();
+        long end = System.nanoTime() + length.toNanos();
+        long left;
+        while ((left = end - System.nanoTime()) > 0) {
+            Thread.sleep(Math.min(left / 1_000_000 + 1, 10_000)); // the epoch's load time: nothing to await
+            progress.accept(String.format("[%s seed=%d] epoch %d: %s", settings.metadata(), settings.seed(),
+                    epoch + 1, tally.line()));
+        }
+        nemeses.stopAndHeal();
+        workers.stop();
+        Map<String, Op> finalReads = readEveryKey(pool, keys, recorder);
+        HistoryChecks.Verdict verdict = HistoryChecks.check(recorder.history().operations(), finalReads);
+        verdict.notLinearizable().forEach(k -> tally.violation("epoch " + epoch + ": history of " + k
+                + " is not linearizable"));
+        verdict.undecided().forEach(k -> tally.violation("epoch " + epoch + ": linearizability of " + k
+                + " undecided within the checker's budget (not passed)"));
+        verdict.lostWrites().forEach(p -> tally.violation("epoch " + epoch + ": acknowledged write lost: " + p));
+        checks.add(String.format("epoch %d: %d ops, %d keys read after quiescence, linearizable %d/%d, lost %d",
+                epoch + 1, recorder.history().operations().size(), finalReads.size(), verdict.linearizable(),
+                verdict.keys(), verdict.lostWrites().size()));
+        Map<String, Optional<String>> values = new LinkedHashMap<>();
+        finalReads.forEach((k, op) -> values.put(k, Optional.ofNullable(op.value())));
+        return values;
+    }
+
+    /** Availability after quiescence: every key is read, within the deadline, by a fresh client. */
+    private Map<String, Op> readEveryKey(ClientPool pool, List<String> keys, Recorder recorder) {
+        Map<String, Op> reads = new LinkedHashMap<>();
+        MetadataStore store = pool.newStore();
+        try (Hybris reader = pool.config().builder(store, Duration.ofHours(1)).open()) {
+            for (String key : keys) {
+                long t0 = System.nanoTime();
+                try {
+                    Optional<byte[]> value = reader.get(Workers.CONTAINER, key);
+                    long t1 = System.nanoTime();
+                    String id = value.map(v -> CampaignValues.idOf(v, Recorder.MAX_PADDING)).orElse(null);
+                    Op read = new Op(-1, Kind.READ, key, id, t0, t1);
+                    recorder.history().add(read);
+                    reads.put(key, read);
+                } catch (RuntimeException e) {
+                    tally.violation("key " + key + " unreadable after quiescence: " + e);
+                }
+            }
+        } finally {
+            store.close();
+        }
+        return reads;
+    }
+
+    /** With encryption on, no object on any cloud contains a value's plaintext marker. */
+    private void checkNoPlaintext(List<CloudStore> raw) {
+        int scanned = 0;
+        int plaintext = 0;
+        for (CloudStore cloud : raw) {
+            for (CloudObject o : cloud.list("")) {
+                Optional<byte[]> bytes = cloud.get(o.key(), Long.MAX_VALUE);
+                scanned++;
+                if (bytes.isPresent() && CampaignValues.containsPlaintext(bytes.get())) {
+                    plaintext++;
+                    tally.violation("plaintext on cloud " + cloud.id() + " in " + o.key());
+                }
+            }
+        }
+        checks.add("no plaintext: " + scanned + " objects scanned on 3 clouds, " + plaintext + " with plaintext");
+    }
+
+    /**
+     * The sweep with grace 0 leaves no orphan (a second sweep finds only referenced objects) and deletes nothing
+     * live (every key still reads its final value).
+     */
+    private void checkSweep(MetadataCluster cluster, String namespace, ClientConfig config,
+                            Map<String, Optional<String>> finalValues) {
+        MetadataStore store = cluster.newStore(namespace);
+        try (Hybris sweeper = config.builder(store, Duration.ZERO).open()) {
+            SweepReport first = sweeper.sweepOrphans();
+            SweepReport second = sweeper.sweepOrphans();
+            if (second.deleted() != 0 || second.tooYoung() != 0 || second.failed() != 0
+                    || second.examined() != second.referenced()) {
+                tally.violation("orphans left after a sweep with grace 0: " + second + " (first sweep: " + first + ")");
+            }
+            int unreadable = 0;
+            for (Map.Entry<String, Optional<String>> e : finalValues.entrySet()) {
+                try {
+                    Optional<String> now = sweeper.get(Workers.CONTAINER, e.getKey())
+                            .map(v -> CampaignValues.idOf(v, Recorder.MAX_PADDING));
+                    if (!now.equals(e.getValue())) {
+                        unreadable++;
+                        tally.violation("after the sweep " + e.getKey() + " reads " + now + ", before " + e.getValue());
+                    }
+                } catch (RuntimeException ex) {
+                    unreadable++;
+                    tally.violation("after the sweep " + e.getKey() + " is unreadable: " + ex);
+                }
+            }
+            checks.add("sweep (grace 0): first " + first + ", second " + second + "; " + finalValues.size()
+                    + " keys re-read after it, " + unreadable + " changed or unreadable");
+        } finally {
+            store.close();
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.hybris.reliability;
+
+import io.hybris.testkit.LinearizabilityChecker;
+import io.hybris.testkit.RegisterHistory;
+import io.hybris.testkit.RegisterHistory.Kind;
+import io.hybris.testkit.RegisterHistory.Op;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The checks over one epoch's history, which ends with a read of every key after quiescence:
+ * <ul>
+ *   <li><b>no acknowledged write lost</b>: the value each final read returned comes from a write (or delete) that
+ *       no acknowledged write of the key strictly followed — cheap, and decided even when the full check is not;</li>
+ *   <li><b>linearizability</b> of each key's whole history with the testkit's checker; a key it cannot decide
+ *       within its search budget is reported as undecided, never as passed.</li>
+ * </ul>
+ */
+final class HistoryChecks {
+    /** What the checks found for one epoch. */
+    record Verdict(int keys, int linearizable, List<String> notLinearizable, List<String> undecided,
+                   List<String> lostWrites) {
+    }
+
+    private HistoryChecks() {
+    }
+
+    static Verdict check(List<Op> history, Map<String, Op> finalReads) {
+        List<String> lost = new ArrayList<>();
+        Map<String, List<Op>> byKey = new LinkedHashMap<>();
+        for (Op op : history) {
+            byKey.computeIfAbsent(op.key(), k -> new ArrayList<>()).add(op);
+        }
+        finalReads.forEach((key, read) -> {
+            String problem = lostWrite(byKey.getOrDefault(key, List.of()), read);
+            if (problem != null) {
+                lost.add(key + ": " + problem);
+            }
+        });
+        LinearizabilityChecker.Result result = LinearizabilityChecker.check(history);
+        List<String> bad = new ArrayList<>(result.nonLinearizableKeys());
+        List<String> undecided = new ArrayList<>(result.undecidedKeys());
+        int ok = byKey.size() - bad.size() - undecided.size();
+        return new Verdict(byKey.size(), ok, bad, undecided, lost);
+    }
+
+    /** Null if {@code read} may follow every acknowledged write of its key, else what is wrong. */
+    static String lostWrite(List<Op> ops, Op read) {
+        List<Op> acked = ops.stream().filter(o -> o.kind() != Kind.READ && o != read
+                && o.response() != RegisterHistory.UNKNOWN_RESPONSE && o.response() < read.invoke()).toList();
+        if (read.value() == null) {
+            if (acked.isEmpty()) {
+                return null;
+            }
+            boolean someDeleteLatest = ops.stream().filter(o -> o.kind() == Kind.DELETE && o.invoke() < read.response())
+                    .anyMatch(d -> notStrictlyFollowed(d, acked));
+            return someDeleteLatest ? null : "the final read found no value, but acknowledged writes exist and no"
+                    + " delete could be the last of them";
+        }
+        Op source = ops.stream().filter(o -> o.kind() == Kind.WRITE && Objects.equals(o.value(), read.value()))
+                .findFirst().orElse(null);
+        if (source == null) {
+            return "the final read returned " + read.value() + ", which no write of this key wrote";
+        }
+        if (!notStrictlyFollowed(source, acked)) {
+            Op later = acked.stream().filter(w -> w.invoke() > source.response()).findFirst().orElseThrow();
+            return "the final read returned " + read.value() + ", but the acknowledged " + later
+                    + " started after that write ended: it was lost";
+        }
+        return null;
+    }
+
+    private static boolean notStrictlyFollowed(Op w, List<Op> acked) {
+        return w.response() == RegisterHistory.UNKNOWN_RESPONSE
+                || acked.stream().noneMatch(a -> a != w && a.invoke() > w.response());
+    }
+}

@@ -1,0 +1,124 @@
+package io.hybris.reliability;
+
+import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
+import io.hybris.spi.MetadataStore;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.apache.curator.test.TestingZooKeeperServer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A 3-node ZooKeeper ensemble in this JVM (curator-test's {@link TestingCluster}). */
+final class ZooKeeperEnsemble implements MetadataCluster {
+    private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(8);
+
+    private final TestingCluster cluster;
+    private final List<InstanceSpec> killed = new ArrayList<>();
+
+    ZooKeeperEnsemble() throws Exception {
+        cluster = new TestingCluster(3);
+        cluster.start();
+    }
+
+    @Override
+    public String name() {
+        return "zookeeper";
+    }
+
+    @Override
+    public MetadataStore newStore(String namespace) {
+        return ZooKeeperMetadataStore.builder().connect(cluster.getConnectString()).root("/" + namespace)
+                .sessionTimeout(SESSION_TIMEOUT).connectionTimeout(CONNECTION_TIMEOUT)
+                .operationTimeout(OPERATION_TIMEOUT).build();
+    }
+
+    @Override
+    public Map<String, String> hybrisProperties(String namespace) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("hybris.rmds.type", "zookeeper");
+        p.put("hybris.rmds.zookeeper.connect", cluster.getConnectString());
+        p.put("hybris.rmds.zookeeper.root", "/" + namespace);
+        p.put("hybris.rmds.zookeeper.session-timeout", SESSION_TIMEOUT.toSeconds() + "s");
+        p.put("hybris.rmds.zookeeper.connection-timeout", CONNECTION_TIMEOUT.toSeconds() + "s");
+        p.put("hybris.rmds.zookeeper.operation-timeout", OPERATION_TIMEOUT.toSeconds() + "s");
+        return p;
+    }
+
+    @Override
+    public synchronized String killLeader() throws Exception {
+        for (TestingZooKeeperServer server : cluster.getServers()) {
+            InstanceSpec spec = server.getInstanceSpec();
+            if (!killed.contains(spec) && srvr(spec.getPort()).contains("Mode: leader")) {
+                if (cluster.killServer(spec)) {
+                    killed.add(spec);
+                    return "zookeeper server on port " + spec.getPort();
+                }
+            }
+        }
+        return "none (no leader at the moment)";
+    }
+
+    @Override
+    public synchronized void restartKilled() throws Exception {
+        for (InstanceSpec spec : killed) {
+            cluster.restartServer(spec);
+        }
+        killed.clear();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!hasLeader()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the ZooKeeper ensemble elected no leader within 60 s");
+            }
+            Thread.sleep(50); // polling the servers' own status; nothing to wait on
+        }
+    }
+
+    private boolean hasLeader() {
+        for (TestingZooKeeperServer server : cluster.getServers()) {
+            try {
+                if (srvr(server.getInstanceSpec().getPort()).contains("Mode: leader")) {
+                    return true;
+                }
+            } catch (IOException notUp) {
+                // not answering yet
+            }
+        }
+        return false;
+    }
+
+    /** The {@code srvr} four-letter command's answer (enabled by default). */
+    private static String srvr(int port) throws IOException {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+            s.setSoTimeout(2000);
+            OutputStream out = s.getOutputStream();
+            out.write("srvr".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = s.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            cluster.close();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
