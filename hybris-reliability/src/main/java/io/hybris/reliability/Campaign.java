@@ -42,9 +42,10 @@ final class Campaign {
      * @param threadsPerClient worker threads sharing each client
      * @param keysPerEpoch     keys written per epoch (few, so writes collide)
      * @param encrypt          whether clients encrypt values (and the plaintext check runs)
+     * @param erasure          whether larger values are erasure-coded (a mix of layouts in one run)
      */
     record Settings(String metadata, long seed, Duration duration, Duration epoch, int clients,
-                    int threadsPerClient, int keysPerEpoch, boolean encrypt) {
+                    int threadsPerClient, int keysPerEpoch, boolean encrypt, boolean erasure) {
     }
 
     private final Settings settings;
@@ -76,11 +77,10 @@ final class Campaign {
                 : new ZooKeeperEnsemble()) {
             Map<String, String> childProperties = new LinkedHashMap<>(emulated.hybrisProperties(namespace + "/"));
             childProperties.putAll(cluster.hybrisProperties(namespace));
-            childProperties.put("hybris.deadline", ClientConfig.DEADLINE.toSeconds() + "s");
-            childProperties.put("hybris.crypto.mode", settings.encrypt() ? "metadata" : "none");
+            childProperties.putAll(ClientConfig.properties(settings.encrypt(), settings.erasure()));
             AtomicLong ids = new AtomicLong();
             AtomicInteger generations = new AtomicInteger();
-            ClientConfig config = new ClientConfig(clouds, settings.encrypt());
+            ClientConfig config = new ClientConfig(clouds, settings.encrypt(), settings.erasure());
             try (ClientPool pool = new ClientPool(cluster, namespace, config, settings.clients())) {
                 long loadNanos = 0;
                 while (loadNanos < settings.duration().toNanos()) {

@@ -37,10 +37,11 @@ record CampaignReport(Campaign.Settings settings, Duration elapsed, int epochs, 
     String markdown() {
         StringBuilder b = new StringBuilder();
         b.append(String.format("Campaign on %s, seed %d, %d epochs, %s of load (%s in all), %d clients x %d threads"
-                        + " + a killed-and-restarted client JVM, %d keys per epoch, encryption %s%n%n",
+                        + " + a killed-and-restarted client JVM, %d keys per epoch, encryption %s, erasure coding %s%n%n",
                 settings.metadata(), settings.seed(), epochs, minutes(settings.duration()), minutes(elapsed),
                 settings.clients(), settings.threadsPerClient(), settings.keysPerEpoch(),
-                settings.encrypt() ? "on" : "off"));
+                settings.encrypt() ? "on" : "off",
+                settings.erasure() ? "from " + (ClientConfig.ERASURE_THRESHOLD >> 10) + " KiB" : "off"));
         b.append("| operation | outcome | count |\n|---|---|---:|\n");
         ops.forEach((k, v) -> {
             int space = k.indexOf(' ');

@@ -10,14 +10,31 @@ import java.util.List;
 
 /**
  * How every in-process campaign client is configured: f = 1 over the three (decorated) clouds, a 10 s deadline,
- * and encryption when the campaign asks for it.
+ * and encryption or erasure coding when the campaign asks for them.
  *
  * @param clouds  the clouds, shared by every client (they stay open when a client closes)
  * @param encrypt whether values are encrypted (a fresh data key per version, kept in metadata)
+ * @param erasure whether values of at least {@link #ERASURE_THRESHOLD} bytes are erasure-coded (2 data + 1 parity
+ *                chunk, one per cloud) instead of replicated
  */
-record ClientConfig(List<? extends CloudStore> clouds, boolean encrypt) {
+record ClientConfig(List<? extends CloudStore> clouds, boolean encrypt, boolean erasure) {
     /** Every call's deadline. */
     static final Duration DEADLINE = Duration.ofSeconds(10);
+    /** With erasure coding on, the smallest value that is coded (larger campaign values are, smaller are not). */
+    static final long ERASURE_THRESHOLD = 8 << 10;
+
+    /** The same settings as Hybris properties, for a client in another JVM. */
+    static java.util.Map<String, String> properties(boolean encrypt, boolean erasure) {
+        java.util.Map<String, String> p = new java.util.LinkedHashMap<>();
+        p.put("hybris.deadline", DEADLINE.toSeconds() + "s");
+        p.put("hybris.crypto.mode", encrypt ? "metadata" : "none");
+        if (erasure) {
+            p.put("hybris.erasure.policy", "threshold");
+            p.put("hybris.erasure.k", "2");
+            p.put("hybris.erasure.threshold", Long.toString(ERASURE_THRESHOLD));
+        }
+        return p;
+    }
 
     /** A builder for a client over {@code store} whose garbage collector waits {@code gcGrace} before sweeping. */
     HybrisConfig.Builder builder(MetadataStore store, Duration gcGrace) {
@@ -26,6 +43,10 @@ record ClientConfig(List<? extends CloudStore> clouds, boolean encrypt) {
         clouds.forEach(b::cloud);
         if (encrypt) {
             b.encryption(new MetadataKeyProvider());
+        }
+        if (erasure) {
+            b.erasurePolicy(HybrisConfig.ErasurePolicy.THRESHOLD).erasureDataChunks(2)
+                    .erasureThreshold(ERASURE_THRESHOLD);
         }
         return b;
     }

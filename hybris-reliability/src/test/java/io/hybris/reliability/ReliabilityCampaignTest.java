@@ -23,15 +23,15 @@ class ReliabilityCampaignTest {
 
     @Test
     void zookeeperWithEncryption() throws Exception {
-        run("zookeeper", true);
+        run("zookeeper", true, false);
     }
 
     @Test
-    void consul() throws Exception {
-        run("consul", false);
+    void consulWithErasureCoding() throws Exception {
+        run("consul", false, true);
     }
 
-    private void run(String metadata, boolean encrypt) throws Exception {
+    private void run(String metadata, boolean encrypt, boolean erasure) throws Exception {
         String only = System.getProperty("hybris.campaign.metadata", "");
         assumeTrue(only.isBlank() || only.equals(metadata), "hybris.campaign.metadata=" + only);
         TestEnvironment env = TestEnvironment.require();
@@ -42,7 +42,7 @@ class ReliabilityCampaignTest {
                 : Duration.parse("PT" + durationProperty.toUpperCase());
         boolean soak = duration.compareTo(Duration.ofMinutes(5)) > 0;
         Campaign.Settings settings = new Campaign.Settings(metadata, seed, duration,
-                soak ? Duration.ofSeconds(90) : Duration.ofSeconds(40), 2, 4, soak ? 16 : 6, encrypt);
+                soak ? Duration.ofSeconds(90) : Duration.ofSeconds(40), 2, 4, soak ? 16 : 6, encrypt, erasure);
         String replay = "replay with -Dhybris.campaign.seed=" + seed + " -Dhybris.campaign.metadata=" + metadata;
         System.out.println("[campaign] " + metadata + " seed " + seed + " for " + duration + " (" + replay + ")");
 

@@ -592,7 +592,7 @@ public abstract class HybrisContract {
     // ------------------------------------------------------------------ concurrency
 
     /**
-     * Eight clients race on three keys while a {@link Nemesis} moves one fault (outage, slowness, stale or corrupt
+     * Eight clients race on three keys while a {@link RotatingCloudFaults} moves one fault (outage, slowness, stale or corrupt
      * reads) from cloud to cloud, never more than one faulty cloud at a time (f=1). A failed write is recorded
      * with an unknown outcome (nothing, if it says nothing was committed); a failed read observed nothing.
      */
@@ -607,7 +607,7 @@ public abstract class HybrisContract {
         AtomicInteger failed = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(clientsCount);
         int faults;
-        try (Nemesis nemesis = Nemesis.over(raw, 42, Duration.ofMillis(30))) {
+        try (RotatingCloudFaults nemesis = RotatingCloudFaults.over(raw, 42, Duration.ofMillis(30))) {
             List<Hybris> hs = new ArrayList<>();
             for (int c = 0; c < clientsCount; c++) {
                 hs.add(open(config(nemesis.clouds()).clientId("client-" + c)));

@@ -9,7 +9,7 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A nemesis for concurrency tests: wraps each cloud in switchable fault decorators, all off at first
+ * A nemesis for concurrency tests (a rotating cloud fault): wraps each cloud in switchable fault decorators, all off at first
  * ({@link UnavailableCloudStore}, {@link SlowCloudStore} of every operation, {@link StaleCloudStore},
  * {@link CorruptingCloudStore}), and while running moves a fault from cloud to cloud: every few milliseconds
  * (a random pause of up to {@code maxPause}) it switches the current fault off, then a randomly chosen fault on
@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * falsify calls while on).
  *
  * <pre>{@code
- * try (Nemesis nemesis = Nemesis.over(clouds, seed, Duration.ofMillis(30))) {
+ * try (RotatingCloudFaults nemesis = RotatingCloudFaults.over(clouds, seed, Duration.ofMillis(30))) {
  *     Hybris h = config(nemesis.clouds())...open();
  *     nemesis.start();
  *     ... run the workload ...
@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>{@link #start}, {@link #stop} and {@link #close} are for the test's thread; the switching happens on the
  * nemesis's own daemon thread.
  */
-public final class Nemesis implements AutoCloseable {
+public final class RotatingCloudFaults implements AutoCloseable {
     /** How long a slow cloud would hold a call; in practice the nemesis moves on (and releases it) far sooner. */
     private static final Duration SLOWNESS = Duration.ofSeconds(1);
 
@@ -41,7 +41,7 @@ public final class Nemesis implements AutoCloseable {
     private volatile boolean running;
     private Thread thread;
 
-    private Nemesis(List<? extends CloudStore> raw, long seed, Duration maxPause) {
+    private RotatingCloudFaults(List<? extends CloudStore> raw, long seed, Duration maxPause) {
         if (maxPause.toMillis() < 1) {
             throw new IllegalArgumentException("maxPause must be at least 1 ms, got " + maxPause);
         }
@@ -65,8 +65,8 @@ public final class Nemesis implements AutoCloseable {
      * @param seed     seeds the choice of fault, cloud and pause
      * @param maxPause the longest time one fault stays on (each pause is uniform in 1 ms .. {@code maxPause})
      */
-    public static Nemesis over(List<? extends CloudStore> clouds, long seed, Duration maxPause) {
-        return new Nemesis(clouds, seed, maxPause);
+    public static RotatingCloudFaults over(List<? extends CloudStore> clouds, long seed, Duration maxPause) {
+        return new RotatingCloudFaults(clouds, seed, maxPause);
     }
 
     /** The decorated clouds, in the order given: open the clients under test over these. */
