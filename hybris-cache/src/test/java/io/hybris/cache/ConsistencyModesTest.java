@@ -50,7 +50,8 @@ class ConsistencyModesTest {
         Hybris b = fx.open("ryw-b", fx.cache().build());
         a.put("cart", "k", bytes("a1"));
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> raw.get(fx.prefix + "cart/k#1_ryw-a").isPresent());
+                .until(() -> raw.get(fx.prefix + "cart/k#" + a.describe("cart", "k").orElseThrow().version())
+                        .isPresent());
         b.put("cart", "k", bytes("b2"));
         fx.clouds.forEach(c -> c.reset());
 
@@ -75,7 +76,7 @@ class ConsistencyModesTest {
         Hybris a = fx.open("rywf-a", fx.cache().build());
         Hybris b = fx.open("rywf-b", fx.cache().build());
         a.put("cart", "k", bytes("a1"));
-        String key = fx.prefix + "cart/k#1_rywf-a";
+        String key = fx.prefix + "cart/k#" + a.describe("cart", "k").orElseThrow().version();
         await().atMost(Duration.ofSeconds(10)).until(() -> raw.get(key).isPresent());
         b.put("cart", "k", bytes("b2"));
         raw.set(key, bytes("forged"));

@@ -17,7 +17,7 @@ import java.util.SplittableRandom;
  * last cloud ever does it: one cloud is the faulty one of the fault model for the whole run, and every key keeps
  * a good copy on another cloud.
  */
-final class CloudNemesis implements Nemesis {
+final class CloudNemesis extends Nemesis {
     private static final Mode[] READ_SIDE = {Mode.CORRUPT, Mode.STALE, Mode.OTHER_KEY, Mode.TRUNCATED,
             Mode.OVERSIZED, Mode.HANG, Mode.LYING_LIST, Mode.DOWN};
 
@@ -28,28 +28,14 @@ final class CloudNemesis implements Nemesis {
     private String undoLabel = "";
 
     CloudNemesis(List<ByzantineCloudStore> clouds, List<Toxiproxy.Proxy> proxies, Tally tally) {
+        super("clouds", Duration.ofMillis(300), Duration.ofMillis(1500));
         this.clouds = clouds;
         this.proxies = proxies;
         this.tally = tally;
     }
 
     @Override
-    public String name() {
-        return "clouds";
-    }
-
-    @Override
-    public Duration minPause() {
-        return Duration.ofMillis(300);
-    }
-
-    @Override
-    public Duration maxPause() {
-        return Duration.ofMillis(1500);
-    }
-
-    @Override
-    public synchronized void step(SplittableRandom random) {
+    synchronized void step(SplittableRandom random) {
         heal();
         if (random.nextInt(5) == 0) {
             return; // a healthy spell
@@ -88,7 +74,7 @@ final class CloudNemesis implements Nemesis {
     }
 
     @Override
-    public synchronized void heal() {
+    synchronized void heal() {
         Runnable u = undo;
         undo = () -> { };
         undoLabel = "";

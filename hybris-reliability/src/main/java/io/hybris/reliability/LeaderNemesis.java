@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
  * Kills the metadata service's leader, and on its next step restarts it (never two servers down at once: the
  * 3-server cluster keeps its quorum).
  */
-final class LeaderNemesis implements Nemesis {
+final class LeaderNemesis extends Nemesis {
     private static final Logger LOG = LoggerFactory.getLogger(LeaderNemesis.class);
 
     private final MetadataCluster cluster;
@@ -18,27 +18,13 @@ final class LeaderNemesis implements Nemesis {
     private boolean down;
 
     LeaderNemesis(MetadataCluster cluster, Tally tally) {
+        super("leader", Duration.ofSeconds(3), Duration.ofSeconds(8));
         this.cluster = cluster;
         this.tally = tally;
     }
 
     @Override
-    public String name() {
-        return "leader";
-    }
-
-    @Override
-    public Duration minPause() {
-        return Duration.ofSeconds(3);
-    }
-
-    @Override
-    public Duration maxPause() {
-        return Duration.ofSeconds(8);
-    }
-
-    @Override
-    public synchronized void step(SplittableRandom random) throws Exception {
+    synchronized void step(SplittableRandom random) throws Exception {
         if (down) {
             heal();
             return;
@@ -50,7 +36,7 @@ final class LeaderNemesis implements Nemesis {
     }
 
     @Override
-    public synchronized void heal() throws Exception {
+    synchronized void heal() throws Exception {
         if (down) {
             cluster.restartKilled();
             down = false;

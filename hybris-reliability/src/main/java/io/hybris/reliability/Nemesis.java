@@ -9,19 +9,35 @@ import java.util.SplittableRandom;
  * previous one, counting what it injected in the {@link Tally}. {@link #heal} undoes everything before the
  * quiescence checks.
  */
-interface Nemesis {
+abstract class Nemesis {
+    private final String name;
+    private final Duration minPause;
+    private final Duration maxPause;
+
+    Nemesis(String name, Duration minPause, Duration maxPause) {
+        this.name = name;
+        this.minPause = minPause;
+        this.maxPause = maxPause;
+    }
+
     /** Short name for logs and the report. */
-    String name();
+    final String name() {
+        return name;
+    }
 
     /** Shortest pause between steps. */
-    Duration minPause();
+    final Duration minPause() {
+        return minPause;
+    }
 
     /** Longest pause between steps. */
-    Duration maxPause();
+    final Duration maxPause() {
+        return maxPause;
+    }
 
     /** Injects a fault, or undoes the current one. */
-    void step(SplittableRandom random) throws Exception;
+    abstract void step(SplittableRandom random) throws Exception;
 
     /** Undoes every fault still in place. */
-    void heal() throws Exception;
+    abstract void heal() throws Exception;
 }

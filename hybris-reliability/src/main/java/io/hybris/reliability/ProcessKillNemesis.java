@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * mid-TPUT) and replaced by a new one. Its calls go straight to the emulators through toxiproxy, so cloud
  * outages and leader kills hit it too.
  */
-final class ProcessKillNemesis implements Nemesis {
+final class ProcessKillNemesis extends Nemesis {
     private final Map<String, String> properties;
     private final List<String> keys;
     private final String idPrefix;
@@ -24,6 +24,7 @@ final class ProcessKillNemesis implements Nemesis {
 
     ProcessKillNemesis(Map<String, String> properties, List<String> keys, String idPrefix, Recorder recorder,
                        Tally tally, Path workDir, AtomicInteger generation, long seed) {
+        super("kill-jvm", Duration.ofSeconds(2), Duration.ofSeconds(6));
         this.properties = properties;
         this.keys = keys;
         this.idPrefix = idPrefix;
@@ -40,22 +41,7 @@ final class ProcessKillNemesis implements Nemesis {
     }
 
     @Override
-    public String name() {
-        return "kill-jvm";
-    }
-
-    @Override
-    public Duration minPause() {
-        return Duration.ofSeconds(2);
-    }
-
-    @Override
-    public Duration maxPause() {
-        return Duration.ofSeconds(6);
-    }
-
-    @Override
-    public synchronized void step(SplittableRandom random) throws InterruptedException {
+    synchronized void step(SplittableRandom random) throws InterruptedException {
         child.kill();
         tally.fault("client JVM killed (SIGKILL)");
         child = spawn(random.nextLong());
@@ -63,7 +49,7 @@ final class ProcessKillNemesis implements Nemesis {
 
     /** Kills the last child (its unanswered calls become unknown-outcome writes). */
     @Override
-    public synchronized void heal() throws InterruptedException {
+    synchronized void heal() throws InterruptedException {
         child.kill();
     }
 }

@@ -2,16 +2,12 @@ package io.hybris.reliability;
 
 import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
 import io.hybris.spi.MetadataStore;
+import io.hybris.testkit.ZooKeeperStatus;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingZooKeeperServer;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -60,7 +56,7 @@ final class ZooKeeperEnsemble implements MetadataCluster {
     public synchronized String killLeader() throws Exception {
         for (TestingZooKeeperServer server : cluster.getServers()) {
             InstanceSpec spec = server.getInstanceSpec();
-            if (!killed.contains(spec) && srvr(spec.getPort()).contains("Mode: leader")) {
+            if (!killed.contains(spec) && ZooKeeperStatus.isLeader(spec.getPort())) {
                 if (cluster.killServer(spec)) {
                     killed.add(spec);
                     return "zookeeper server on port " + spec.getPort();
@@ -87,30 +83,11 @@ final class ZooKeeperEnsemble implements MetadataCluster {
 
     private boolean hasLeader() {
         for (TestingZooKeeperServer server : cluster.getServers()) {
-            try {
-                if (srvr(server.getInstanceSpec().getPort()).contains("Mode: leader")) {
-                    return true;
-                }
-            } catch (IOException notUp) {
-                // not answering yet
+            if (ZooKeeperStatus.isLeader(server.getInstanceSpec().getPort())) {
+                return true;
             }
         }
         return false;
-    }
-
-    /** The {@code srvr} four-letter command's answer (enabled by default). */
-    private static String srvr(int port) throws IOException {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
-            s.setSoTimeout(2000);
-            OutputStream out = s.getOutputStream();
-            out.write("srvr".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = s.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-        } catch (IOException e) {
-            return "";
-        }
     }
 
     @Override

@@ -198,6 +198,7 @@ public abstract class CallerBehaviourContract {
 
         gate.open(); // the update that was on the wire lands after all
         assertThat(gate.awaitPassed(1, WAIT)).isTrue();
+        assertThat(gate.failures()).as("the held update was applied").isEmpty();
         Hybris reader = open(metadata, raw, Duration.ofSeconds(10));
         assertThat(str(reader.get(C, "k"))).isEqualTo("new");
         for (RecordingCloudStore c : clouds) {
@@ -226,6 +227,7 @@ public abstract class CallerBehaviourContract {
         assertThat(thrown.get()).isInstanceOf(CallInterruptedException.class);
         gate.open();
         assertThat(gate.awaitPassed(1, WAIT)).isTrue();
+        assertThat(gate.failures()).as("the held update was applied").isEmpty();
         Hybris reader = open(metadata, raw, Duration.ofSeconds(10));
         assertThat(str(reader.get(C, "a"))).isEqualTo("va");
         assertThat(str(reader.get(C, "b"))).isEqualTo("vb");
@@ -330,6 +332,7 @@ public abstract class CallerBehaviourContract {
             callers.shutdownNow();
         }
         assertThat(metadataGate.awaitPassed(1, WAIT)).isTrue();
+        assertThat(metadataGate.failures()).as("the held update was applied").isEmpty();
         Hybris reader = open(metadata, raw, Duration.ofSeconds(10));
         assertThat(str(reader.get(C, "g"))).isEqualTo("stored before");
         assertThat(str(reader.get(C, "m"))).as("the update on the wire landed; its copies were kept")

@@ -28,6 +28,7 @@ public final class GatedMetadataStore extends ForwardingMetadataStore {
     private boolean open;
     private int held;
     private int passed;
+    private final List<Exception> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Holds the conditional updates sent to {@code delegate} until {@link #open()}. */
     public GatedMetadataStore(MetadataStore delegate) {
@@ -39,6 +40,9 @@ public final class GatedMetadataStore extends ForwardingMetadataStore {
         boolean interrupted = hold();
         try {
             delegate().conditionalUpdate(update);
+        } catch (RuntimeException | VersionConflictException e) {
+            failures.add(e);
+            throw e;
         } finally {
             passed(interrupted);
         }
@@ -49,6 +53,9 @@ public final class GatedMetadataStore extends ForwardingMetadataStore {
         boolean interrupted = hold();
         try {
             delegate().conditionalUpdateAll(updates);
+        } catch (RuntimeException | VersionConflictException e) {
+            failures.add(e);
+            throw e;
         } finally {
             passed(interrupted);
         }
@@ -69,6 +76,11 @@ public final class GatedMetadataStore extends ForwardingMetadataStore {
      */
     public boolean awaitHeld(int count, Duration timeout) {
         return await(() -> held >= count, timeout);
+    }
+
+    /** What the held updates that went through and failed threw, in order (a test asserts it is empty). */
+    public List<Exception> failures() {
+        return List.copyOf(failures);
     }
 
     /**
@@ -114,7 +126,8 @@ public final class GatedMetadataStore extends ForwardingMetadataStore {
                 }
             }
         }
-        return interrupted;
+        // a thread both notified and interrupted may return from wait() with the interrupt still pending (JLS 17.2.4)
+        return Thread.interrupted() || interrupted;
     }
 
     /** Counts a held update as gone through and restores an interrupt that arrived while it was held. */

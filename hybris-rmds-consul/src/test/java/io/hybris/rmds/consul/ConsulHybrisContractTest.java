@@ -2,9 +2,11 @@ package io.hybris.rmds.consul;
 
 import io.hybris.testkit.ConsulTestAgent;
 import io.hybris.spi.MetadataStore;
+import io.hybris.testkit.CallerBehaviourContract;
 import io.hybris.testkit.HybrisContract;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -31,5 +33,14 @@ class ConsulHybrisContractTest extends HybrisContract {
                 .address(agent.address())
                 .keyPrefix("e2e-" + PREFIXES.incrementAndGet())
                 .build();
+    }
+
+    /** Threads sharing a client, interrupts and close() mid-call ({@link CallerBehaviourContract}), same agent. */
+    @Nested
+    class CallerBehaviour extends CallerBehaviourContract {
+        @Override
+        protected MetadataStore newMetadataStore() {
+            return ConsulHybrisContractTest.this.newMetadataStore();
+        }
     }
 }

@@ -6,15 +6,11 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingZooKeeperServer;
 import io.hybris.testkit.FailoverWorkload;
+import io.hybris.testkit.ZooKeeperStatus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,25 +66,13 @@ class ZooKeeperEnsembleFailoverTest {
     }
 
     /** The leader, found with the {@code srvr} four-letter command (enabled by default). */
-    private InstanceSpec findLeader() throws IOException {
+    private InstanceSpec findLeader() {
         for (TestingZooKeeperServer server : cluster.getServers()) {
             InstanceSpec spec = server.getInstanceSpec();
-            if (srvr(spec.getPort()).contains("Mode: leader")) {
+            if (ZooKeeperStatus.isLeader(spec.getPort())) {
                 return spec;
             }
         }
         throw new AssertionError("no leader found among " + cluster.getInstances());
-    }
-
-    private static String srvr(int port) throws IOException {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
-            s.setSoTimeout(2000);
-            OutputStream out = s.getOutputStream();
-            out.write("srvr".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = s.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-        }
     }
 }

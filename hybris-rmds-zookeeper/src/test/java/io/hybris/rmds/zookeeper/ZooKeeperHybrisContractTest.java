@@ -1,10 +1,12 @@
 package io.hybris.rmds.zookeeper;
 
 import io.hybris.spi.MetadataStore;
+import io.hybris.testkit.CallerBehaviourContract;
 import io.hybris.testkit.HybrisContract;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -29,5 +31,14 @@ class ZooKeeperHybrisContractTest extends HybrisContract {
                 .connect(server.getConnectString())
                 .root("/e2e-" + ROOTS.incrementAndGet())
                 .build();
+    }
+
+    /** Threads sharing a client, interrupts and close() mid-call ({@link CallerBehaviourContract}), same server. */
+    @Nested
+    class CallerBehaviour extends CallerBehaviourContract {
+        @Override
+        protected MetadataStore newMetadataStore() {
+            return ZooKeeperHybrisContractTest.this.newMetadataStore();
+        }
     }
 }
