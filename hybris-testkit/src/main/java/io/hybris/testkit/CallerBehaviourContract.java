@@ -235,10 +235,11 @@ public abstract class CallerBehaviourContract {
 
     @Test
     void interruptsAtEveryPointOfConcurrentCallsLoseNoAcknowledgedWriteAndLeaveEveryKeyReadable() throws Exception {
-        // cloud calls take a few milliseconds, so interrupts land in uploads, reads and metadata updates alike
-        List<CloudStore> slow = raw.stream().map(c -> (CloudStore) SlowCloudStore.of(c, Duration.ofMillis(3)))
-                .toList();
-        Hybris shared = open(metadata, slow, Duration.ofSeconds(10));
+        // cloud calls take a few milliseconds; each round interrupts its calls after a random number of cloud
+        // calls, so interrupts land in uploads, reads and metadata updates alike
+        List<RecordingCloudStore> clouds = raw.stream()
+                .map(c -> RecordingCloudStore.of(SlowCloudStore.of(c, Duration.ofMillis(3)))).toList();
+        Hybris shared = open(metadata, clouds, Duration.ofSeconds(10));
         List<String> keys = List.of("p", "q");
         Map<String, String> acknowledged = new java.util.concurrent.ConcurrentHashMap<>();
         List<Throwable> unexpected = new CopyOnWriteArrayList<>();
@@ -247,16 +248,20 @@ public abstract class CallerBehaviourContract {
         int interrupted = 0;
         try {
             for (int round = 0; round < 60; round++) {
+                java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(4);
+                java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(4);
+                long cloudCallsBefore = cloudCalls(clouds);
                 List<Future<?>> calls = new ArrayList<>();
                 for (int t = 0; t < 4; t++) {
                     String key = keys.get((round + t) % keys.size());
                     String value = "r" + round + "t" + t;
                     boolean write = t % 2 == 0;
                     calls.add(pool.submit(() -> {
+                        started.countDown();
                         try {
                             if (write) {
                                 shared.put(C, key, bytes(value));
-                                acknowledged.merge(key, value, (a, b) -> b);
+                                acknowledged.put(key, value);
                             } else {
                                 shared.get(C, key);
                             }
@@ -266,23 +271,23 @@ public abstract class CallerBehaviourContract {
                             }
                         } catch (Throwable e) {
                             unexpected.add(e);
+                        } finally {
+                            ended.countDown();
                         }
                     }));
                 }
-                // a random point in the calls' lives for the interrupts to land (fault placement, not a wait)
-                Thread.sleep(random.nextInt(12));
+                // every call is running (a task cancelled before it starts would never report its end)
+                assertThat(started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+                long target = cloudCallsBefore + random.nextInt(10);
+                org.awaitility.Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(1))
+                        .until(() -> cloudCalls(clouds) >= target || ended.getCount() == 0);
                 for (Future<?> call : calls) {
                     if (call.cancel(true)) {
                         interrupted++;
                     }
                 }
-                for (Future<?> call : calls) {
-                    try {
-                        call.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-                    } catch (java.util.concurrent.CancellationException ignored) {
-                        // cancelled: the task still ran to its end, recorded above
-                    }
-                }
+                assertThat(ended.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("round %d's calls ended", round)
+                        .isTrue();
             }
         } finally {
             pool.shutdownNow();
@@ -291,8 +296,15 @@ public abstract class CallerBehaviourContract {
         assertThat(interrupted).as("calls interrupted").isGreaterThan(10);
         Hybris reader = open(metadata, raw, Duration.ofSeconds(10));
         for (String key : keys) {
-            assertThat(reader.get(C, key)).as("key %s readable", key).isPresent();
+            Optional<byte[]> value = reader.get(C, key); // throws if the key was left unreadable
+            if (acknowledged.containsKey(key)) {
+                assertThat(value).as("key %s, acknowledged writes", key).isPresent();
+            }
         }
+    }
+
+    private static long cloudCalls(List<RecordingCloudStore> clouds) {
+        return clouds.stream().mapToLong(c -> c.calls().size()).sum();
     }
 
     // ------------------------------------------------------------------ close()
