@@ -31,6 +31,7 @@ final class ChildClient {
     private final Recorder recorder;
     private final Thread reader;
     private final Map<Long, Pending> pending = new LinkedHashMap<>();
+    private BufferedReader lines;
 
     private ChildClient(Process process, int processId, Recorder recorder) {
         this.process = process;
@@ -59,7 +60,7 @@ final class ChildClient {
             Process process = new ProcessBuilder(command)
                     .redirectError(workDir.resolve("child-" + processId + ".log").toFile()).start();
             ChildClient child = new ChildClient(process, processId, recorder);
-            child.checkClock(before);
+            child.checkClock(before, workDir.resolve("child-" + processId + ".log"));
             child.reader.start();
             return child;
         } catch (IOException e) {
@@ -67,15 +68,16 @@ final class ChildClient {
         }
     }
 
-    private BufferedReader lines;
-
     /** Reads the start line and checks the child's nanoTime is this JVM's clock (else histories would lie). */
-    private void checkClock(long before) throws IOException {
+    private void checkClock(long before, Path log) throws IOException {
         lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
         String first = lines.readLine();
         long after = System.nanoTime();
         if (first == null || !first.startsWith("T ")) {
-            throw new IllegalStateException("child JVM " + processId + " did not start (see its log)");
+            process.destroyForcibly();
+            List<String> tail = Files.exists(log) ? Files.readAllLines(log) : List.of();
+            throw new IllegalStateException("child JVM " + processId + " did not start; its log ends with:\n"
+                    + String.join("\n", tail.subList(Math.max(0, tail.size() - 15), tail.size())));
         }
         long childNow = Long.parseLong(first.substring(2));
         if (childNow < before || childNow > after) {

@@ -1,5 +1,8 @@
 package io.hybris.reliability;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -13,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * outages and leader kills hit it too.
  */
 final class ProcessKillNemesis extends Nemesis {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessKillNemesis.class);
     private final Map<String, String> properties;
     private final List<String> keys;
     private final String idPrefix;
@@ -35,9 +39,24 @@ final class ProcessKillNemesis extends Nemesis {
         this.child = spawn(seed);
     }
 
+    /**
+     * Starts a child JVM; a start that fails (the child could not open its client, e.g. while its metadata
+     * server is being restarted) is counted and retried up to three times before the campaign fails.
+     */
     private ChildClient spawn(long seed) {
-        int g = generation.incrementAndGet();
-        return ChildClient.start(properties, keys, idPrefix + "j" + g + "-", seed, 1000 + g, recorder, workDir);
+        IllegalStateException failure = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            int g = generation.incrementAndGet();
+            try {
+                return ChildClient.start(properties, keys, idPrefix + "j" + g + "-", seed, 1000 + g, recorder,
+                        workDir);
+            } catch (IllegalStateException e) {
+                LOG.warn("campaign child JVM {} failed to start: {}", 1000 + g, e.getMessage());
+                tally.fault("client JVM failed to start");
+                failure = failure == null ? e : failure;
+            }
+        }
+        throw failure;
     }
 
     @Override
