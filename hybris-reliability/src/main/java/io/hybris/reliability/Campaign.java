@@ -76,6 +76,8 @@ final class Campaign {
         try (MetadataCluster cluster = settings.metadata().equals("consul") ? new ConsulServers()
                 : new ZooKeeperEnsemble()) {
             Map<String, String> childProperties = new LinkedHashMap<>(emulated.hybrisProperties(namespace + "/"));
+            // the buckets exist (this JVM's clouds created them): a child opens without a request to any cloud
+            childProperties.replaceAll((k, v) -> k.endsWith(".create-bucket") ? "false" : v);
             childProperties.putAll(cluster.hybrisProperties(namespace));
             childProperties.putAll(ClientConfig.properties(settings.encrypt(), settings.erasure()));
             AtomicLong ids = new AtomicLong();

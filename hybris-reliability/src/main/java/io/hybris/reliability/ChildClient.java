@@ -77,7 +77,7 @@ final class ChildClient {
             process.destroyForcibly();
             List<String> tail = Files.exists(log) ? Files.readAllLines(log) : List.of();
             throw new IllegalStateException("child JVM " + processId + " did not start; its log ends with:\n"
-                    + String.join("\n", tail.subList(Math.max(0, tail.size() - 15), tail.size())));
+                    + String.join("\n", tail.stream().filter(l -> !l.startsWith("\tat ")).limit(30).toList()));
         }
         long childNow = Long.parseLong(first.substring(2));
         if (childNow < before || childNow > after) {

@@ -36,12 +36,21 @@ final class ProcessKillNemesis extends Nemesis {
         this.tally = tally;
         this.workDir = workDir;
         this.generation = generation;
-        this.child = spawn(seed);
+        this.child = spawnOrNull(seed);
+    }
+
+    /** A new child, or null if it failed to start three times (the next step tries again). */
+    private ChildClient spawnOrNull(long seed) {
+        try {
+            return spawn(seed);
+        } catch (IllegalStateException e) {
+            return null;
+        }
     }
 
     /**
      * Starts a child JVM; a start that fails (the child could not open its client, e.g. while its metadata
-     * server is being restarted) is counted and retried up to three times before the campaign fails.
+     * server is being restarted or an emulator is overloaded) is counted and retried up to three times.
      */
     private ChildClient spawn(long seed) {
         IllegalStateException failure = null;
@@ -61,14 +70,18 @@ final class ProcessKillNemesis extends Nemesis {
 
     @Override
     synchronized void step(SplittableRandom random) throws InterruptedException {
-        child.kill();
-        tally.fault("client JVM killed (SIGKILL)");
-        child = spawn(random.nextLong());
+        if (child != null) {
+            child.kill();
+            tally.fault("client JVM killed (SIGKILL)");
+        }
+        child = spawnOrNull(random.nextLong());
     }
 
     /** Kills the last child (its unanswered calls become unknown-outcome writes). */
     @Override
     synchronized void heal() throws InterruptedException {
-        child.kill();
+        if (child != null) {
+            child.kill();
+        }
     }
 }
