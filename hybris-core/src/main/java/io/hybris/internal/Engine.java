@@ -13,7 +13,6 @@ import io.hybris.HybrisListener.Outcome;
 import io.hybris.InvalidRequestException;
 import io.hybris.KeyPage;
 import io.hybris.MetadataStoreException;
-import io.hybris.MetadataUnavailableException;
 import io.hybris.NotEnoughCloudsException;
 import io.hybris.RewrapReport;
 import io.hybris.SweepReport;
