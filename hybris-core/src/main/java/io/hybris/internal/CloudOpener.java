@@ -5,6 +5,9 @@ import io.hybris.HybrisException;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.CloudStoreProvider;
 import io.hybris.spi.ProviderOptions;
+import io.hybris.spi.TransientCloudException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,21 +15,27 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 
 /**
  * Creates the clouds a configuration names by type, all at once: each provider's start-up (client set-up, a
  * bucket check or creation over the network) runs on its own short-lived thread, so opening a client takes as
  * long as its slowest cloud rather than the sum. Providers are looked up on the calling thread, so a
- * configuration error (unknown type) surfaces before anything starts. Not thread-safe; one use per open.
+ * configuration error (unknown type) surfaces before anything starts. A cloud that cannot be reached at start
+ * (its start-up fails with a {@link TransientCloudException}) does not stop the client from opening — up to
+ * {@code f} clouds may be down — it becomes a {@link DeferredCloudStore} that fails calls as an outage and starts
+ * the real store once the cloud answers. Any other failure (bad credentials, a missing bucket, bad options) fails
+ * the open. Not thread-safe; one use per open.
  */
 public final class CloudOpener {
+    private static final Logger LOG = LoggerFactory.getLogger(CloudOpener.class);
     private final List<CloudStore> created = new ArrayList<>();
 
     /**
      * The clouds of {@code specs} in their order: application-supplied instances as they are, the others created
-     * by their providers. If any creation fails, its exception is thrown (the others' failures suppressed in it)
-     * after every creation has finished; the stores that were created are then in {@link #created()} for the
-     * caller to close.
+     * by their providers (an unreachable one deferred, see above). If any creation fails otherwise, its exception
+     * is thrown (the others' failures suppressed in it) after every creation has finished; the stores that were
+     * created are then in {@link #created()} for the caller to close.
      */
     public List<CloudStore> open(List<CloudSpec> specs) {
         List<CloudStoreProvider> providers = new ArrayList<>();
@@ -49,13 +58,16 @@ public final class CloudOpener {
         });
         try {
             List<Future<CloudStore>> futures = new ArrayList<>();
+            List<Supplier<CloudStore>> starts = new ArrayList<>();
             for (int i = 0; i < specs.size(); i++) {
                 CloudSpec spec = specs.get(i);
                 CloudStoreProvider provider = providers.get(i);
-                futures.add(provider == null ? null : starters.submit(() -> provider.create(spec.id(),
-                        new ProviderOptions("hybris.cloud." + spec.id() + ".", spec.options()))));
+                Supplier<CloudStore> start = provider == null ? null : () -> provider.create(spec.id(),
+                        new ProviderOptions("hybris.cloud." + spec.id() + ".", spec.options()));
+                starts.add(start);
+                futures.add(start == null ? null : starters.submit(start::get));
             }
-            return collect(specs, futures);
+            return collect(specs, futures, starts);
         } finally {
             starters.shutdown();
         }
@@ -66,7 +78,8 @@ public final class CloudOpener {
         return List.copyOf(created);
     }
 
-    private List<CloudStore> collect(List<CloudSpec> specs, List<Future<CloudStore>> futures) {
+    private List<CloudStore> collect(List<CloudSpec> specs, List<Future<CloudStore>> futures,
+                                     List<Supplier<CloudStore>> starts) {
         List<CloudStore> clouds = new ArrayList<>();
         RuntimeException failure = null;
         boolean interrupted = false;
@@ -86,6 +99,15 @@ public final class CloudOpener {
                     // keep waiting: a store created after we stopped listening would leak its connections
                     interrupted = true;
                 } catch (ExecutionException e) {
+                    if (e.getCause() instanceof TransientCloudException unreachable) {
+                        LOG.warn("cloud {} is unreachable while the client opens; it counts as down until it answers:"
+                                + " {}", specs.get(i).id(), unreachable.getMessage());
+                        CloudStore deferred = new DeferredCloudStore(specs.get(i).id(), starts.get(i), unreachable,
+                                System.nanoTime());
+                        created.add(deferred);
+                        clouds.add(deferred);
+                        break;
+                    }
                     RuntimeException cause = asRuntime(specs.get(i), e.getCause());
                     if (failure == null) {
                         failure = cause;

@@ -1,0 +1,118 @@
+package io.hybris.internal;
+
+import io.hybris.spi.ByteConsumer;
+import io.hybris.spi.CloudObject;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.TransientCloudException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * A cloud that could not be reached while the client opened (its provider's start-up failed with a
+ * {@link TransientCloudException}: connection refused, a timeout). Hybris tolerates {@code f} clouds being down,
+ * so one being down at start must not keep the client from opening: this stand-in fails every call as an outage
+ * would — the protocol routes around it — and tries to start the real store again on a call at most once per
+ * {@link #RETRY_INTERVAL}, after which it forwards to it. Thread-safe.
+ */
+final class DeferredCloudStore implements CloudStore {
+    private static final Logger LOG = LoggerFactory.getLogger(DeferredCloudStore.class);
+    /** Shortest time between two attempts to start the real store. */
+    static final Duration RETRY_INTERVAL = Duration.ofSeconds(5);
+
+    private final String id;
+    private final Supplier<CloudStore> starter;
+    private final Object lock = new Object();
+    private volatile CloudStore started;
+    private volatile RuntimeException lastFailure;
+    private long nextAttempt;
+    private boolean closed;
+
+    DeferredCloudStore(String id, Supplier<CloudStore> starter, RuntimeException firstFailure, long nowNanos) {
+        this.id = id;
+        this.starter = starter;
+        this.lastFailure = firstFailure;
+        this.nextAttempt = nowNanos + RETRY_INTERVAL.toNanos();
+    }
+
+    /** The real store, started now if it is time to try again; else an outage naming the last failure. */
+    private CloudStore store() {
+        CloudStore s = started;
+        if (s != null) {
+            return s;
+        }
+        synchronized (lock) {
+            if (started != null) {
+                return started;
+            }
+            if (closed) {
+                throw new TransientCloudException(id, "cloud '" + id + "' is closed", lastFailure);
+            }
+            long now = System.nanoTime();
+            if (now - nextAttempt >= 0) {
+                nextAttempt = now + RETRY_INTERVAL.toNanos();
+                try {
+                    started = starter.get();
+                    LOG.info("cloud {} started after being unreachable when the client opened", id);
+                    return started;
+                } catch (RuntimeException e) {
+                    lastFailure = e;
+                }
+            }
+            throw new TransientCloudException(id, "cloud '" + id + "' has been unreachable since the client opened"
+                    + " (next start attempt within " + RETRY_INTERVAL.toSeconds() + " s): " + lastFailure,
+                    lastFailure);
+        }
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public void put(String objectKey, byte[] value) {
+        store().put(objectKey, value);
+    }
+
+    @Override
+    public Optional<byte[]> get(String objectKey, long maxBytes) {
+        return store().get(objectKey, maxBytes);
+    }
+
+    @Override
+    public Optional<byte[]> get(String objectKey, long maxBytes, ByteConsumer onBytes) {
+        return store().get(objectKey, maxBytes, onBytes);
+    }
+
+    @Override
+    public List<CloudObject> list(String prefix) {
+        return store().list(prefix);
+    }
+
+    @Override
+    public void delete(String objectKey) {
+        store().delete(objectKey);
+    }
+
+    @Override
+    public void close() {
+        CloudStore s;
+        synchronized (lock) {
+            closed = true;
+            s = started;
+        }
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DeferredCloudStore[" + id + (started != null ? ", started" : ", unreachable") + "]";
+    }
+}
