@@ -10,11 +10,16 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The parent's side of one {@link ChildWriter} JVM: starts it, turns its event lines into the history (a call
@@ -22,6 +27,8 @@ import java.util.Properties;
  */
 final class ChildClient {
     private static final Logger LOG = LoggerFactory.getLogger(ChildClient.class);
+    /** Longest wait for a child to open its client and report its start. */
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(45);
 
     private record Pending(String kind, long invoke, List<String> keys, List<String> ids) {
     }
@@ -68,10 +75,33 @@ final class ChildClient {
         }
     }
 
-    /** Reads the start line and checks the child's nanoTime is this JVM's clock (else histories would lie). */
+    /**
+     * Reads the start line — waiting at most {@link #START_TIMEOUT}: a child whose client cannot open (a cloud
+     * answering only after long timeouts) is killed — and checks the child's nanoTime is this JVM's clock (else
+     * histories would lie).
+     */
     private void checkClock(long before, Path log) throws IOException {
         lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
-        String first = lines.readLine();
+        CompletableFuture<String> started = CompletableFuture.supplyAsync(() -> {
+            try {
+                return lines.readLine();
+            } catch (IOException e) {
+                return null;
+            }
+        });
+        String first;
+        try {
+            first = started.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            process.destroyForcibly(); // ends the read above too
+            throw new IllegalStateException("child JVM " + processId + " did not start within " + START_TIMEOUT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+            throw new IllegalStateException("interrupted while child JVM " + processId + " started", e);
+        } catch (ExecutionException e) {
+            first = null;
+        }
         long after = System.nanoTime();
         if (first == null || !first.startsWith("T ")) {
             process.destroyForcibly();
