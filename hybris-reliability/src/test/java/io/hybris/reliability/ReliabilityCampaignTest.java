@@ -4,7 +4,11 @@ import io.hybris.testkit.TestEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.time.Duration;
 
@@ -46,10 +50,16 @@ class ReliabilityCampaignTest {
         String replay = "replay with -Dhybris.campaign.seed=" + seed + " -Dhybris.campaign.metadata=" + metadata;
         System.out.println("[campaign] " + metadata + " seed " + seed + " for " + duration + " (" + replay + ")");
 
-        CampaignReport report = new Campaign(settings, env, work, line -> System.out.println("[campaign] " + line))
-                .run();
+        // the tally and the report also go to target/campaign-<metadata>.log, which outlives a lost console
+        Path log = Path.of("target", "campaign-" + metadata + ".log");
+        Files.writeString(log, "[campaign] " + metadata + " seed " + seed + " for " + duration + "\n");
+        CampaignReport report = new Campaign(settings, env, work, line -> {
+            System.out.println("[campaign] " + line);
+            append(log, "[campaign] " + line + "\n");
+        }).run();
 
         System.out.println(report.markdown());
+        append(log, report.markdown());
         assertThat(report.violations()).as("violations (%s)", replay).isEmpty();
         assertThat(report.totalOps()).as("operations (%s)", replay).isGreaterThan(500);
         assertThat(report.faultsOf("cloud")).as("cloud faults (%s)", replay).isGreaterThan(10);
@@ -62,6 +72,14 @@ class ReliabilityCampaignTest {
                 .anyMatch(c -> c.startsWith("epoch"));
         if (encrypt) {
             assertThat(report.checks()).anyMatch(c -> c.startsWith("no plaintext"));
+        }
+    }
+
+    private static void append(Path file, String text) {
+        try {
+            Files.writeString(file, text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }
