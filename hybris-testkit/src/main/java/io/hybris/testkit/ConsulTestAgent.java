@@ -257,7 +257,11 @@ public final class ConsulTestAgent implements AutoCloseable {
         if (process == null) {
             return;
         }
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        if (process.isAlive()) {
+            // only while it lives: a dead agent's pid may already belong to another process, whose children
+            // would otherwise be taken for the agent's
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+        }
         process.destroyForcibly();
         try {
             if (!process.waitFor(20, TimeUnit.SECONDS)) {
