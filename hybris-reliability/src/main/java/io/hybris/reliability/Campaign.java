@@ -73,7 +73,7 @@ final class Campaign {
         EmulatedClouds emulated = new EmulatedClouds(env);
         List<Toxiproxy.Proxy> proxies = List.of(emulated.proxy(EmulatedClouds.Kind.S3),
                 emulated.proxy(EmulatedClouds.Kind.AZURE), emulated.proxy(EmulatedClouds.Kind.GCS));
-        List<CloudStore> raw = emulated.threeStores(namespace + "/");
+        List<CloudStore> raw = retried(() -> emulated.threeStores(namespace + "/"));
         List<ByzantineCloudStore> clouds = raw.stream().map(ByzantineCloudStore::of).toList();
         Map<String, Optional<String>> finalValues = new LinkedHashMap<>();
         Map<String, Set<String>> unknownWrites = new HashMap<>();
@@ -193,8 +193,8 @@ final class Campaign {
         int scanned = 0;
         int plaintext = 0;
         for (CloudStore cloud : raw) {
-            for (CloudObject o : cloud.list("")) {
-                Optional<byte[]> bytes = cloud.get(o.key(), Long.MAX_VALUE);
+            for (CloudObject o : retried(() -> cloud.list(""))) {
+                Optional<byte[]> bytes = retried(() -> cloud.get(o.key(), Long.MAX_VALUE));
                 scanned++;
                 if (bytes.isPresent() && CampaignValues.containsPlaintext(bytes.get())) {
                     plaintext++;
@@ -260,6 +260,22 @@ final class Campaign {
         } catch (RuntimeException e) {
             tally.violation(key + " unreadable after quiescence: " + e);
             return null;
+        }
+    }
+
+    /**
+     * A direct emulator call of the harness (not of Hybris), retried up to three times on a transient failure: an
+     * emulator overloaded by a long campaign on a small machine sometimes answers only after its request timeout.
+     */
+    private static <T> T retried(java.util.function.Supplier<T> call) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return call.get();
+            } catch (io.hybris.spi.TransientCloudException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
         }
     }
 }
