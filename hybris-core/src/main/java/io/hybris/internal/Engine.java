@@ -729,12 +729,14 @@ public final class Engine {
                 replaced.forEach((k, c) -> gc.collectSuperseded(container, k, c.meta));
                 return;
             } catch (VersionConflictException conflict) {
-                boolean ours = true;
+                // the update is atomic: our identity on any one key proves the whole transaction landed (a store
+                // that retried a request after a lost answer), even if a newer write has since replaced another key
+                boolean landed = false;
                 List<String> newer = new ArrayList<>();
                 for (Map.Entry<String, Metadata> e : written.entrySet()) {
                     Current now = read(new MetadataKey(container, e.getKey()), d);
                     Timestamp stored = now.meta == null ? null : now.meta.timestamp();
-                    ours &= isOurs(now.meta, e.getValue());
+                    landed |= isOurs(now.meta, e.getValue());
                     if (stored != null && !stored.isAfter(e.getValue().timestamp())
                             && !stored.equals(e.getValue().timestamp())) {
                         replaced.put(e.getKey(), now);
@@ -742,7 +744,7 @@ public final class Engine {
                         newer.add(e.getKey());
                     }
                 }
-                if (ours) {
+                if (landed) {
                     replaced.forEach((k, c) -> gc.collectSuperseded(container, k, c.meta));
                     return;
                 }

@@ -1,0 +1,70 @@
+package io.hybris.testkit;
+
+import io.hybris.Hybris;
+import io.hybris.HybrisConfig;
+import io.hybris.cloud.InMemoryCloudStore;
+import io.hybris.metadata.InMemoryMetadataStore;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.MetadataStore;
+import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.VersionConflictException;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A store that retries a multi-key update after losing its answer sees a version conflict caused by its own first
+ * attempt; if a newer write replaced one of the keys meanwhile, the transaction still committed (it is atomic):
+ * TPUT must succeed and keep its copies, not report "nothing was written" and delete a value that is current.
+ */
+class TputRetriedUpdateTest {
+    /** Applies each multi-key update, lets {@code meanwhile} run, then answers as a retried request would. */
+    private static final class RetryingAfterLostAnswer extends ForwardingMetadataStore {
+        private final Runnable meanwhile;
+        private boolean done;
+
+        RetryingAfterLostAnswer(MetadataStore delegate, Runnable meanwhile) {
+            super(delegate);
+            this.meanwhile = meanwhile;
+        }
+
+        @Override
+        public synchronized void conditionalUpdateAll(List<MetadataUpdate> updates) throws VersionConflictException {
+            delegate().conditionalUpdateAll(updates);
+            if (!done) {
+                done = true;
+                meanwhile.run();
+                throw new VersionConflictException("retried after a lost answer: the first attempt had applied");
+            }
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aTransactionThatLandedBeforeAConflictIsReportedAsCommittedAndKeepsItsValues() {
+        InMemoryMetadataStore metadata = new InMemoryMetadataStore();
+        List<CloudStore> clouds = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
+                new InMemoryCloudStore("c2"));
+        HybrisConfig.Builder other = HybrisConfig.builder().f(1).metadataStore(metadata).clientId("other")
+                .deadline(Duration.ofSeconds(10));
+        clouds.forEach(other::cloud);
+        try (Hybris newer = other.open()) {
+            HybrisConfig.Builder tx = HybrisConfig.builder().f(1).clientId("tx").deadline(Duration.ofSeconds(10))
+                    .metadataStore(new RetryingAfterLostAnswer(metadata, () -> newer.put("box", "b", bytes("newer"))));
+            clouds.forEach(tx::cloud);
+            try (Hybris h = tx.open()) {
+                h.tput("box", Map.of("a", bytes("tx-a"), "b", bytes("tx-b"))); // must not throw
+            }
+            assertThat(newer.get("box", "a")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("tx-a")));
+            assertThat(newer.get("box", "b")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer")));
+        }
+    }
+}
