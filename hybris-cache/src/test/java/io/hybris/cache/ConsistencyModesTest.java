@@ -32,8 +32,12 @@ class ConsistencyModesTest {
 
     @AfterEach
     void tearDown() throws Exception {
-        fx.close();
-        raw.close();
+        if (fx != null) {
+            fx.close();
+        }
+        if (raw != null) {
+            raw.close();
+        }
     }
 
     private static byte[] bytes(String s) {

@@ -138,18 +138,17 @@ public final class CacheLayer {
     }
 
     /**
-     * The metadata to commit for a new version, with the η counter of bounded staleness by versions (paper §3.10):
-     * one more than the replaced version's, or 0 when it reaches η (this version is then cached under the plain
-     * key after the commit).
+     * The η counter of bounded staleness by versions (paper §3.10) to record in a new version's metadata: one more
+     * than the replaced version's, or 0 when it reaches η (this version is then cached under the plain key after
+     * the commit); 0 without a cache or without η.
      */
-    public Metadata countVersion(Metadata written, Metadata replaced) {
+    public int counterAfter(Metadata replaced) {
         int eta = settings.stalenessVersions();
         if (cache == null || eta == 0) {
-            return written;
+            return 0;
         }
         int before = replaced == null || replaced.isTombstone() ? 0 : replaced.cacheCounter();
-        int counter = before + 1 >= eta ? 0 : before + 1;
-        return written.withCacheCounter(counter);
+        return before + 1 >= eta ? 0 : before + 1;
     }
 
     /**

@@ -1,0 +1,83 @@
+package io.hybris.internal;
+
+import io.hybris.spi.MetadataKey;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The value-cache step on the read and write paths (paper §4.4 caching, §3.10 weaker consistency), in front of
+ * the protocol's own {@link VersionPath}: a read is answered from the cache when the cached bytes match the
+ * metadata, and fills the cache afterwards; a write goes through to the cache beside its uploads, records the
+ * bounded-staleness counter, and refreshes the cache entries once committed (or forgets them when the write failed
+ * or its outcome is unknown). Only installed when a cache is configured. Thread-safe.
+ */
+final class CachingPath implements WritePath, ReadPath {
+    private final CacheLayer cache;
+    private final WritePath writes;
+    private final ReadPath reads;
+
+    CachingPath(CacheLayer cache, WritePath writes, ReadPath reads) {
+        this.cache = cache;
+        this.writes = writes;
+        this.reads = reads;
+    }
+
+    @Override
+    public byte[] read(MetadataKey key, Current current, Deadline d, List<Throwable> failures) {
+        Metadata meta = current.meta();
+        byte[] stored = cache.lookup(key.container(), key.key(), meta);
+        boolean fromCache = stored != null;
+        if (stored == null) {
+            stored = reads.read(key, current, d, failures);
+        }
+        if (stored != null) {
+            cache.served(key.container(), key.key(), meta, stored, fromCache, current.readAt());
+        }
+        return stored;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The time stamped on the bounded-staleness entries is taken before the write starts, which is at or before
+     * its linearization point, so the staleness bound holds.
+     */
+    @Override
+    public Metadata write(NewVersion v, Deadline d) {
+        MetadataKey key = v.key();
+        long knownAt = cache.now();
+        byte[] stored = v.sealed() == null ? null : v.sealed().stored();
+        CacheLayer.Pending cached = null;
+        NewVersion counted = v;
+        if (stored != null) {
+            cached = cache.writeThrough(key.container(), key.key(), v.timestamp(), stored);
+            counted = v.withCacheCounter(cache.counterAfter(v.replaced().meta()));
+        }
+        Metadata meta;
+        try {
+            meta = writes.write(counted, d);
+        } catch (RuntimeException e) {
+            cache.writeFailed(key.container(), key.key(), cached);
+            throw e;
+        }
+        cache.committed(key.container(), key.key(), meta, stored, knownAt, cached);
+        return meta;
+    }
+
+    @Override
+    public Map<String, Metadata> writeAll(String container, List<NewVersion> versions, Deadline d) {
+        long knownAt = cache.now();
+        Map<String, Metadata> written;
+        try {
+            written = writes.writeAll(container, versions, d);
+        } catch (RuntimeException e) {
+            versions.forEach(v -> cache.writeFailed(container, v.key().key(), null));
+            throw e;
+        }
+        for (NewVersion v : versions) {
+            cache.committed(container, v.key().key(), written.get(v.key().key()), v.sealed().stored(), knownAt, null);
+        }
+        return written;
+    }
+}

@@ -1,0 +1,438 @@
+package io.hybris.internal;
+
+import io.hybris.CallInterruptedException;
+import io.hybris.DeadlineExceededException;
+import io.hybris.HybrisException;
+import io.hybris.HybrisListener;
+import io.hybris.HybrisListener.CloudOperation;
+import io.hybris.HybrisListener.Outcome;
+import io.hybris.internal.LatencyRanking.Op;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.OversizedObjectException;
+
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * The cloud-call kernel: every race over ranked clouds runs here, whatever the {@link Layout}. It launches each
+ * request (on the caller's thread when {@link CloudCallPlacement} allows, else on an I/O thread), measures it into
+ * the {@link LatencyRanking}, reports it to the listener, verifies what a read returns against the expected size
+ * and SHA-256, adds a secondary cloud when a request's timer expires or it fails (paper §3.2-§3.3), abandons
+ * what is no longer needed, and ends at the call's deadline. Three races cover every layout:
+ * <ul>
+ *   <li>{@link #write}: each of some parts on a number of distinct clouds (replication: one part on {@code f+1};
+ *       erasure coding: {@code k+f} parts on one cloud each);</li>
+ *   <li>{@link #read}: the common-case read of {@code needed} verified answers from distinct clouds, the fastest
+ *       first, one more whenever a timer expires or an answer fails;</li>
+ *   <li>{@link #readRound}: one round of the worst-case read (paper §3.5): every cloud at once, failures
+ *       re-requested with backoff, until enough answers, a metadata change or the round's end.</li>
+ * </ul>
+ * Thread-safe: every race keeps its state on the caller's stack.
+ */
+final class CloudCalls {
+    /** How long one worst-case round waits before re-reading metadata (in case a notification was lost). */
+    static final long WORST_CASE_ROUND_NANOS = TimeUnit.SECONDS.toNanos(5);
+    private static final long RETRY_BACKOFF_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long RETRY_BACKOFF_MAX_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final Map<String, CloudStore> clouds;
+    private final List<String> cloudOrder;
+    private final LatencyRanking ranking;
+    private final CloudCallPlacement placement;
+    private final HybrisListener listener;
+    private final ExecutorService io;
+    private final GarbageCollector gc;
+
+    CloudCalls(Map<String, CloudStore> clouds, List<String> cloudOrder, LatencyRanking ranking,
+               HybrisListener listener, ExecutorService io, GarbageCollector gc) {
+        this.clouds = clouds;
+        this.cloudOrder = cloudOrder;
+        this.ranking = ranking;
+        this.placement = new CloudCallPlacement(clouds);
+        this.listener = listener;
+        this.io = io;
+        this.gc = gc;
+    }
+
+    /** The configured clouds, in configuration order. */
+    List<String> cloudOrder() {
+        return cloudOrder;
+    }
+
+    /** Whether this client has a cloud with this id configured. */
+    boolean configured(String cloudId) {
+        return clouds.containsKey(cloudId);
+    }
+
+    /** A new race whose requests run on this kernel's I/O threads (the worst-case read signals into it). */
+    Race<byte[]> newReadRace() {
+        return new Race<>(io);
+    }
+
+    // ------------------------------------------------------------------ write race
+
+    /**
+     * What a failed write race reports: the layout words its own shortfall.
+     */
+    interface WriteFailures {
+        /** Too few clouds are left to store every part; {@code holders.get(i)} are the clouds storing part i. */
+        HybrisException notEnoughClouds(List<List<String>> holders, int failed);
+
+        /** The deadline passed before every part was stored. */
+        String deadlineMissed(List<List<String>> holders, List<String> stillRunning);
+    }
+
+    /**
+     * Stores part {@code i} of {@code parts} under {@code objectKey} on {@code copies} distinct clouds, the clouds
+     * ranked fastest for writes of {@code partSize} first; every cloud stores at most one part. When the timer
+     * expires, every part still short of copies also goes to the next clouds (secondaries); when a cloud fails,
+     * its part goes to the next cloud. Uploads that finish after the race decided, or that it does not reference,
+     * are deleted by whoever finishes them; on failure everything stored is deleted and the failure thrown.
+     *
+     * @return for each part, the clouds that stored it, in acknowledgement order ({@code copies} each)
+     */
+    List<List<String>> write(String objectKey, byte[][] parts, int copies, long partSize, Deadline d,
+                             WriteFailures failures) {
+        Uploads uploads = new Uploads();
+        try {
+            List<List<String>> holders = writeOrThrow(objectKey, parts, copies, partSize, d, failures, uploads);
+            Set<String> referenced = new LinkedHashSet<>();
+            holders.forEach(referenced::addAll);
+            gc.deleteVersion(objectKey, uploads.decide(referenced));
+            return holders;
+        } catch (RuntimeException e) {
+            gc.deleteVersion(objectKey, uploads.decide(Set.of()));
+            throw e;
+        }
+    }
+
+    private List<List<String>> writeOrThrow(String objectKey, byte[][] parts, int copies, long partSize, Deadline d,
+                                            WriteFailures words, Uploads uploads) {
+        int n = parts.length;
+        List<String> ranked = ranking.rank(cloudOrder, Op.WRITE, partSize);
+        Race<Void> race = new Race<>(io);
+        Map<String, Integer> partOf = new HashMap<>();
+        List<List<String>> holders = new ArrayList<>(n);
+        int[] inFlight = new int[n];
+        List<Throwable> errors = new ArrayList<>();
+        int next = 0;
+        int complete = 0;
+        long timerAt = System.nanoTime();
+        for (int p = 0; p < n; p++) {
+            holders.add(new ArrayList<>(copies));
+            for (int c = 0; c < copies && next < ranked.size(); c++, next++) {
+                launchPut(race, ranked.get(next), objectKey, parts[p], uploads, d);
+                partOf.put(ranked.get(next), p);
+                inFlight[p]++;
+                timerAt = Math.max(timerAt, System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.WRITE,
+                        partSize));
+            }
+        }
+        try {
+            while (complete < n) {
+                for (int p = 0; p < n; p++) {
+                    if (holders.get(p).size() + inFlight[p] < copies) {
+                        throw suppressing(words.notEnoughClouds(holders, errors.size()), errors);
+                    }
+                }
+                Object event = race.poll(d.cap(timerAt - System.nanoTime()));
+                if (event == null) {
+                    if (d.expired()) {
+                        throw suppressing(new DeadlineExceededException(
+                                words.deadlineMissed(holders, race.runningClouds())), errors);
+                    }
+                    for (String slow : race.runningClouds()) {
+                        ranking.recordFailure(slow, Op.WRITE, partSize);
+                    }
+                    // secondaries: every part short of copies also goes to as many more clouds as it lacks
+                    String last = null;
+                    for (int p = 0; p < n; p++) {
+                        for (int c = holders.get(p).size(); c < copies && next < ranked.size(); c++) {
+                            last = ranked.get(next++);
+                            launchPut(race, last, objectKey, parts[p], uploads, d);
+                            partOf.put(last, p);
+                            inFlight[p]++;
+                        }
+                    }
+                    timerAt = System.nanoTime() + (last != null
+                            ? ranking.timerNanos(last, Op.WRITE, partSize) : d.remainingNanos());
+                    continue;
+                }
+                @SuppressWarnings("unchecked")
+                Race.Done<Void> done = (Race.Done<Void>) event;
+                int p = partOf.get(done.cloudId());
+                inFlight[p]--;
+                if (done.ok()) {
+                    if (holders.get(p).size() < copies) {
+                        holders.get(p).add(done.cloudId());
+                        if (holders.get(p).size() == copies) {
+                            complete++;
+                        }
+                    }
+                } else {
+                    errors.add(done.error());
+                    if (holders.get(p).size() < copies && next < ranked.size()) {
+                        String cloud = ranked.get(next++);
+                        launchPut(race, cloud, objectKey, parts[p], uploads, d);
+                        partOf.put(cloud, p);
+                        inFlight[p]++;
+                        timerAt = System.nanoTime() + ranking.timerNanos(cloud, Op.WRITE, partSize);
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CallInterruptedException("put of '" + objectKey + "' interrupted before its metadata update;"
+                    + " nothing was committed", false, e);
+        }
+        return holders;
+    }
+
+    private void launchPut(Race<Void> race, String cloudId, String objectKey, byte[] data, Uploads uploads,
+                           Deadline d) {
+        CloudStore cloud = clouds.get(cloudId);
+        boolean inPlace = placement.onCallerThread(cloudId, ranking.timerNanos(cloudId, Op.WRITE, data.length), d);
+        race.launch(cloudId, () -> {
+            long t0 = System.nanoTime();
+            try {
+                cloud.put(objectKey, data);
+            } catch (RuntimeException e) {
+                ranking.recordFailure(cloudId, Op.WRITE, data.length);
+                listener.cloudOperation(cloudId, CloudOperation.PUT, objectKey, Outcome.ERROR, since(t0));
+                throw e;
+            }
+            ranking.recordSuccess(cloudId, Op.WRITE, data.length, System.nanoTime() - t0);
+            listener.cloudOperation(cloudId, CloudOperation.PUT, objectKey, Outcome.OK, since(t0));
+            if (!uploads.stored(cloudId)) {
+                gc.deleteObject(cloud, objectKey);
+            }
+            return null;
+        }, inPlace);
+    }
+
+    // ------------------------------------------------------------------ read races
+
+    /**
+     * What one cloud is asked for in a read: the object's expected length and SHA-256, and how to name it in
+     * errors (for instance {@code chunk 2 of 'k#1_c.a'}).
+     */
+    record Expected(long length, byte[] sha256, String what) {
+    }
+
+    /**
+     * The common-case read: requests the object from the {@code needed} clouds of {@code candidates} ranked fastest
+     * for reads of {@code size}, and one more whenever a timer expires or an answer fails, until {@code needed}
+     * clouds answered with verified bytes.
+     *
+     * @param shortfall what the deadline exception says was not found, e.g. {@code no copy matching the metadata hash}
+     * @return the verified answers by cloud (at least {@code needed}), or null when the candidates cannot provide
+     *     them (every candidate failed, or the last timer expired with none left): the caller runs the worst case
+     * @throws DeadlineExceededException when the deadline passes first
+     */
+    Map<String, byte[]> read(String objectKey, List<String> candidates, int needed, long size,
+                             Function<String, Expected> expected, String shortfall, Deadline d,
+                             List<Throwable> failures) {
+        List<String> ranked = ranking.rank(candidates, Op.READ, size);
+        Map<String, byte[]> got = new HashMap<>();
+        Race<byte[]> race = new Race<>(io);
+        int next = 0; // requests launched
+        int answered = 0; // their completions taken from the race (a finished request may still be queued)
+        long timerAt = System.nanoTime();
+        for (; next < Math.min(needed, ranked.size()); next++) {
+            launchGet(race, ranked.get(next), objectKey, expected.apply(ranked.get(next)), d);
+            timerAt = Math.max(timerAt, System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.READ, size));
+        }
+        try {
+            while (true) {
+                Object event = race.poll(d.cap(timerAt - System.nanoTime()));
+                if (event == null) {
+                    if (d.expired()) {
+                        throw readDeadline(objectKey, shortfall, candidates, d, failures);
+                    }
+                    for (String slow : race.runningClouds()) {
+                        ranking.recordFailure(slow, Op.READ, size);
+                    }
+                    if (next >= ranked.size()) {
+                        abandon(race, objectKey);
+                        return null;
+                    }
+                    launchGet(race, ranked.get(next), objectKey, expected.apply(ranked.get(next)), d);
+                    timerAt = System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.READ, size);
+                    next++;
+                    continue;
+                }
+                @SuppressWarnings("unchecked")
+                Race.Done<byte[]> done = (Race.Done<byte[]>) event;
+                answered++;
+                if (done.ok()) {
+                    got.put(done.cloudId(), done.value());
+                    if (got.size() >= needed) {
+                        abandon(race, objectKey);
+                        return got;
+                    }
+                    if (next >= ranked.size() && answered == next) {
+                        return null; // every candidate answered: fewer than needed verified answers
+                    }
+                    continue;
+                }
+                failures.add(done.error());
+                if (next < ranked.size()) {
+                    launchGet(race, ranked.get(next), objectKey, expected.apply(ranked.get(next)), d);
+                    timerAt = System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.READ, size);
+                    next++;
+                } else if (answered == next) {
+                    return null;
+                }
+            }
+        } catch (InterruptedException e) {
+            race.cancelAll();
+            Thread.currentThread().interrupt();
+            throw new CallInterruptedException("get of '" + objectKey + "' interrupted", false, e);
+        }
+    }
+
+    /**
+     * One round of the worst-case read (paper §3.5): requests the object from every candidate at once, re-requests
+     * from a cloud whose answer failed (with exponential backoff), until {@code needed} clouds answered with
+     * verified bytes. The caller owns {@code race} (created by {@link #newReadRace()}, signalled by a metadata
+     * watch) and cancels it afterwards.
+     *
+     * @return the verified answers by cloud, or null when the caller should re-read metadata ({@code changed} was
+     *     signalled, or the round ended)
+     * @throws DeadlineExceededException when the deadline passes first
+     */
+    Map<String, byte[]> readRound(Race<byte[]> race, Race.Signal changed, String objectKey, List<String> candidates,
+                                  int needed, Function<String, Expected> expected, String shortfall, Deadline d,
+                                  List<Throwable> failures) throws InterruptedException {
+        Map<String, byte[]> got = new HashMap<>();
+        Map<String, Long> retryAt = new HashMap<>();
+        Map<String, Long> backoff = new HashMap<>();
+        candidates.forEach(cloud -> launchGet(race, cloud, objectKey, expected.apply(cloud), d));
+        long roundEnd = System.nanoTime() + WORST_CASE_ROUND_NANOS;
+        while (true) {
+            long now = System.nanoTime();
+            long wake = roundEnd;
+            for (long t : retryAt.values()) {
+                wake = Math.min(wake, t);
+            }
+            Object event = race.poll(d.cap(wake - now));
+            if (event == changed) {
+                return null; // restart with the new metadata
+            }
+            if (event == null) {
+                if (d.expired()) {
+                    throw readDeadline(objectKey, shortfall, candidates, d, failures);
+                }
+                now = System.nanoTime();
+                if (now >= roundEnd) {
+                    return null; // re-read metadata in case a notification was lost
+                }
+                for (Map.Entry<String, Long> e : new ArrayList<>(retryAt.entrySet())) {
+                    if (e.getValue() <= now) {
+                        retryAt.remove(e.getKey());
+                        launchGet(race, e.getKey(), objectKey, expected.apply(e.getKey()), d);
+                    }
+                }
+                continue;
+            }
+            if (!(event instanceof Race.Done<?>)) {
+                continue;
+            }
+            @SuppressWarnings("unchecked")
+            Race.Done<byte[]> done = (Race.Done<byte[]>) event;
+            if (done.ok()) {
+                got.put(done.cloudId(), done.value());
+                if (got.size() >= needed) {
+                    abandon(race, objectKey);
+                    return got;
+                }
+                continue;
+            }
+            failures.add(done.error());
+            long wait = backoff.merge(done.cloudId(), RETRY_BACKOFF_MIN_NANOS,
+                    (old, min) -> Math.min(old * 2, RETRY_BACKOFF_MAX_NANOS));
+            retryAt.put(done.cloudId(), System.nanoTime() + wait);
+        }
+    }
+
+    /** Fetches from one cloud, cut at the expected length, and verifies the hash; a mismatch is an error. */
+    private void launchGet(Race<byte[]> race, String cloudId, String objectKey, Expected expected, Deadline d) {
+        CloudStore cloud = clouds.get(cloudId);
+        long length = expected.length();
+        boolean inPlace = placement.onCallerThread(cloudId, ranking.timerNanos(cloudId, Op.READ, length), d);
+        race.launch(cloudId, () -> {
+            long t0 = System.nanoTime();
+            Optional<byte[]> got;
+            MessageDigest arrived = Hashing.newSha256(); // hashed while the bytes arrive
+            try {
+                got = cloud.get(objectKey, length, arrived::update);
+            } catch (OversizedObjectException e) {
+                ranking.recordFailure(cloudId, Op.READ, length);
+                listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.OVERSIZED, since(t0));
+                throw e;
+            } catch (RuntimeException e) {
+                ranking.recordFailure(cloudId, Op.READ, length);
+                listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, since(t0));
+                throw e;
+            }
+            if (got.isEmpty()) {
+                listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.NOT_FOUND, since(t0));
+                throw new CloudValueException(cloudId + " has no " + expected.what());
+            }
+            byte[] value = got.get();
+            if (value.length != length || !Hashing.matches(expected.sha256(), arrived.digest())) {
+                ranking.recordFailure(cloudId, Op.READ, length);
+                listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.CORRUPT, since(t0));
+                throw new CloudValueException(cloudId + " returned " + value.length + " bytes for "
+                        + expected.what() + " that do not match the metadata hash");
+            }
+            ranking.recordSuccess(cloudId, Op.READ, length, System.nanoTime() - t0);
+            listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.OK, since(t0));
+            return value;
+        }, inPlace);
+    }
+
+    private void abandon(Race<?> race, String objectKey) {
+        for (String cloudId : race.runningClouds()) {
+            listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.ABANDONED, Duration.ZERO);
+        }
+        race.cancelAll();
+    }
+
+    private static DeadlineExceededException readDeadline(String objectKey, String shortfall, List<String> clouds,
+                                                          Deadline d, List<Throwable> failures) {
+        DeadlineExceededException e = new DeadlineExceededException("get of '" + objectKey + "' found " + shortfall
+                + " on clouds " + clouds + " within " + d.budget() + " (" + failures.size() + " failed attempts,"
+                + " see suppressed exceptions)");
+        failures.stream().limit(20).forEach(e::addSuppressed);
+        return e;
+    }
+
+    private static <E extends RuntimeException> E suppressing(E e, List<Throwable> errors) {
+        errors.forEach(e::addSuppressed);
+        return e;
+    }
+
+    private static Duration since(long t0) {
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    /** A cloud answered, but not with the value the metadata describes. */
+    static final class CloudValueException extends HybrisException {
+        private static final long serialVersionUID = 1L;
+
+        CloudValueException(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.hybris.internal;
+
+import io.hybris.TransactionAbortedException;
+import io.hybris.spi.MetadataKey;
+import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.MetadataVersion;
+import io.hybris.spi.VersionConflictException;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The conditional updates that linearize writes, with the retry rule of paper §4.1: on a version conflict re-read;
+ * our own write identity (unique per call, see {@link Timestamp}) with our hash means our update landed (a store
+ * that retried a request after a lost connection); a newer stored timestamp means this write was overwritten (and
+ * is complete); an older one means retry against the new version. Then the version actually replaced is collected.
+ *
+ * <p>Only a lost race is a definite failure, and only then are a write's copies deleted at once. Any other
+ * exception (interrupt, deadline, lost connection, close) leaves the outcome unknown: the update may have been
+ * sent and may commit, so the copies stay for the orphan sweep, which checks metadata before deleting.
+ * Thread-safe.
+ */
+final class Commits {
+    private final MetadataCalls metadata;
+    private final GarbageCollector gc;
+
+    Commits(MetadataCalls metadata, GarbageCollector gc) {
+        this.metadata = metadata;
+        this.gc = gc;
+    }
+
+    /**
+     * Commits {@code meta} over {@code read}, the version this write ordered itself after.
+     *
+     * @param objectKey the version's object name (its copies, deleted if a newer write won), or null for a tombstone
+     */
+    void commit(MetadataKey mk, Metadata meta, Current read, Deadline d, String objectKey) {
+        Current replaced = read;
+        byte[] encoded = MetadataCodec.encode(meta);
+        while (true) {
+            MetadataVersion expected = replaced.version();
+            try {
+                metadata.conditionalUpdate(new MetadataUpdate(mk, encoded, expected), d, "conditional update of " + mk);
+                gc.collectSuperseded(mk.container(), mk.key(), replaced.meta());
+                return;
+            } catch (VersionConflictException conflict) {
+                Current now = metadata.read(mk, d);
+                if (isOurs(now.meta(), meta)) {
+                    // our own update landed (a retried request after a lost connection)
+                    gc.collectSuperseded(mk.container(), mk.key(), replaced.meta());
+                    return;
+                }
+                if (now.meta() != null && now.meta().timestamp().isAfter(meta.timestamp())) {
+                    // overwritten by a newer write: linearized just before it; our copy is garbage
+                    if (objectKey != null) {
+                        gc.deleteVersion(objectKey, meta.clouds());
+                    }
+                    return;
+                }
+                replaced = now;
+            }
+        }
+    }
+
+    /**
+     * Commits every key of a transaction atomically over the versions {@code read} found.
+     *
+     * @throws TransactionAbortedException if a newer write committed to one of the keys first (nothing written)
+     */
+    void commitAll(String container, Map<String, Metadata> written, Map<String, Current> read,
+                   Map<String, String> objectKeys, Deadline d) {
+        Map<String, Current> replaced = new LinkedHashMap<>(read);
+        while (true) {
+            List<MetadataUpdate> updates = new ArrayList<>();
+            written.forEach((k, m) -> updates.add(new MetadataUpdate(new MetadataKey(container, k),
+                    MetadataCodec.encode(m), replaced.get(k).version())));
+            try {
+                metadata.conditionalUpdateAll(updates, d, "transactional update of " + written.size() + " keys in "
+                        + container);
+                replaced.forEach((k, c) -> gc.collectSuperseded(container, k, c.meta()));
+                return;
+            } catch (VersionConflictException conflict) {
+                // the update is atomic: our identity on any one key proves the whole transaction landed (a store
+                // that retried a request after a lost answer), even if a newer write has since replaced another key
+                boolean landed = false;
+                List<String> newer = new ArrayList<>();
+                for (Map.Entry<String, Metadata> e : written.entrySet()) {
+                    Current now = metadata.read(new MetadataKey(container, e.getKey()), d);
+                    Timestamp stored = now.meta() == null ? null : now.meta().timestamp();
+                    landed |= isOurs(now.meta(), e.getValue());
+                    if (stored != null && !stored.isAfter(e.getValue().timestamp())
+                            && !stored.equals(e.getValue().timestamp())) {
+                        replaced.put(e.getKey(), now);
+                    } else if (stored != null && stored.isAfter(e.getValue().timestamp())) {
+                        newer.add(e.getKey());
+                    }
+                }
+                if (landed) {
+                    replaced.forEach((k, c) -> gc.collectSuperseded(container, k, c.meta()));
+                    return;
+                }
+                if (!newer.isEmpty()) {
+                    written.forEach((k, m) -> gc.deleteVersion(objectKeys.get(k), m.clouds()));
+                    throw new TransactionAbortedException("tput of " + written.size() + " keys in " + container
+                            + " aborted: a concurrent write with a newer timestamp committed first to " + newer
+                            + "; nothing was written");
+                }
+            }
+            // any other exception: the outcome is unknown, the copies stay for the sweep (see commit)
+        }
+    }
+
+    /** Whether {@code stored} is the update {@code written} by this very call: same write identity, same bytes. */
+    static boolean isOurs(Metadata stored, Metadata written) {
+        return stored != null && stored.timestamp().equals(written.timestamp())
+                && Arrays.equals(stored.sha256(), written.sha256());
+    }
+}

@@ -1,0 +1,184 @@
+package io.hybris.internal;
+
+import io.hybris.CallInterruptedException;
+import io.hybris.ClientClosedException;
+import io.hybris.DeadlineExceededException;
+import io.hybris.HybrisException;
+import io.hybris.MetadataStoreException;
+import io.hybris.spi.MetadataKey;
+import io.hybris.spi.MetadataStore;
+import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.MetadataVersion;
+import io.hybris.spi.VersionConflictException;
+import io.hybris.spi.VersionedValue;
+import io.hybris.spi.WatchedRead;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Every call the protocol makes to the {@link MetadataStore}, bounded by the call's deadline and by
+ * {@link #close()}: on the caller's thread when the store bounds its own call time below the time left, else on
+ * the metadata executor with the caller waiting. A write whose answer does not arrive (deadline, interrupt,
+ * close) has an unknown outcome, and the exception says so. Failures surface as {@link HybrisException}
+ * subclasses; a version conflict of a conditional update is the one checked outcome. Thread-safe.
+ */
+final class MetadataCalls {
+    private final MetadataStore store;
+    private final ExecutorService executor;
+    private final Clock clock;
+    /** The store's own bound on a call's duration in nanoseconds, or -1 if it has none. */
+    private final long callBoundNanos;
+    /** Completed by {@link #close()}: calls waiting on the store stop waiting. */
+    private final CompletableFuture<Void> closing = new CompletableFuture<>();
+
+    MetadataCalls(MetadataStore store, ExecutorService executor, Clock clock) {
+        this.store = store;
+        this.executor = executor;
+        this.clock = clock;
+        this.callBoundNanos = store.callTimeBound().map(Duration::toNanos).orElse(-1L);
+    }
+
+    /** Calls waiting for the store stop waiting and fail with {@link ClientClosedException}. */
+    void close() {
+        closing.complete(null);
+    }
+
+    /** The store, as its {@link MetadataStore#describe()} names it. */
+    String describe() {
+        return store.describe();
+    }
+
+    /** The most keys one atomic update of this store may change. */
+    int maxAtomicUpdates() {
+        return store.maxAtomicUpdates();
+    }
+
+    /** Reads and decodes the metadata of {@code mk}. */
+    Current read(MetadataKey mk, Deadline d) {
+        long readAt = clock.millis();
+        return decode(unchecked(d, "read of " + mk, true, () -> store.read(mk)), readAt);
+    }
+
+    /** Reads {@code mk} and watches it: {@code changed} runs (once) when its metadata changes. */
+    Watched readAndWatch(MetadataKey mk, Runnable changed, Deadline d) {
+        long readAt = clock.millis();
+        WatchedRead watched = unchecked(d, "read of " + mk, true, () -> store.readAndWatch(mk, changed));
+        return new Watched(decode(watched.current(), readAt), watched);
+    }
+
+    /** A decoded read and its subscription, which the caller cancels. */
+    record Watched(Current current, WatchedRead read) {
+        void cancel() {
+            read.subscription().cancel();
+        }
+    }
+
+    /** The conditional update of one key. */
+    void conditionalUpdate(MetadataUpdate update, Deadline d, String what) throws VersionConflictException {
+        call(d, what, true, true, () -> {
+            store.conditionalUpdate(update);
+            return null;
+        });
+    }
+
+    /** The atomic conditional update of several keys. */
+    void conditionalUpdateAll(List<MetadataUpdate> updates, Deadline d, String what) throws VersionConflictException {
+        call(d, what, true, true, () -> {
+            store.conditionalUpdateAll(updates);
+            return null;
+        });
+    }
+
+    /** A listing: several store requests, so not covered by the store's call-time bound; always off-thread. */
+    <T> T listing(Deadline d, String what, Callable<T> call) {
+        return unchecked(d, what, false, call);
+    }
+
+    static Current decode(Optional<VersionedValue> v, long readAt) {
+        return v.map(x -> new Current(MetadataCodec.decode(x.value()), x.version(), readAt))
+                .orElse(new Current(null, MetadataVersion.ABSENT, readAt));
+    }
+
+    private <T> T unchecked(Deadline d, String what, boolean singleCall, Callable<T> call) {
+        try {
+            return call(d, what, false, singleCall, call);
+        } catch (VersionConflictException e) {
+            throw new MetadataStoreException(what + ": unexpected version conflict", e);
+        }
+    }
+
+    private <T> T call(Deadline d, String what, boolean isWrite, boolean singleCall, Callable<T> call)
+            throws VersionConflictException {
+        if (d.expired()) {
+            throw new DeadlineExceededException(what + " not attempted: the call's deadline of " + d.budget()
+                    + " has passed");
+        }
+        if (singleCall && callBoundNanos >= 0 && d.remainingNanos() > callBoundNanos) {
+            return callInline(what, isWrite, call);
+        }
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Future<?> future = executor.submit(() -> {
+            try {
+                result.complete(call.call());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        try {
+            CompletableFuture.anyOf(result, closing).get(d.remainingNanos(), TimeUnit.NANOSECONDS);
+            if (!result.isDone()) { // the client is closing: do not wait for a store that may not answer
+                future.cancel(true);
+                throw new ClientClosedException(what + " abandoned: the client was closed"
+                        + (isWrite ? "; the write's outcome is unknown" : ""));
+            }
+            return result.get();
+        } catch (TimeoutException e) {
+            future.cancel(true);
+            throw new DeadlineExceededException(what + " on " + store.describe() + " did not complete within "
+                    + d.budget() + (isWrite ? "; the write's outcome is unknown" : ""));
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new CallInterruptedException(what + " interrupted" + (isWrite
+                    ? "; the request may have reached " + store.describe() + ", so the write's outcome is unknown"
+                    : ""), isWrite, e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof VersionConflictException v) {
+                throw v;
+            }
+            if (cause instanceof HybrisException h) {
+                throw h;
+            }
+            throw new MetadataStoreException(what + " on " + store.describe() + " failed: " + cause, cause);
+        }
+    }
+
+    /**
+     * Runs a call on the caller's thread: the store bounds its own call time and the deadline leaves more than
+     * that bound, so waiting on another thread would only add two hand-offs.
+     */
+    private <T> T callInline(String what, boolean isWrite, Callable<T> call) throws VersionConflictException {
+        try {
+            return call.call();
+        } catch (VersionConflictException | HybrisException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CallInterruptedException(what + " interrupted" + (isWrite ? "; the write's outcome is unknown"
+                    : ""), isWrite, e);
+        } catch (Exception e) {
+            throw new MetadataStoreException(what + " on " + store.describe() + " failed: " + e, e);
+        }
+    }
+}

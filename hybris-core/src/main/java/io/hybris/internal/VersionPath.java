@@ -1,0 +1,116 @@
+package io.hybris.internal;
+
+import io.hybris.CallInterruptedException;
+import io.hybris.HybrisException;
+import io.hybris.spi.MetadataKey;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+
+/**
+ * The protocol's own read and write paths for version bytes: a write stores the version by its {@link Layout}
+ * under its object name and commits its metadata ({@link Commits}); a read asks the version's layout. Thread-safe.
+ */
+final class VersionPath implements WritePath, ReadPath {
+    /** Values at least this large are hashed on an I/O thread while their uploads run. */
+    private static final int HASH_IN_PARALLEL_FROM = 256 << 10;
+
+    private final Layouts layouts;
+    private final Commits commits;
+    private final GarbageCollector gc;
+    private final String prefix;
+    private final ExecutorService io;
+    /** Runs the uploads of a transaction's keys in parallel. */
+    private final ExecutorService transactionUploads;
+
+    VersionPath(Layouts layouts, Commits commits, GarbageCollector gc, String prefix, ExecutorService io,
+                ExecutorService transactionUploads) {
+        this.layouts = layouts;
+        this.commits = commits;
+        this.gc = gc;
+        this.prefix = prefix;
+        this.io = io;
+        this.transactionUploads = transactionUploads;
+    }
+
+    @Override
+    public byte[] read(MetadataKey key, Current current, Deadline d, List<Throwable> failures) {
+        Metadata meta = current.meta();
+        return layouts.forRead(meta).read(objectKey(key, meta.timestamp()), meta, d, failures);
+    }
+
+    @Override
+    public Metadata write(NewVersion v, Deadline d) {
+        if (v.sealed() == null) {
+            Metadata tombstone = Metadata.tombstone(v.timestamp());
+            commits.commit(v.key(), tombstone, v.replaced(), d, null);
+            return tombstone;
+        }
+        String objectKey = objectKey(v.key(), v.timestamp());
+        Metadata meta = store(v, objectKey, d);
+        commits.commit(v.key(), meta, v.replaced(), d, objectKey);
+        return meta;
+    }
+
+    @Override
+    public Map<String, Metadata> writeAll(String container, List<NewVersion> versions, Deadline d) {
+        Map<String, Metadata> written = new LinkedHashMap<>();
+        Map<String, String> objectKeys = new LinkedHashMap<>();
+        Map<String, Current> read = new LinkedHashMap<>();
+        List<Future<Metadata>> futures = new ArrayList<>();
+        for (NewVersion v : versions) {
+            String objectKey = objectKey(v.key(), v.timestamp());
+            objectKeys.put(v.key().key(), objectKey);
+            read.put(v.key().key(), v.replaced());
+            futures.add(transactionUploads.submit(() -> store(v, objectKey, d)));
+        }
+        RuntimeException failure = null;
+        for (int i = 0; i < versions.size(); i++) {
+            try {
+                written.put(versions.get(i).key().key(), futures.get(i).get());
+            } catch (ExecutionException ex) {
+                failure = failure != null ? failure : ex.getCause() instanceof RuntimeException r ? r
+                        : new HybrisException("tput upload failed", ex.getCause());
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                failure = new CallInterruptedException("tput of " + versions.size() + " keys in " + container
+                        + " interrupted before its metadata update; nothing was committed", false, ex);
+                break;
+            }
+        }
+        if (failure != null) {
+            futures.forEach(fut -> fut.cancel(true)); // uploads still running end up as orphans for the sweep
+            written.forEach((k, m) -> gc.deleteVersion(objectKeys.get(k), m.clouds()));
+            throw failure;
+        }
+        commits.commitAll(container, written, read, objectKeys, d);
+        return written;
+    }
+
+    /** Stores one version by its layout and returns its metadata (not yet committed). */
+    private Metadata store(NewVersion v, String objectKey, Deadline d) {
+        byte[] data = v.sealed().stored();
+        // the hash is needed only for the metadata: for large values compute it while the uploads run
+        CompletableFuture<byte[]> hash = data.length >= HASH_IN_PARALLEL_FROM
+                ? CompletableFuture.supplyAsync(() -> Hashing.sha256(data), io)
+                : CompletableFuture.completedFuture(Hashing.sha256(data));
+        try {
+            Layout.Placement placed = layouts.forWrite(v.key().container(), data.length).store(objectKey, data, d);
+            return new Metadata(v.timestamp(), placed.clouds(), hash.join(), data.length, v.sealed().encryption(),
+                    v.cacheCounter(), placed.erasure());
+        } catch (RuntimeException e) {
+            hash.cancel(false);
+            throw e;
+        }
+    }
+
+    private String objectKey(MetadataKey key, Timestamp ts) {
+        return new ObjectKey(key.container(), key.key(), ts).render(prefix);
+    }
+}
