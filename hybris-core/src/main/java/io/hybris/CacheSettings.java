@@ -1,7 +1,7 @@
 package io.hybris;
 
 import io.hybris.internal.ConfigValues;
-import io.hybris.internal.ValueCaches;
+import io.hybris.internal.Providers;
 import io.hybris.spi.ValueCache;
 import io.hybris.spi.ValueCacheProvider;
 
@@ -159,7 +159,7 @@ public final class CacheSettings {
                         + " is set but hybris.cache.type is not; set hybris.cache.type (e.g. memcached) or remove it");
             }
         } else {
-            ValueCacheProvider p = ValueCaches.provider(type);
+            ValueCacheProvider p = Providers.cacheProvider(type);
             for (String option : p.optionNames()) {
                 env(env, PREFIX + option).ifPresent(v -> options.put(option, v));
             }
@@ -288,7 +288,7 @@ public final class CacheSettings {
                         + " hybris.cache.staleness.versions (η), e.g. 3");
             }
             if (type != null) {
-                ValueCacheProvider p = ValueCaches.provider(type);
+                ValueCacheProvider p = Providers.cacheProvider(type);
                 for (String name : new TreeSet<>(options.keySet())) {
                     if (!p.optionNames().contains(name)) {
                         throw new HybrisConfigurationException("unknown option hybris.cache." + name + "; known: "

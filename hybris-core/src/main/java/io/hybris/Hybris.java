@@ -4,7 +4,6 @@ import io.hybris.internal.CloudOpener;
 import io.hybris.internal.Engine;
 import io.hybris.internal.Names;
 import io.hybris.internal.Providers;
-import io.hybris.internal.ValueCaches;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataStore;
 import io.hybris.spi.ProviderOptions;
@@ -168,7 +167,7 @@ public final class Hybris implements AutoCloseable {
             }
             if (ownsValueCache) {
                 String type = config.cache().type().get();
-                valueCache = ValueCaches.provider(type)
+                valueCache = Providers.cacheProvider(type)
                         .create(new ProviderOptions("hybris.cache.", config.cache().options()));
             } else {
                 valueCache = config.cache().instance().orElse(null);

@@ -2,7 +2,9 @@ package io.hybris.internal;
 
 import io.hybris.HybrisConfigurationException;
 import io.hybris.spi.CloudStoreProvider;
+import io.hybris.spi.ErasureCoderProvider;
 import io.hybris.spi.MetadataStoreProvider;
+import io.hybris.spi.ValueCacheProvider;
 
 import java.util.List;
 import java.util.ServiceLoader;
@@ -10,7 +12,12 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** Finds {@link CloudStoreProvider}s and {@link MetadataStoreProvider}s with {@link ServiceLoader}. */
+/**
+ * The one provider discovery for all four SPIs ({@link CloudStoreProvider}, {@link MetadataStoreProvider},
+ * {@link ValueCacheProvider}, {@link ErasureCoderProvider}): {@link ServiceLoader} on the thread's context class
+ * loader (else this library's), a provider chosen by its type name, and the same two errors everywhere — an
+ * unknown type names what is available and the module to add; an ambiguous one names the providers that claim it.
+ */
 public final class Providers {
     private Providers() {
     }
@@ -27,12 +34,54 @@ public final class Providers {
                 "add the Hybris module for it (e.g. hybris-rmds-zookeeper) to the class path");
     }
 
-    private static <P> P find(Class<P> spi, Function<P, String> typeOf, String type, String key, String hint) {
+    /** The value cache provider of {@code type} ({@code hybris.cache.type}). */
+    public static ValueCacheProvider cacheProvider(String type) {
+        return find(ValueCacheProvider.class, ValueCacheProvider::type, type, "hybris.cache.type",
+                "add the hybris-cache module for memcached");
+    }
+
+    /**
+     * The erasure coder provider named {@code name} ({@code hybris.erasure.coder}), which must be available on
+     * this machine; {@code auto} chooses {@code native} if it is available, else {@code java}, else any available.
+     */
+    public static ErasureCoderProvider erasureCoderProvider(String name) {
+        String key = "hybris.erasure.coder";
+        String hint = "add the hybris-erasure module (or set hybris.erasure.policy=replication)";
+        if (!name.equals("auto")) {
+            ErasureCoderProvider p = find(ErasureCoderProvider.class, ErasureCoderProvider::name, name, key, hint);
+            if (!p.isAvailable()) {
+                throw new HybrisConfigurationException(key + "=" + name + " is unavailable: "
+                        + p.unavailableReason().orElse("no reason given") + "; use " + key + "=auto or java");
+            }
+            return p;
+        }
+        List<ErasureCoderProvider> found = all(ErasureCoderProvider.class);
+        if (found.isEmpty()) {
+            throw new HybrisConfigurationException("erasure coding needs an erasure coder, and none is on the class"
+                    + " path: " + hint);
+        }
+        for (String preferred : List.of("native", "java")) {
+            for (ErasureCoderProvider p : found) {
+                if (p.name().equals(preferred) && p.isAvailable()) {
+                    return p;
+                }
+            }
+        }
+        return found.stream().filter(ErasureCoderProvider::isAvailable).findFirst()
+                .orElseThrow(() -> new HybrisConfigurationException(key + "=auto found no available erasure coder"
+                        + " among " + found.stream().map(ErasureCoderProvider::name).toList()));
+    }
+
+    private static <P> List<P> all(Class<P> spi) {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         if (loader == null) {
             loader = Providers.class.getClassLoader();
         }
-        List<P> all = ServiceLoader.load(spi, loader).stream().map(ServiceLoader.Provider::get).toList();
+        return ServiceLoader.load(spi, loader).stream().map(ServiceLoader.Provider::get).toList();
+    }
+
+    private static <P> P find(Class<P> spi, Function<P, String> typeOf, String type, String key, String hint) {
+        List<P> all = all(spi);
         List<P> matching = all.stream().filter(p -> typeOf.apply(p).equals(type)).toList();
         if (matching.size() > 1) {
             throw new HybrisConfigurationException(key + "=" + type + " is ambiguous: " + matching.size()
@@ -42,7 +91,8 @@ public final class Providers {
         if (matching.isEmpty()) {
             TreeSet<String> available = all.stream().map(typeOf).collect(Collectors.toCollection(TreeSet::new));
             throw new HybrisConfigurationException(key + "=" + type + ": no provider for type '" + type
-                    + "' on the class path (available: " + String.join(", ", available) + "); " + hint);
+                    + "' on the class path (available: " + (available.isEmpty() ? "none"
+                    : String.join(", ", available)) + "); " + hint);
         }
         return matching.get(0);
     }
