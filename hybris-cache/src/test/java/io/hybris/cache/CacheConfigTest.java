@@ -4,13 +4,9 @@ import io.hybris.CacheSettings;
 import io.hybris.Consistency;
 import io.hybris.HybrisConfig;
 import io.hybris.HybrisConfigurationException;
-import io.hybris.internal.Metadata;
-import io.hybris.internal.MetadataCodec;
-import io.hybris.internal.Timestamp;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -70,18 +66,6 @@ class CacheConfigTest {
         wrongType.put("hybris.cache.type", "redis");
         assertThatThrownBy(() -> HybrisConfig.fromMap(wrongType, Map.of()))
                 .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("available: memcached");
-    }
-
-    @Test
-    void theVersionCounterIsTag3AndAbsentWhenZero() {
-        Metadata m = new Metadata(new Timestamp(7, "abc"), List.of("a", "b"), new byte[32], 10);
-        byte[] plain = MetadataCodec.encode(m);
-        byte[] counted = MetadataCodec.encode(m.withCacheCounter(300));
-        assertThat(counted.length).isEqualTo(plain.length + 4); // tag, length 2, varint 300 = 0xAC 0x02
-        assertThat(java.util.Arrays.copyOfRange(counted, plain.length, counted.length))
-                .containsExactly(3, 2, 0xAC - 256, 2);
-        assertThat(MetadataCodec.decode(counted).cacheCounter()).isEqualTo(300);
-        assertThat(MetadataCodec.decode(plain).cacheCounter()).isZero();
     }
 
     @Test

@@ -13,7 +13,6 @@ public final class Names {
     public static final int MAX_CONTAINER_LENGTH = 63;
 
     private static final Pattern CLOUD_ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,15}");
-    private static final Pattern CLIENT_ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,31}");
 
     private Names() {
     }
@@ -88,7 +87,7 @@ public final class Names {
 
     /** Whether {@code id} is a valid client id: 1-32 of {@code [a-z0-9-]}, starting with a letter or digit. */
     public static boolean isValidClientId(String id) {
-        return id != null && CLIENT_ID.matcher(id).matches();
+        return io.hybris.spi.VersionName.isValidClientId(id);
     }
 
     static String describe(char c) {

@@ -211,4 +211,16 @@ class MetadataCodecTest {
         assertThat(unexpected).isEmpty();
         assertThat(rejected).isGreaterThan(19_000);
     }
+
+    @Test
+    void theVersionCounterIsTag3AndAbsentWhenZero() {
+        Metadata m = new Metadata(new Timestamp(7, "abc"), List.of("a", "b"), new byte[32], 10);
+        byte[] plain = MetadataCodec.encode(m);
+        byte[] counted = MetadataCodec.encode(m.withCacheCounter(300));
+        assertThat(counted.length).isEqualTo(plain.length + 4); // tag, length 2, varint 300 = 0xAC 0x02
+        assertThat(Arrays.copyOfRange(counted, plain.length, counted.length))
+                .containsExactly(3, 2, 0xAC - 256, 2);
+        assertThat(MetadataCodec.decode(counted).cacheCounter()).isEqualTo(300);
+        assertThat(MetadataCodec.decode(plain).cacheCounter()).isZero();
+    }
 }

@@ -13,12 +13,11 @@ import io.hybris.SweepReport;
 import io.hybris.TransactionAbortedException;
 import io.hybris.VersionInfo;
 import io.hybris.cloud.InMemoryCloudStore;
-import io.hybris.internal.ObjectKey;
-import io.hybris.internal.Timestamp;
 import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataStore;
+import io.hybris.spi.VersionName;
 import io.hybris.testkit.LinearizabilityChecker.Verdict;
 import io.hybris.testkit.RegisterHistory.Kind;
 import io.hybris.testkit.RegisterHistory.Op;
@@ -511,8 +510,8 @@ public abstract class HybrisContract {
         Hybris h = open(config(raw).clock(clock).gcGrace(Duration.ofMinutes(10)));
         h.put(C, "live", bytes("live-value"));
         // what a client killed between upload and commit leaves behind: objects no metadata references
-        String orphanNew = new ObjectKey(C, "never-committed", new Timestamp(1, "deadclient")).render("hybris/");
-        String orphanNewer = new ObjectKey(C, "live", new Timestamp(7, "deadclient")).render("hybris/");
+        String orphanNew = new VersionName(C, "never-committed", 1, "deadclient", VersionName.NO_WRITE_ID).render("hybris/");
+        String orphanNewer = new VersionName(C, "live", 7, "deadclient", VersionName.NO_WRITE_ID).render("hybris/");
         for (CloudStore cloud : raw.subList(0, 2)) {
             cloud.put(orphanNew, bytes("orphan"));
             cloud.put(orphanNewer, bytes("orphan"));
@@ -543,7 +542,7 @@ public abstract class HybrisContract {
         MutableClock clock = new MutableClock();
         Hybris h = open(config(raw).clock(clock).gcGrace(Duration.ofMinutes(1)).sweepInterval(Duration.ofMillis(200)));
         h.put(C, "live", bytes("v"));
-        String orphan = new ObjectKey(C, "crashed", new Timestamp(1, "deadclient")).render("hybris/");
+        String orphan = new VersionName(C, "crashed", 1, "deadclient", VersionName.NO_WRITE_ID).render("hybris/");
         raw.get(0).put(orphan, bytes("orphan"));
         clock.advance(Duration.ofMinutes(2));
         await().atMost(AWAIT).until(() -> raw.get(0).get(orphan, 100).isEmpty());

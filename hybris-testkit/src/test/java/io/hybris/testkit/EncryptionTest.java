@@ -1,6 +1,5 @@
 package io.hybris.testkit;
 
-import io.hybris.DecryptionFailedException;
 import io.hybris.DeadlineExceededException;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
@@ -12,17 +11,11 @@ import io.hybris.RewrapReport;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.crypto.EnvelopeKeyProvider;
 import io.hybris.crypto.MetadataKeyProvider;
-import io.hybris.crypto.ValueCipher;
-import io.hybris.internal.Metadata;
-import io.hybris.internal.MetadataCodec;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.KeyProvider;
-import io.hybris.spi.MetadataEntry;
 import io.hybris.spi.MetadataKey;
-import io.hybris.spi.MetadataUpdate;
-import io.hybris.spi.VersionedValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +23,6 @@ import javax.crypto.SecretKey;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -168,88 +160,6 @@ class EncryptionTest {
     }
 
     @Test
-    void missingOrWrongKeyEncryptionKeysGiveClearErrorsNeverGarbage() {
-        Hybris writer = client(envelope("k1", "k1", k1));
-        writer.put(C, "k", "secret".getBytes(StandardCharsets.UTF_8));
-
-        assertThatThrownBy(() -> client(envelope("k2", "k2", k2)).get(C, "k"))
-                .isInstanceOf(KeyUnavailableException.class).hasMessageContaining("k1");
-        assertThatThrownBy(() -> client(null).get(C, "k"))
-                .isInstanceOf(KeyUnavailableException.class).hasMessageContaining("'k1'")
-                .hasMessageContaining("hybris.crypto.mode=envelope");
-        // a KEK with the right id but other bytes: the wrapped key does not authenticate
-        assertThatThrownBy(() -> client(envelope("k1", "k1", k2)).get(C, "k"))
-                .isInstanceOf(DecryptionFailedException.class).hasMessageContaining("k1");
-        // the wrapped key presented under another configured id (id mismatch)
-        rewriteEncryption("k", e -> new Metadata.Encryption("k2", e.wrapped()));
-        assertThatThrownBy(() -> client(envelope("k2", "k1", k1, "k2", k2)).get(C, "k"))
-                .isInstanceOf(DecryptionFailedException.class);
-    }
-
-    @Test
-    void corruptedWrappedKeyIsDetected() {
-        Hybris h = client(envelope("k1", "k1", k1));
-        h.put(C, "k", "secret".getBytes(StandardCharsets.UTF_8));
-        rewriteEncryption("k", e -> {
-            byte[] w = e.wrapped().clone();
-            w[w.length / 2] ^= 1;
-            return new Metadata.Encryption(e.keyId(), w);
-        });
-        assertThatThrownBy(() -> h.get(C, "k")).isInstanceOf(DecryptionFailedException.class);
-    }
-
-    private void rewriteEncryption(String key, java.util.function.UnaryOperator<Metadata.Encryption> change) {
-        MetadataKey mk = new MetadataKey(C, key);
-        VersionedValue v = metadata.read(mk).orElseThrow();
-        Metadata m = MetadataCodec.decode(v.value());
-        try {
-            metadata.conditionalUpdate(new MetadataUpdate(mk,
-                    MetadataCodec.encode(m.withEncryption(change.apply(m.encryption()))), v.version()));
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    /** Whether any 32-byte window of the metadata entry decrypts the stored ciphertext of its value. */
-    private boolean metadataHoldsAUsableDataKey(String key) {
-        byte[] raw = metadata.read(new MetadataKey(C, key)).orElseThrow().value();
-        Metadata m = MetadataCodec.decode(raw);
-        String objectKey = "hybris/" + C + "/" + key + "#" + m.timestamp();
-        byte[] stored = clouds.stream().filter(c -> c.id().equals(m.clouds().get(0))).findFirst().orElseThrow()
-                .get(objectKey, Long.MAX_VALUE).orElseThrow();
-        for (int i = 0; i + ValueCipher.DATA_KEY_BYTES <= raw.length; i++) {
-            try {
-                ValueCipher.decrypt(Arrays.copyOfRange(raw, i, i + ValueCipher.DATA_KEY_BYTES), stored);
-                return true;
-            } catch (DecryptionFailedException expected) {
-                // not a key
-            }
-        }
-        return false;
-    }
-
-    @Test
-    void aDumpOfTheMetadataStoreInEnvelopeModeHoldsNoUsableDataKey() {
-        client(envelope("k1", "k1", k1)).put(C, "enveloped", "secret".getBytes(StandardCharsets.UTF_8));
-        client(new MetadataKeyProvider()).put(C, "paper-mode", "secret".getBytes(StandardCharsets.UTF_8));
-        assertThat(metadataHoldsAUsableDataKey("enveloped")).isFalse();
-        assertThat(metadataHoldsAUsableDataKey("paper-mode")).as("the probe finds a key where there is one")
-                .isTrue();
-    }
-
-    @Test
-    void deleteShredsTheDataKey() {
-        Hybris h = client(envelope("k1", "k1", k1));
-        h.put(C, "k", "secret".getBytes(StandardCharsets.UTF_8));
-        assertThat(MetadataCodec.decode(metadata.read(new MetadataKey(C, "k")).orElseThrow().value()).encryption())
-                .isNotNull();
-        h.delete(C, "k");
-        Metadata tombstone = MetadataCodec.decode(metadata.read(new MetadataKey(C, "k")).orElseThrow().value());
-        assertThat(tombstone.isTombstone()).isTrue();
-        assertThat(tombstone.encryption()).isNull();
-    }
-
-    @Test
     void kekRotationUnderConcurrentPutsLosesNothingAndResumes() throws Exception {
         Hybris old = client(envelope("k1", "k1", k1));
         int keys = 40;
@@ -293,14 +203,14 @@ class EncryptionTest {
         RewrapReport second = rotator.rewrapDataKeys();
         assertThat(second.examined()).isEqualTo(keys);
         assertThat(second.rewrapped() + second.alreadyCurrent()).isEqualTo(keys);
-        assertThat(rotator.rewrapDataKeys().rewrapped()).isZero();
+        // a third pass finds every entry already under the current KEK k2
+        RewrapReport third = rotator.rewrapDataKeys();
+        assertThat(third.rewrapped()).isZero();
+        assertThat(third.alreadyCurrent()).isEqualTo(keys);
         Hybris onlyNewKek = client(envelope("k2", "k2", k2));
         for (int i = 0; i < keys; i++) {
             assertThat(onlyNewKek.get(C, "key-" + i).map(v -> new String(v, StandardCharsets.UTF_8)))
                     .as("key-%d", i).hasValue(lastAcked[i]);
-        }
-        for (MetadataEntry e : metadata.list(C, "", null, 1000).entries()) {
-            assertThat(MetadataCodec.decode(e.value()).encryption().keyId()).isEqualTo("k2");
         }
     }
 
