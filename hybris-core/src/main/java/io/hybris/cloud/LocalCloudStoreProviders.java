@@ -13,6 +13,10 @@ public final class LocalCloudStoreProviders {
 
     /** {@code hybris.cloud.<id>.type=directory} with {@code hybris.cloud.<id>.path=<directory>}. */
     public static final class Directory implements CloudStoreProvider {
+        /** The provider, as {@link java.util.ServiceLoader} creates it. */
+        public Directory() {
+        }
+
         @Override
         public String type() {
             return "directory";
@@ -33,6 +37,10 @@ public final class LocalCloudStoreProviders {
 
     /** {@code hybris.cloud.<id>.type=memory}: objects live in this JVM only. */
     public static final class Memory implements CloudStoreProvider {
+        /** The provider, as {@link java.util.ServiceLoader} creates it. */
+        public Memory() {
+        }
+
         @Override
         public String type() {
             return "memory";

@@ -11,6 +11,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs requests to several clouds in parallel and delivers their completions, plus external signals (a
@@ -45,9 +46,8 @@ final class Race<T> {
      * Either way its completion arrives through {@link #poll}.
      */
     void launch(String cloudId, Callable<T> task, boolean onCallerThread) {
-        @SuppressWarnings("unchecked")
-        FutureTask<Void>[] self = new FutureTask[1];
-        self[0] = new FutureTask<>(() -> {
+        AtomicReference<FutureTask<Void>> self = new AtomicReference<>();
+        self.set(new FutureTask<>(() -> {
             long t0 = System.nanoTime();
             Object event;
             try {
@@ -55,14 +55,14 @@ final class Race<T> {
             } catch (Throwable e) {
                 event = new Done<T>(cloudId, null, e, System.nanoTime() - t0);
             }
-            running.remove(cloudId, self[0]);
+            running.remove(cloudId, self.get());
             events.add(event);
-        }, null);
-        running.put(cloudId, self[0]);
+        }, null));
+        running.put(cloudId, self.get());
         if (onCallerThread) {
-            self[0].run();
+            self.get().run();
         } else {
-            executor.execute(self[0]);
+            executor.execute(self.get());
         }
     }
 

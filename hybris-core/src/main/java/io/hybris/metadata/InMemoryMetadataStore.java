@@ -38,6 +38,10 @@ public final class InMemoryMetadataStore implements MetadataStore {
     private final Map<String, TreeMap<String, Entry>> containers = new HashMap<>();
     private final Map<MetadataKey, List<Watch>> watches = new HashMap<>();
 
+    /** An empty store. */
+    public InMemoryMetadataStore() {
+    }
+
     private static final class Watch {
         final Runnable callback;
         final AtomicBoolean done = new AtomicBoolean();
@@ -172,6 +176,10 @@ public final class InMemoryMetadataStore implements MetadataStore {
 
     /** {@code hybris.rmds.type=memory}: metadata lives in this JVM only (tests, experiments). */
     public static final class Provider implements MetadataStoreProvider {
+        /** The provider, as {@link java.util.ServiceLoader} creates it. */
+        public Provider() {
+        }
+
         @Override
         public String type() {
             return "memory";
