@@ -108,7 +108,14 @@ final class Campaign {
             }
             checkSweep(cluster, namespace, config, finalValues, unknownWrites);
         } finally {
-            proxies.forEach(Toxiproxy.Proxy::reset);
+            // best effort: a stalled toxiproxy must not hide the report of a finished run
+            for (Toxiproxy.Proxy proxy : proxies) {
+                try {
+                    proxy.reset();
+                } catch (RuntimeException e) {
+                    progress.accept("could not reset " + proxy + " after the run: " + e.getMessage());
+                }
+            }
             raw.forEach(CloudStore::close);
         }
         return new CampaignReport(settings, Duration.ofNanos(System.nanoTime() - started), epochs, tally, checks);

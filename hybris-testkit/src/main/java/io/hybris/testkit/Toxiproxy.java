@@ -66,22 +66,34 @@ public final class Toxiproxy {
         }
     }
 
+    /**
+     * One API request, retried up to three times when toxiproxy does not answer in time: under heavy traffic its
+     * control port can stall for seconds while a toxic is removed from busy connections (toxiproxy issue #558).
+     * Every request this client sends is idempotent, or made so: adding a toxic that a timed-out attempt already
+     * added answers 409, which counts as done.
+     */
     private String send(String method, String path, String json, boolean allowNotFound) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(api.resolve(path)).timeout(Duration.ofSeconds(10));
-        b.method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
-        try {
-            HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() / 100 != 2 && !(allowNotFound && r.statusCode() == 404)) {
-                throw new IllegalStateException("toxiproxy " + method + " " + path + " answered " + r.statusCode()
-                        + ": " + r.body());
+        IOException last = null;
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            HttpRequest.Builder b = HttpRequest.newBuilder(api.resolve(path)).timeout(Duration.ofSeconds(20));
+            b.method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(json));
+            try {
+                HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+                boolean alreadyDone = attempt > 1 && r.statusCode() == 409;
+                if (r.statusCode() / 100 != 2 && !(allowNotFound && r.statusCode() == 404) && !alreadyDone) {
+                    throw new IllegalStateException("toxiproxy " + method + " " + path + " answered " + r.statusCode()
+                            + ": " + r.body());
+                }
+                return r.body();
+            } catch (IOException e) {
+                last = e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted talking to toxiproxy", e);
             }
-            return r.body();
-        } catch (IOException e) {
-            throw new IllegalStateException("toxiproxy at " + api + " unreachable: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted talking to toxiproxy", e);
         }
+        throw new IllegalStateException("toxiproxy at " + api + " unreachable (3 attempts): " + last, last);
     }
 
     /** One proxy: its endpoint, latency and on/off switch. */
