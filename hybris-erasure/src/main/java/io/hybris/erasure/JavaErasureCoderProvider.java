@@ -11,6 +11,10 @@ public final class JavaErasureCoderProvider implements ErasureCoderProvider {
     /** The provider name, {@value}. */
     public static final String NAME = "java";
 
+    /** The provider, as {@link java.util.ServiceLoader} creates it. */
+    public JavaErasureCoderProvider() {
+    }
+
     @Override
     public String name() {
         return NAME;

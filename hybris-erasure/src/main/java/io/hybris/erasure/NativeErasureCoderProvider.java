@@ -21,6 +21,10 @@ public final class NativeErasureCoderProvider implements ErasureCoderProvider {
     private static final Logger LOG = LoggerFactory.getLogger(NativeErasureCoderProvider.class);
     private static final AtomicBoolean LOGGED = new AtomicBoolean();
 
+    /** The provider, as {@link java.util.ServiceLoader} creates it. */
+    public NativeErasureCoderProvider() {
+    }
+
     @Override
     public String name() {
         return NAME;
