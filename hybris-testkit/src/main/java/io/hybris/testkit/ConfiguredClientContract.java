@@ -5,7 +5,10 @@ import io.hybris.HybrisConfig;
 import io.hybris.HybrisConfigurationException;
 import io.hybris.MetadataUnavailableException;
 import io.hybris.spi.MetadataKey;
+import io.hybris.spi.MetadataStore;
 import io.hybris.spi.MetadataStoreProvider;
+import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.ProviderOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,8 +37,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * A metadata store as a user meets it through configuration only, as an abstract JUnit Jupiter suite: its provider
  * is found by {@link ServiceLoader} under {@code hybris.rmds.type}, a properties file (with the address from the
- * environment) opens a working client, an unreachable server fails {@code open} clearly and fast without writing
- * anything, and misspelt, missing or invalid options are rejected naming the full property key.
+ * environment) opens a working client, a credential set in the environment reaches the server, an unreachable
+ * server fails {@code open} clearly and fast without writing anything, and misspelt, missing or invalid options
+ * are rejected naming the full property key.
  *
  * <p>A store supplies its names and a server through hooks:
  * <pre>{@code
@@ -43,13 +47,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  *     private MyTestServer server;
  *
  *     protected StoreOptions storeOptions() {
- *         return new StoreOptions("mystore", "MyStore", "address", "connect-timeout",   // type, name in messages,
- *                 List.of("linearizable", "serializable"),                            // address and timeout options,
- *                 Set.of("address", "prefix", "read-mode", "connect-timeout", "start-timeout"),   // read modes,
- *                 MyStoreProvider.class);                                             // all options, provider
+ *         return new StoreOptions("mystore", "MyStore", "address", "connect-timeout", "password", // type, name
+ *                 List.of("linearizable", "serializable"),      // in messages, address, timeout and credential
+ *                 Set.of("address", "prefix", "read-mode", "connect-timeout", "start-timeout", "password"), // options,
+ *                 MyStoreProvider.class);                       // read modes, all options, provider
  *     }
  *     protected String startServer() { server = MyTestServer.start(); return server.address(); }
+ *     protected String startServerRequiringCredential() { server = MyTestServer.startWithAuth("pw"); ... }
  *     protected void closeServer() { server.close(); }
+ *     protected String credential() { return "pw"; }
+ *     protected void assertWrittenWithCredential(String address, MetadataKey key) {
+ *         // read the key raw with and without the credential
+ *     }
  *     protected Map<String, String> namespaceOptions() { return Map.of("prefix", "from-properties"); }
  *     protected void assertStoredWhereConfigured(String address, MetadataKey key) {
  *         // open the store directly on the namespaceOptions() namespace and find the key there
@@ -58,7 +67,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * }</pre>
  *
  * <p>Every store must accept {@code start-timeout} (how long opening waits for the server) and {@code read-mode}.
- * Only the properties-file test starts a server; the other tests need none.
+ * Only the properties-file and credential tests start a server; the other tests need none.
  */
 public abstract class ConfiguredClientContract {
 
@@ -69,12 +78,13 @@ public abstract class ConfiguredClientContract {
      * @param serverName           the server's name as the store's messages write it, e.g. {@code "ZooKeeper"}
      * @param addressOption        the option naming the server's {@code host:port}, e.g. {@code "connect"}
      * @param connectTimeoutOption the connection-timeout option, which a misspelling close to it must suggest
+     * @param credentialOption     the option holding what the store authenticates with, e.g. {@code "token"}
      * @param readModes            every value {@code read-mode} accepts
      * @param optionNames          exactly the option names the provider accepts
      * @param providerClass        the provider class {@link ServiceLoader} must find for {@code type}
      */
     public record StoreOptions(String type, String serverName, String addressOption, String connectTimeoutOption,
-                               List<String> readModes, Set<String> optionNames,
+                               String credentialOption, List<String> readModes, Set<String> optionNames,
                                Class<? extends MetadataStoreProvider> providerClass) {
         /** Copies the collections. */
         public StoreOptions {
@@ -89,8 +99,23 @@ public abstract class ConfiguredClientContract {
     /** Starts a server for one test and returns its {@code host:port}. */
     protected abstract String startServer() throws Exception;
 
-    /** Stops the server {@link #startServer()} started. */
+    /**
+     * Starts a server for one test on which a store without {@link #credential()} could not do (or hide) what the
+     * store does with it (e.g. ACLs that deny everything else), and returns its {@code host:port}.
+     */
+    protected abstract String startServerRequiringCredential() throws Exception;
+
+    /** Stops the server {@link #startServer()} or {@link #startServerRequiringCredential()} started. */
     protected abstract void closeServer() throws Exception;
+
+    /** A credential that the server started by {@link #startServerRequiringCredential()} accepts. */
+    protected abstract String credential();
+
+    /**
+     * Asserts, on the server at {@code address}, that {@code key} (in the {@link #namespaceOptions()} namespace)
+     * was written with {@link #credential()}: readable with it only, or only by it.
+     */
+    protected abstract void assertWrittenWithCredential(String address, MetadataKey key) throws Exception;
 
     /**
      * Options of the properties-file test besides the address: at least one that chooses where the metadata lives
@@ -205,6 +230,33 @@ public abstract class ConfiguredClientContract {
         assertThatThrownBy(() -> Hybris.open(HybrisConfig.fromProperties(file, Map.of())))
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageContaining(property(addressOption()));
+    }
+
+    @Test
+    void credentialComesFromTheEnvironmentThroughTheConfiguration() throws Exception {
+        String address = startServerRequiringCredential();
+        try {
+            String credentialOption = storeOptions().credentialOption();
+            Map<String, String> properties = new HashMap<>();
+            properties.put("hybris.rmds.type", type());
+            properties.put(property(addressOption()), address);
+            namespaceOptions().forEach((option, value) -> properties.put(property(option), value));
+            for (String cloud : List.of("m1", "m2", "m3")) {
+                properties.put("hybris.cloud." + cloud + ".type", "memory");
+            }
+            HybrisConfig config = HybrisConfig.fromMap(properties,
+                    Map.of(environmentVariable(credentialOption), credential()));
+            assertThat(config.metadataOptions()).containsEntry(credentialOption, credential());
+
+            MetadataKey key = new MetadataKey("docs", "k");
+            try (MetadataStore store = provider().create(options(config.metadataOptions()))) {
+                store.conditionalUpdate(new MetadataUpdate(key, "v".getBytes(StandardCharsets.UTF_8),
+                        MetadataVersion.ABSENT));
+                assertWrittenWithCredential(address, key);
+            }
+        } finally {
+            closeServer();
+        }
     }
 
     // ------------------------------------------------------------------ the provider

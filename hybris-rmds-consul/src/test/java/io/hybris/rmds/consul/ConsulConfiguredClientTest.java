@@ -4,6 +4,7 @@ import io.hybris.spi.MetadataKey;
 import io.hybris.testkit.ConfiguredClientContract;
 import io.hybris.testkit.ConsulTestAgent;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Consul selected and configured by configuration only ({@link ConfiguredClientContract}): properties file,
- * unreachable agent, unknown, missing and invalid options, the provider. A dev agent when one is needed.
+ * token from the environment (on an agent with ACLs), unreachable agent, unknown, missing and invalid options,
+ * the provider. A dev agent when one is needed.
  */
 class ConsulConfiguredClientTest extends ConfiguredClientContract {
     private static final String KEY_PREFIX = "from-properties";
@@ -20,7 +22,7 @@ class ConsulConfiguredClientTest extends ConfiguredClientContract {
 
     @Override
     protected StoreOptions storeOptions() {
-        return new StoreOptions("consul", "Consul", "address", "connect-timeout",
+        return new StoreOptions("consul", "Consul", "address", "connect-timeout", "token",
                 List.of("consistent", "default", "stale"),
                 Set.of("address", "key-prefix", "read-mode", "token", "datacenter", "tls", "tls-truststore",
                         "tls-truststore-password", "connect-timeout", "read-timeout", "operation-timeout",
@@ -34,11 +36,31 @@ class ConsulConfiguredClientTest extends ConfiguredClientContract {
         return agent.address();
     }
 
+    /** ACLs on, {@code default_policy = "deny"}: nothing is written without the management token. */
+    @Override
+    protected String startServerRequiringCredential() {
+        agent = ConsulAclTest.agentWithAcls();
+        return agent.address();
+    }
+
     @Override
     protected void closeServer() {
         if (agent != null) {
             agent.close();
         }
+    }
+
+    @Override
+    protected String credential() {
+        return ConsulAclTest.MANAGEMENT;
+    }
+
+    /** On an agent that denies everything else, the write landed: the token was sent. */
+    @Override
+    protected void assertWrittenWithCredential(String address, MetadataKey key) {
+        assertThat(new ConsulHttp(address, ConsulAclTest.MANAGEMENT)
+                .rawValue(KEY_PREFIX + "/" + key.container() + "/" + key.key()))
+                .isEqualTo("v".getBytes(StandardCharsets.UTF_8));
     }
 
     @Override

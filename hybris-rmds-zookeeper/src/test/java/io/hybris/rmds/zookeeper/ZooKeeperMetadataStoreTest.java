@@ -1,6 +1,5 @@
 package io.hybris.rmds.zookeeper;
 
-import io.hybris.HybrisConfig;
 import io.hybris.HybrisConfigurationException;
 import io.hybris.MetadataStoreException;
 import io.hybris.spi.MetadataKey;
@@ -202,28 +201,7 @@ class ZooKeeperMetadataStoreTest {
                 .hasMessageNotContaining("secret-");
     }
 
-    @Test
-    void digestComesFromTheEnvironmentThroughTheConfiguration() throws Exception {
-        String root = uniqueRoot();
-        Map<String, String> properties = new HashMap<>(Map.of(
-                "hybris.rmds.type", "zookeeper",
-                PREFIX + "connect", server.getConnectString(),
-                PREFIX + "root", root));
-        for (String cloud : List.of("m1", "m2", "m3")) {
-            properties.put("hybris.cloud." + cloud + ".type", "memory");
-        }
-        HybrisConfig config = HybrisConfig.fromMap(properties, Map.of("HYBRIS_RMDS_ZOOKEEPER_DIGEST", "dave:pw"));
-        assertThat(config.metadataOptions()).containsEntry("digest", "dave:pw");
-
-        try (MetadataStore store = new ZooKeeperMetadataStoreProvider().create(
-                new ProviderOptions(PREFIX, config.metadataOptions()));
-             CuratorFramework anonymous = raw(null)) {
-            store.conditionalUpdate(new MetadataUpdate(new MetadataKey("docs", "k"), bytes("v"),
-                    MetadataVersion.ABSENT));
-            assertThatThrownBy(() -> anonymous.getData().forPath(root + "/docs/k"))
-                    .isInstanceOf(KeeperException.NoAuthException.class);
-        }
-    }
+    // the digest from the environment through the configuration: in ZooKeeperConfiguredClientTest
 
     // ------------------------------------------------------------------ validation
 
