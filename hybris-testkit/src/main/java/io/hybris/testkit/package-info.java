@@ -2,6 +2,9 @@
  * Testing Hybris and applications built on it: fault-injecting {@link io.hybris.spi.CloudStore} decorators
  * (corrupt, stale, oversized, slow, unavailable, eventually consistent, gated, recording), the contract suites
  * {@link io.hybris.testkit.CloudStoreContract}, {@link io.hybris.testkit.MetadataStoreContract} and
- * {@link io.hybris.testkit.HybrisContract}, a linearizability checker, and helpers for failover tests.
+ * {@link io.hybris.testkit.HybrisContract}, the metadata-store scenario suites
+ * {@link io.hybris.testkit.MetadataStoreOutageContract}, {@link io.hybris.testkit.ConfiguredClientContract} and
+ * {@link io.hybris.testkit.MetadataStoreFailoverContract}, a linearizability checker, and helpers for failover
+ * tests.
  */
 package io.hybris.testkit;

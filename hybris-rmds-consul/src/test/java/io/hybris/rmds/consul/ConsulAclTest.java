@@ -1,7 +1,6 @@
 package io.hybris.rmds.consul;
 
 import io.hybris.testkit.ConsulTestAgent;
-import io.hybris.HybrisConfig;
 import io.hybris.MetadataStoreException;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataStore;
@@ -28,19 +27,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * A Consul agent with ACLs on ({@code default_policy = "deny"}) and a known management token: a wrong token, no
  * token and a read-only token are each denied with a {@link MetadataStoreException} that names the token option
- * (never the token), and nothing is written.
+ * (never the token), and nothing is written. (The token from the environment: {@link ConsulConfiguredClientTest}.)
  */
 class ConsulAclTest {
     private static final String PREFIX = "hybris.rmds.consul.";
-    private static final String MANAGEMENT = "5d3b1b8e-0f6a-4c59-9d7e-3e0c9f1a2b4c";
+    /** The management token of {@link #agentWithAcls()}. */
+    static final String MANAGEMENT = "5d3b1b8e-0f6a-4c59-9d7e-3e0c9f1a2b4c";
     private static final String WRONG = "00000000-1111-2222-3333-444444444444";
     private static final AtomicInteger PREFIXES = new AtomicInteger();
     private static ConsulTestAgent agent;
     private static String readOnlyToken;
 
-    @BeforeAll
-    static void startAgentWithAcls() {
-        agent = ConsulTestAgent.dev("""
+    /** A dev agent with ACLs on, {@code default_policy = "deny"} and the {@link #MANAGEMENT} token. */
+    static ConsulTestAgent agentWithAcls() {
+        return ConsulTestAgent.dev("""
                 acl {
                   enabled = true
                   default_policy = "deny"
@@ -49,6 +49,11 @@ class ConsulAclTest {
                   }
                 }
                 """.formatted(MANAGEMENT));
+    }
+
+    @BeforeAll
+    static void startAgentWithAcls() {
+        agent = agentWithAcls();
         ConsulHttp asManagement = new ConsulHttp(agent.address(), MANAGEMENT);
         asManagement.putJson("/v1/acl/policy", """
                 {"Name": "hybris-read-only", "Rules": "key_prefix \\"\\" { policy = \\"read\\" }"}""");
@@ -126,26 +131,7 @@ class ConsulAclTest {
         }
     }
 
-    @Test
-    void tokenComesFromTheEnvironmentThroughTheConfiguration() throws Exception {
-        String prefix = uniquePrefix();
-        Map<String, String> properties = new HashMap<>(Map.of(
-                "hybris.rmds.type", "consul",
-                PREFIX + "address", agent.address(),
-                PREFIX + "key-prefix", prefix));
-        for (String cloud : List.of("m1", "m2", "m3")) {
-            properties.put("hybris.cloud." + cloud + ".type", "memory");
-        }
-        HybrisConfig config = HybrisConfig.fromMap(properties, Map.of("HYBRIS_RMDS_CONSUL_TOKEN", MANAGEMENT));
-        assertThat(config.metadataOptions()).containsEntry("token", MANAGEMENT);
-
-        try (MetadataStore store = new ConsulMetadataStoreProvider().create(
-                new ProviderOptions(PREFIX, config.metadataOptions()))) {
-            store.conditionalUpdate(new MetadataUpdate(new MetadataKey("docs", "k"), bytes("v"),
-                    MetadataVersion.ABSENT));
-            assertThat(new ConsulHttp(agent.address(), MANAGEMENT).rawValue(prefix + "/docs/k")).isEqualTo(bytes("v"));
-        }
-    }
+    // the token from the environment through the configuration: in ConsulConfiguredClientTest
 
     private static void assertDeniedEverywhere(MetadataStore store, MetadataKey k, VersionedValue current,
                                                String identity, String secret) {

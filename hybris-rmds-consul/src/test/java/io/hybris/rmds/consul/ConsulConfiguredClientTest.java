@@ -1,113 +1,79 @@
 package io.hybris.rmds.consul;
 
-import io.hybris.testkit.ConsulTestAgent;
-import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
-import io.hybris.HybrisConfigurationException;
-import io.hybris.MetadataUnavailableException;
 import io.hybris.spi.MetadataKey;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import io.hybris.testkit.ConfiguredClientContract;
+import io.hybris.testkit.ConsulTestAgent;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
+import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** A client configured entirely from properties, with Consul selected by configuration only. */
-class ConsulConfiguredClientTest {
+/**
+ * Consul selected and configured by configuration only ({@link ConfiguredClientContract}): properties file,
+ * token from the environment (on an agent with ACLs), unreachable agent, unknown, missing and invalid options,
+ * the provider. A dev agent when one is needed.
+ */
+class ConsulConfiguredClientTest extends ConfiguredClientContract {
+    private static final String KEY_PREFIX = "from-properties";
+    private ConsulTestAgent agent;
 
-    @Test
-    void propertiesFileSelectsConsulAndDirectoryClouds(@TempDir Path dir) throws Exception {
-        try (ConsulTestAgent agent = ConsulTestAgent.dev()) {
-            Path file = dir.resolve("hybris.properties");
-            Files.writeString(file, String.join("\n",
-                    "hybris.f=1",
-                    "hybris.client-id=props-client",
-                    "hybris.rmds.type=consul",
-                    "hybris.rmds.consul.key-prefix=from-properties",
-                    "hybris.rmds.consul.read-mode=consistent",
-                    "hybris.cloud.d1.type=directory",
-                    "hybris.cloud.d1.path=" + dir.resolve("d1"),
-                    "hybris.cloud.d2.type=directory",
-                    "hybris.cloud.d2.path=" + dir.resolve("d2"),
-                    "hybris.cloud.d3.type=directory",
-                    "hybris.cloud.d3.path=" + dir.resolve("d3"),
-                    "other.application.key=ignored"), StandardCharsets.UTF_8);
-            // the address comes from the environment, as a deployment-specific setting would
-            HybrisConfig config = HybrisConfig.fromProperties(file,
-                    Map.of("HYBRIS_RMDS_CONSUL_ADDRESS", agent.address()));
-            try (Hybris h = Hybris.open(config)) {
-                h.put("docs", "readme", "hello".getBytes(StandardCharsets.UTF_8));
-                assertThat(h.get("docs", "readme")).hasValueSatisfying(
-                        v -> assertThat(new String(v, StandardCharsets.UTF_8)).isEqualTo("hello"));
-                assertThat(h.describe("docs", "readme").orElseThrow().clientId()).isEqualTo("props-client");
-                assertThat(h.list("docs")).containsExactly("readme");
-            }
-            // the metadata is where the options put it: <key-prefix>/<container>/<encoded key> on that agent
-            try (ConsulMetadataStore raw = ConsulMetadataStore.builder().address(agent.address())
-                    .keyPrefix("from-properties").build()) {
-                assertThat(raw.read(new MetadataKey("docs", "readme"))).isPresent();
-                assertThat(raw.containers()).containsExactly("docs");
-            }
-            try (Stream<Path> files = Files.walk(dir.resolve("d1"))) {
-                assertThat(files.filter(Files::isRegularFile).map(Path::toString))
-                        .anyMatch(p -> p.contains("readme#1_props-client."));
-            }
+    @Override
+    protected StoreOptions storeOptions() {
+        return new StoreOptions("consul", "Consul", "address", "connect-timeout", "token",
+                List.of("consistent", "default", "stale"),
+                Set.of("address", "key-prefix", "read-mode", "token", "datacenter", "tls", "tls-truststore",
+                        "tls-truststore-password", "connect-timeout", "read-timeout", "operation-timeout",
+                        "start-timeout", "watch-wait"),
+                ConsulMetadataStoreProvider.class);
+    }
+
+    @Override
+    protected String startServer() {
+        agent = ConsulTestAgent.dev();
+        return agent.address();
+    }
+
+    /** ACLs on, {@code default_policy = "deny"}: nothing is written without the management token. */
+    @Override
+    protected String startServerRequiringCredential() {
+        agent = ConsulAclTest.agentWithAcls();
+        return agent.address();
+    }
+
+    @Override
+    protected void closeServer() {
+        if (agent != null) {
+            agent.close();
         }
     }
 
-    @Test
-    void unreachableConsulFailsOpenClearlyAndWritesNothing(@TempDir Path dir) throws IOException {
-        int closedPort;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            closedPort = s.getLocalPort();
-        }
-        HybrisConfig.Builder builder = Hybris.builder()
-                .metadataStore("consul", Map.of("address", "127.0.0.1:" + closedPort, "start-timeout", "2s"))
-                .cloud("d1", "directory", Map.of("path", dir.resolve("d1").toString()))
-                .cloud("d2", "directory", Map.of("path", dir.resolve("d2").toString()))
-                .cloud("d3", "directory", Map.of("path", dir.resolve("d3").toString()));
-        long t0 = System.nanoTime();
-        assertThatThrownBy(builder::open)
-                .isInstanceOf(MetadataUnavailableException.class)
-                .hasMessageContaining("127.0.0.1:" + closedPort)
-                .hasMessageContaining("hybris.rmds.consul.start-timeout");
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
-        try (Stream<Path> files = Files.walk(dir)) {
-            assertThat(files.filter(Files::isRegularFile)).isEmpty();
-        }
+    @Override
+    protected String credential() {
+        return ConsulAclTest.MANAGEMENT;
     }
 
-    @Test
-    void unknownConsulOptionIsRejectedWithItsName() {
-        assertThatThrownBy(() -> Hybris.builder()
-                .metadataStore("consul", Map.of("address", "127.0.0.1:8500", "conect-timeout", "5s"))
-                .cloud("d1", "memory", Map.of())
-                .cloud("d2", "memory", Map.of())
-                .build())
-                .isInstanceOf(HybrisConfigurationException.class)
-                .hasMessageContaining("hybris.rmds.consul.conect-timeout")
-                .hasMessageContaining("connect-timeout");
+    /** On an agent that denies everything else, the write landed: the token was sent. */
+    @Override
+    protected void assertWrittenWithCredential(String address, MetadataKey key) {
+        assertThat(new ConsulHttp(address, ConsulAclTest.MANAGEMENT)
+                .rawValue(KEY_PREFIX + "/" + key.container() + "/" + key.key()))
+                .isEqualTo("v".getBytes(StandardCharsets.UTF_8));
     }
 
-    @Test
-    void missingAddressIsRejectedNamingTheProperty(@TempDir Path dir) throws IOException {
-        Path file = dir.resolve("hybris.properties");
-        Files.writeString(file, String.join("\n",
-                "hybris.rmds.type=consul",
-                "hybris.cloud.m1.type=memory",
-                "hybris.cloud.m2.type=memory"), StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> Hybris.open(HybrisConfig.fromProperties(file, Map.of())))
-                .isInstanceOf(HybrisConfigurationException.class)
-                .hasMessageContaining("hybris.rmds.consul.address");
+    @Override
+    protected Map<String, String> namespaceOptions() {
+        return Map.of("key-prefix", KEY_PREFIX, "read-mode", "consistent");
+    }
+
+    /** {@code <key-prefix>/<container>/<encoded key>} on that agent. */
+    @Override
+    protected void assertStoredWhereConfigured(String address, MetadataKey key) {
+        try (ConsulMetadataStore raw = ConsulMetadataStore.builder().address(address).keyPrefix(KEY_PREFIX).build()) {
+            assertThat(raw.read(key)).isPresent();
+            assertThat(raw.containers()).containsExactly(key.container());
+        }
     }
 }

@@ -10,7 +10,6 @@ import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.spi.KeyEncoding;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataStore;
-import io.hybris.spi.MetadataStoreProvider;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.ProviderOptions;
@@ -23,9 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,8 +29,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
@@ -341,22 +335,6 @@ class ConsulMetadataStoreTest {
     }
 
     @Test
-    void missingAddressIsRejectedNamingTheOption() {
-        assertThatThrownBy(() -> provider().create(options(Map.of())))
-                .isInstanceOf(HybrisConfigurationException.class)
-                .hasMessageContaining(PREFIX + "address");
-    }
-
-    @Test
-    void unknownReadModeIsRejectedListingTheModes() {
-        assertThatThrownBy(() -> provider().create(options(Map.of("address", agent.address(),
-                "read-mode", "eventual"))))
-                .isInstanceOf(HybrisConfigurationException.class)
-                .hasMessageContaining(PREFIX + "read-mode=eventual")
-                .hasMessageContaining("consistent").hasMessageContaining("default").hasMessageContaining("stale");
-    }
-
-    @Test
     void truststoreWithoutTlsIsAContradiction() {
         assertThatThrownBy(() -> provider().create(options(Map.of("address", agent.address(),
                 "tls-truststore", "/tmp/trust.p12"))))
@@ -379,16 +357,8 @@ class ConsulMetadataStoreTest {
 
     // ------------------------------------------------------------------ provider
 
-    @Test
-    void providerIsFoundByServiceLoaderWithItsOptions() {
-        Map<String, MetadataStoreProvider> byType = new HashMap<>();
-        ServiceLoader.load(MetadataStoreProvider.class).forEach(p -> byType.put(p.type(), p));
-
-        assertThat(byType.get("consul")).isInstanceOf(ConsulMetadataStoreProvider.class);
-        assertThat(byType.get("consul").optionNames()).containsExactlyInAnyOrder("address", "key-prefix",
-                "read-mode", "token", "datacenter", "tls", "tls-truststore", "tls-truststore-password",
-                "connect-timeout", "read-timeout", "operation-timeout", "start-timeout", "watch-wait");
-    }
+    // the provider's lookup, missing address, unknown read mode and unreachable agent: in
+    // ConsulConfiguredClientTest (ConfiguredClientContract)
 
     @Test
     void providerAppliesEveryOption() throws Exception {
@@ -415,28 +385,6 @@ class ConsulMetadataStoreTest {
                 .isInstanceOf(MetadataUnavailableException.class)
                 .hasMessageContaining("Consul at " + agent.address() + " (datacenter nowhere)")
                 .hasMessageContaining(PREFIX + "datacenter");
-    }
-
-    // ------------------------------------------------------------------ unreachable
-
-    @Test
-    void unreachableAgentFailsAtStartNamingTheAddressAndTimeout() throws IOException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
-        String address = "127.0.0.1:" + port;
-        long t0 = System.nanoTime();
-
-        assertThatThrownBy(() -> provider().create(options(Map.of("address", address, "start-timeout", "2s"))))
-                .isInstanceOf(MetadataUnavailableException.class)
-                .hasMessageContaining("cannot reach Consul at " + address)
-                .hasMessageContaining("within 2s")
-                .hasMessageContaining(PREFIX + "start-timeout")
-                .hasMessageContaining(PREFIX + "address");
-
-        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        assertThat(tookMs).isBetween(1_500L, 8_000L);
     }
 
     // ------------------------------------------------------------------ helpers

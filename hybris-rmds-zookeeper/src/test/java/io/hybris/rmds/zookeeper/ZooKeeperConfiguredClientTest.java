@@ -1,91 +1,86 @@
 package io.hybris.rmds.zookeeper;
 
-import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
-import io.hybris.HybrisConfigurationException;
-import io.hybris.MetadataUnavailableException;
+import io.hybris.spi.MetadataKey;
+import io.hybris.testkit.ConfiguredClientContract;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.apache.zookeeper.KeeperException;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** A client configured entirely from properties, with ZooKeeper selected by configuration only. */
-class ZooKeeperConfiguredClientTest {
+/**
+ * ZooKeeper selected and configured by configuration only ({@link ConfiguredClientContract}): properties file,
+ * digest from the environment, unreachable ensemble, unknown, missing and invalid options, the provider. A
+ * {@code TestingServer} when one is needed.
+ */
+class ZooKeeperConfiguredClientTest extends ConfiguredClientContract {
+    private static final String ROOT = "/from-properties";
+    private TestingServer server;
 
-    @Test
-    void propertiesFileSelectsZooKeeperAndDirectoryClouds(@TempDir Path dir) throws Exception {
-        try (TestingServer server = new TestingServer(true)) {
-            Path file = dir.resolve("hybris.properties");
-            Files.writeString(file, String.join("\n",
-                    "hybris.f=1",
-                    "hybris.client-id=props-client",
-                    "hybris.rmds.type=zookeeper",
-                    "hybris.rmds.zookeeper.root=/from-properties",
-                    "hybris.cloud.d1.type=directory",
-                    "hybris.cloud.d1.path=" + dir.resolve("d1"),
-                    "hybris.cloud.d2.type=directory",
-                    "hybris.cloud.d2.path=" + dir.resolve("d2"),
-                    "hybris.cloud.d3.type=directory",
-                    "hybris.cloud.d3.path=" + dir.resolve("d3"),
-                    "other.application.key=ignored"), StandardCharsets.UTF_8);
-            // the connect string comes from the environment, as a secret-bearing setting would
-            HybrisConfig config = HybrisConfig.fromProperties(file,
-                    Map.of("HYBRIS_RMDS_ZOOKEEPER_CONNECT", server.getConnectString()));
-            try (Hybris h = Hybris.open(config)) {
-                h.put("docs", "readme", "hello".getBytes(StandardCharsets.UTF_8));
-                assertThat(h.get("docs", "readme")).hasValueSatisfying(
-                        v -> assertThat(new String(v, StandardCharsets.UTF_8)).isEqualTo("hello"));
-                assertThat(h.describe("docs", "readme").orElseThrow().clientId()).isEqualTo("props-client");
-            }
-            try (Stream<Path> files = Files.walk(dir.resolve("d1"))) {
-                assertThat(files.filter(Files::isRegularFile).map(Path::toString))
-                        .anyMatch(p -> p.contains("readme#1_props-client."))
-                        .as("written under the default prefix").allMatch(p -> p.contains("hybris"));
-            }
+    @Override
+    protected StoreOptions storeOptions() {
+        return new StoreOptions(ZooKeeperMetadataStoreProvider.TYPE, "ZooKeeper", "connect", "connection-timeout",
+                "digest", List.of("sync", "quorum-write", "local"),
+                Set.of("connect", "root", "read-mode", "session-timeout", "connection-timeout", "operation-timeout",
+                        "start-timeout", "digest"),
+                ZooKeeperMetadataStoreProvider.class);
+    }
+
+    @Override
+    protected String startServer() throws Exception {
+        server = new TestingServer(true);
+        return server.getConnectString();
+    }
+
+    /** Any server: the digest ACL is set by the client on the nodes it creates, and every server enforces it. */
+    @Override
+    protected String startServerRequiringCredential() throws Exception {
+        return startServer();
+    }
+
+    @Override
+    protected void closeServer() throws Exception {
+        if (server != null) {
+            server.close();
         }
     }
 
-    @Test
-    void unreachableZooKeeperFailsOpenClearlyAndWritesNothing(@TempDir Path dir) throws IOException {
-        int closedPort;
-        try (ServerSocket s = new ServerSocket(0)) {
-            closedPort = s.getLocalPort();
-        }
-        HybrisConfig.Builder builder = Hybris.builder()
-                .metadataStore("zookeeper", Map.of("connect", "127.0.0.1:" + closedPort, "start-timeout", "2s"))
-                .cloud("d1", "directory", Map.of("path", dir.resolve("d1").toString()))
-                .cloud("d2", "directory", Map.of("path", dir.resolve("d2").toString()))
-                .cloud("d3", "directory", Map.of("path", dir.resolve("d3").toString()));
-        long t0 = System.nanoTime();
-        assertThatThrownBy(builder::open)
-                .isInstanceOf(MetadataUnavailableException.class)
-                .hasMessageContaining("127.0.0.1:" + closedPort);
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
-        try (Stream<Path> files = Files.walk(dir)) {
-            assertThat(files.filter(Files::isRegularFile)).isEmpty();
+    @Override
+    protected String credential() {
+        return "dave:pw";
+    }
+
+    /** Nodes written with the digest are closed to a client without it. */
+    @Override
+    protected void assertWrittenWithCredential(String address, MetadataKey key) throws Exception {
+        try (CuratorFramework anonymous = CuratorFrameworkFactory.newClient(address, new RetryOneTime(100))) {
+            anonymous.start();
+            assertThat(anonymous.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+            assertThatThrownBy(() -> anonymous.getData().forPath(ROOT + "/" + key.container() + "/" + key.key()))
+                    .isInstanceOf(KeeperException.NoAuthException.class);
         }
     }
 
-    @Test
-    void unknownZooKeeperOptionIsRejectedWithItsName() {
-        assertThatThrownBy(() -> Hybris.builder()
-                .metadataStore("zookeeper", Map.of("connect", "127.0.0.1:2181", "conect-timeout", "5s"))
-                .cloud("d1", "memory", Map.of())
-                .cloud("d2", "memory", Map.of())
-                .build())
-                .isInstanceOf(HybrisConfigurationException.class)
-                .hasMessageContaining("hybris.rmds.zookeeper.conect-timeout")
-                .hasMessageContaining("connection-timeout");
+    @Override
+    protected Map<String, String> namespaceOptions() {
+        return Map.of("root", ROOT);
+    }
+
+    @Override
+    protected void assertStoredWhereConfigured(String address, MetadataKey key) {
+        try (ZooKeeperMetadataStore raw = ZooKeeperMetadataStore.builder().connect(address).root(ROOT)
+                .connectionTimeout(Duration.ofSeconds(5)).build()) {
+            assertThat(raw.read(key)).isPresent();
+            assertThat(raw.containers()).containsExactly(key.container());
+        }
     }
 }

@@ -1,9 +1,7 @@
 package io.hybris.rmds.zookeeper;
 
-import io.hybris.HybrisConfig;
 import io.hybris.HybrisConfigurationException;
 import io.hybris.MetadataStoreException;
-import io.hybris.MetadataUnavailableException;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataStore;
 import io.hybris.spi.MetadataStoreProvider;
@@ -30,8 +28,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.reflect.Method;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -205,28 +201,7 @@ class ZooKeeperMetadataStoreTest {
                 .hasMessageNotContaining("secret-");
     }
 
-    @Test
-    void digestComesFromTheEnvironmentThroughTheConfiguration() throws Exception {
-        String root = uniqueRoot();
-        Map<String, String> properties = new HashMap<>(Map.of(
-                "hybris.rmds.type", "zookeeper",
-                PREFIX + "connect", server.getConnectString(),
-                PREFIX + "root", root));
-        for (String cloud : List.of("m1", "m2", "m3")) {
-            properties.put("hybris.cloud." + cloud + ".type", "memory");
-        }
-        HybrisConfig config = HybrisConfig.fromMap(properties, Map.of("HYBRIS_RMDS_ZOOKEEPER_DIGEST", "dave:pw"));
-        assertThat(config.metadataOptions()).containsEntry("digest", "dave:pw");
-
-        try (MetadataStore store = new ZooKeeperMetadataStoreProvider().create(
-                new ProviderOptions(PREFIX, config.metadataOptions()));
-             CuratorFramework anonymous = raw(null)) {
-            store.conditionalUpdate(new MetadataUpdate(new MetadataKey("docs", "k"), bytes("v"),
-                    MetadataVersion.ABSENT));
-            assertThatThrownBy(() -> anonymous.getData().forPath(root + "/docs/k"))
-                    .isInstanceOf(KeeperException.NoAuthException.class);
-        }
-    }
+    // the digest from the environment through the configuration: in ZooKeeperConfiguredClientTest
 
     // ------------------------------------------------------------------ validation
 
@@ -238,22 +213,6 @@ class ZooKeeperMetadataStoreTest {
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageContaining(PREFIX + "root=" + root)
                 .hasMessageContaining("e.g. /hybris");
-    }
-
-    @Test
-    void missingConnectIsRejectedNamingTheOption() {
-        assertThatThrownBy(() -> new ZooKeeperMetadataStoreProvider().create(options(Map.of())))
-                .isInstanceOf(HybrisConfigurationException.class)
-                .hasMessageContaining(PREFIX + "connect");
-    }
-
-    @Test
-    void unknownReadModeIsRejectedListingTheModes() {
-        assertThatThrownBy(() -> new ZooKeeperMetadataStoreProvider().create(options(Map.of(
-                "connect", server.getConnectString(), "read-mode", "eventual"))))
-                .isInstanceOf(HybrisConfigurationException.class)
-                .hasMessageContaining(PREFIX + "read-mode=eventual")
-                .hasMessageContaining("sync").hasMessageContaining("quorum-write").hasMessageContaining("local");
     }
 
     @Test
@@ -276,14 +235,14 @@ class ZooKeeperMetadataStoreTest {
 
     // ------------------------------------------------------------------ providers
 
+    // the zookeeper provider's lookup, missing connect, unknown read mode and unreachable ensemble: in
+    // ZooKeeperConfiguredClientTest (ConfiguredClientContract)
+
     @Test
-    void providersAreFoundByServiceLoaderWithTheirOptions() {
+    void embeddedProviderIsFoundByServiceLoaderWithItsOptions() {
         Map<String, MetadataStoreProvider> byType = new HashMap<>();
         ServiceLoader.load(MetadataStoreProvider.class).forEach(p -> byType.put(p.type(), p));
 
-        assertThat(byType.get("zookeeper")).isInstanceOf(ZooKeeperMetadataStoreProvider.class);
-        assertThat(byType.get("zookeeper").optionNames()).containsExactlyInAnyOrder("connect", "root",
-                "read-mode", "session-timeout", "connection-timeout", "operation-timeout", "start-timeout", "digest");
         assertThat(byType.get("embedded-zookeeper")).isInstanceOf(EmbeddedZooKeeperMetadataStoreProvider.class);
         assertThat(byType.get("embedded-zookeeper").optionNames()).containsExactlyInAnyOrder("data-dir", "port",
                 "root", "read-mode", "session-timeout", "connection-timeout", "operation-timeout", "start-timeout",
@@ -309,28 +268,6 @@ class ZooKeeperMetadataStoreTest {
             assertThat(client.getZookeeperClient().getConnectionTimeoutMs()).isEqualTo(3000);
             assertThat(client.getZookeeperClient().getRetryPolicy()).hasToString("BoundedRetryPolicy[bound=4000ms]");
         }
-    }
-
-    // ------------------------------------------------------------------ unreachable
-
-    @Test
-    void unreachableEnsembleFailsAtStartNamingTheAddressAndTimeout() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            port = s.getLocalPort();
-        }
-        String connect = "127.0.0.1:" + port;
-        long t0 = System.nanoTime();
-
-        assertThatThrownBy(() -> new ZooKeeperMetadataStoreProvider().create(options(Map.of(
-                "connect", connect, "start-timeout", "2s"))))
-                .isInstanceOf(MetadataUnavailableException.class)
-                .hasMessageContaining(connect)
-                .hasMessageContaining("within 2s")
-                .hasMessageContaining(PREFIX + "start-timeout");
-
-        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        assertThat(tookMs).isBetween(1_500L, 8_000L);
     }
 
     // ------------------------------------------------------------------ helpers
