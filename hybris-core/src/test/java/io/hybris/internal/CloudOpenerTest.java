@@ -1,12 +1,12 @@
-package io.hybris.testkit;
+package io.hybris.internal;
 
 import io.hybris.CloudSpec;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.HybrisConfigurationException;
 import io.hybris.cloud.InMemoryCloudStore;
-import io.hybris.internal.CloudOpener;
 import io.hybris.metadata.InMemoryMetadataStore;
+import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.CloudStoreProvider;
 import io.hybris.spi.ProviderOptions;
@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -63,9 +64,36 @@ class CloudOpenerTest {
     }
 
     /** An in-memory cloud that records its closing. */
-    private static final class ClosingStore extends ForwardingCloudStore {
+    private static final class ClosingStore implements CloudStore {
+        private final CloudStore delegate;
+
         ClosingStore(CloudStore delegate) {
-            super(delegate);
+            this.delegate = delegate;
+        }
+
+        @Override
+        public String id() {
+            return delegate.id();
+        }
+
+        @Override
+        public void put(String objectKey, byte[] value) {
+            delegate.put(objectKey, value);
+        }
+
+        @Override
+        public Optional<byte[]> get(String objectKey, long maxBytes) {
+            return delegate.get(objectKey, maxBytes);
+        }
+
+        @Override
+        public List<CloudObject> list(String prefix) {
+            return delegate.list(prefix);
+        }
+
+        @Override
+        public void delete(String objectKey) {
+            delegate.delete(objectKey);
         }
 
         @Override
