@@ -359,10 +359,24 @@ class ConsulMetadataStoreTest {
     @Test
     void truststoreWithoutTlsIsAContradiction() {
         assertThatThrownBy(() -> provider().create(options(Map.of("address", agent.address(),
+                "trust-store", "/tmp/trust.p12"))))
+                .isInstanceOf(HybrisConfigurationException.class)
+                .hasMessageContaining(PREFIX + "trust-store")
+                .hasMessageContaining(PREFIX + "tls=true");
+        // the deprecated name is still read, so the same contradiction is found
+        assertThatThrownBy(() -> provider().create(options(Map.of("address", agent.address(),
                 "tls-truststore", "/tmp/trust.p12"))))
                 .isInstanceOf(HybrisConfigurationException.class)
-                .hasMessageContaining(PREFIX + "tls-truststore")
+                .hasMessageContaining(PREFIX + "trust-store")
                 .hasMessageContaining(PREFIX + "tls=true");
+    }
+
+    @Test
+    void aTrustStoreUnderBothItsNamesIsRejected() {
+        assertThatThrownBy(() -> provider().create(options(Map.of("address", agent.address(), "tls", "true",
+                "trust-store", "/tmp/a.p12", "tls-truststore", "/tmp/b.p12"))))
+                .isInstanceOf(HybrisConfigurationException.class)
+                .hasMessageContaining(PREFIX + "trust-store and " + PREFIX + "tls-truststore are both set");
     }
 
     @Test
@@ -386,8 +400,8 @@ class ConsulMetadataStoreTest {
 
         assertThat(byType.get("consul")).isInstanceOf(ConsulMetadataStoreProvider.class);
         assertThat(byType.get("consul").optionNames()).containsExactlyInAnyOrder("address", "key-prefix",
-                "read-mode", "token", "datacenter", "tls", "tls-truststore", "tls-truststore-password",
-                "connect-timeout", "read-timeout", "operation-timeout", "start-timeout", "watch-wait");
+                "read-mode", "token", "datacenter", "tls", "trust-store", "trust-store-password", "tls-truststore",
+                "tls-truststore-password", "connect-timeout", "read-timeout", "operation-timeout", "start-timeout", "watch-wait");
     }
 
     @Test
