@@ -86,6 +86,6 @@ class ZooKeeperConfiguredClientTest {
                 .build())
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageContaining("hybris.rmds.zookeeper.conect-timeout")
-                .hasMessageContaining("connection-timeout");
+                .hasMessageContaining("connect-timeout");
     }
 }

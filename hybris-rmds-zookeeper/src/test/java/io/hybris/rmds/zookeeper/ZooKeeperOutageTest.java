@@ -25,7 +25,7 @@ import static org.awaitility.Awaitility.await;
 class ZooKeeperOutageTest {
     private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(1);
     private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(1);
-    /** Twice the documented worst case (connection-timeout + operation-timeout). */
+    /** Twice the documented worst case (connect-timeout + operation-timeout). */
     private static final Duration FAIL_WITHIN = CONNECTION_TIMEOUT.plus(OPERATION_TIMEOUT).multipliedBy(2);
     private static final MetadataKey KEY = new MetadataKey("photos", "cat.jpg");
 
@@ -39,7 +39,7 @@ class ZooKeeperOutageTest {
                 .connect(server.getConnectString())
                 .root("/outage")
                 .sessionTimeout(Duration.ofSeconds(10))
-                .connectionTimeout(CONNECTION_TIMEOUT)
+                .connectTimeout(CONNECTION_TIMEOUT)
                 .operationTimeout(OPERATION_TIMEOUT)
                 .build();
         store.conditionalUpdate(new MetadataUpdate(KEY, bytes("before"), MetadataVersion.ABSENT));
