@@ -9,6 +9,7 @@ module io.hybris.core {
 
     exports io.hybris;
     exports io.hybris.spi;
+    exports io.hybris.spi.support;
     exports io.hybris.cloud;
     exports io.hybris.metadata;
     exports io.hybris.crypto;

@@ -1,9 +1,9 @@
 package io.hybris;
 
-import io.hybris.internal.ConfigValues;
 import io.hybris.internal.Providers;
 import io.hybris.spi.ValueCache;
 import io.hybris.spi.ValueCacheProvider;
+import io.hybris.spi.support.ConfigValues;
 
 import java.time.Duration;
 import java.util.Map;

@@ -1,6 +1,5 @@
 package io.hybris;
 
-import io.hybris.internal.ConfigValues;
 import io.hybris.internal.Names;
 import io.hybris.internal.Providers;
 import io.hybris.spi.CloudStore;
@@ -8,6 +7,7 @@ import io.hybris.spi.CloudStoreProvider;
 import io.hybris.spi.KeyProvider;
 import io.hybris.spi.MetadataStore;
 import io.hybris.spi.MetadataStoreProvider;
+import io.hybris.spi.support.ConfigValues;
 
 import java.io.IOException;
 import java.io.Reader;

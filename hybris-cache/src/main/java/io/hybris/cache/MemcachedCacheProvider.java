@@ -1,10 +1,12 @@
 package io.hybris.cache;
 
 import io.hybris.HybrisConfigurationException;
-import io.hybris.internal.ConfigValues;
 import io.hybris.spi.ProviderOptions;
 import io.hybris.spi.ValueCache;
 import io.hybris.spi.ValueCacheProvider;
+import io.hybris.spi.support.Option;
+import io.hybris.spi.support.OptionSet;
+import io.hybris.spi.support.StandardOptions;
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
 import net.rubyeye.xmemcached.utils.AddrUtil;
@@ -16,20 +18,36 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Creates a {@link MemcachedValueCache} for {@code hybris.cache.type=memcached}. Options (under
- * {@code hybris.cache.}):
- * <ul>
- *   <li>{@code servers} (required): {@code host:port} list separated by commas or spaces;</li>
- *   <li>{@code timeout} ({@code 200ms}): the longest any cache call waits — keep it well below cloud latency;</li>
- *   <li>{@code connect-timeout} ({@code 1s});</li>
- *   <li>{@code max-item-size} ({@code 1MiB}): the servers' item-size limit ({@code memcached -I}); values within
- *       512 bytes of it or above bypass the cache;</li>
- *   <li>{@code connections} ({@code 1}): connections per server.</li>
- * </ul>
+ * Creates a {@link MemcachedValueCache} for {@code hybris.cache.type=memcached}. Its options (under
+ * {@code hybris.cache.}), their defaults and meaning are {@link #OPTIONS} (the table in {@code docs/cache.md} is
+ * made from it). Stateless and thread-safe.
  */
 public final class MemcachedCacheProvider implements ValueCacheProvider {
-    private static final Set<String> OPTIONS = Set.of("servers", "timeout", "connect-timeout", "max-item-size",
-            "connections");
+    static final Option<String> SERVERS = Option.string("servers", null, "`host:port` list (commas or spaces);"
+            + " keys are spread by consistent hashing").required();
+    static final Option<Duration> TIMEOUT = Option.duration("timeout", Duration.ofMillis(200), "the longest any"
+            + " cache call waits; then it is a miss. Keep it well below cloud latency").positive();
+    static final Option<Duration> CONNECT_TIMEOUT = StandardOptions.CONNECT_TIMEOUT
+            .defaultValue(Duration.ofSeconds(1)).doc("TCP connect timeout to a server");
+    static final Option<Long> MAX_ITEM_SIZE = Option.size("max-item-size", 1L << 20, "the servers' item limit"
+            + " (`memcached -I`); values within 512 bytes of it or above **bypass the cache** (not chunked) and are"
+            + " counted in `CacheStats.bypassed`").defaultText("`1MiB`").check((key, size) -> {
+                if (size <= MemcachedValueCache.ITEM_OVERHEAD || size > Integer.MAX_VALUE) {
+                    throw new HybrisConfigurationException(key + "=" + size + " must be above "
+                            + MemcachedValueCache.ITEM_OVERHEAD + " bytes and at most 2 GiB; use the servers'"
+                            + " memcached -I value (1MiB by default)");
+                }
+            });
+    static final Option<Integer> CONNECTIONS = Option.integer("connections", 1, "connections per server")
+            .between(1, 64, "");
+
+    /** Every option of this provider, in the order of its documentation. */
+    public static final OptionSet OPTIONS = OptionSet.of(SERVERS, TIMEOUT, CONNECT_TIMEOUT, MAX_ITEM_SIZE,
+            CONNECTIONS);
+
+    /** Creates the provider (for {@link java.util.ServiceLoader}). */
+    public MemcachedCacheProvider() {
+    }
 
     @Override
     public String type() {
@@ -38,12 +56,12 @@ public final class MemcachedCacheProvider implements ValueCacheProvider {
 
     @Override
     public Set<String> optionNames() {
-        return OPTIONS;
+        return OPTIONS.names();
     }
 
     @Override
     public ValueCache create(ProviderOptions options) {
-        String servers = options.require("servers").trim().replaceAll("[,\\s]+", " ");
+        String servers = SERVERS.get(options).replaceAll("[,\\s]+", " ");
         List<InetSocketAddress> addresses;
         try {
             addresses = AddrUtil.getAddresses(servers);
@@ -54,24 +72,10 @@ public final class MemcachedCacheProvider implements ValueCacheProvider {
         if (addresses.isEmpty()) {
             throw new HybrisConfigurationException(options.qualified("servers") + " lists no host:port");
         }
-        Duration timeout = options.duration("timeout", Duration.ofMillis(200));
-        Duration connectTimeout = options.duration("connect-timeout", Duration.ofSeconds(1));
-        long maxItemSize = options.get("max-item-size")
-                .map(v -> ConfigValues.parseSize(options.qualified("max-item-size"), v)).orElse(1L << 20);
-        int connections = options.integer("connections", 1);
-        if (timeout.isZero() || timeout.isNegative() || connectTimeout.isZero() || connectTimeout.isNegative()) {
-            throw new HybrisConfigurationException(options.qualified("timeout") + " and "
-                    + options.qualified("connect-timeout") + " must be positive");
-        }
-        if (maxItemSize <= MemcachedValueCache.ITEM_OVERHEAD || maxItemSize > Integer.MAX_VALUE) {
-            throw new HybrisConfigurationException(options.qualified("max-item-size") + "=" + maxItemSize
-                    + " must be above " + MemcachedValueCache.ITEM_OVERHEAD + " bytes and at most 2 GiB; use the"
-                    + " servers' memcached -I value (1MiB by default)");
-        }
-        if (connections < 1 || connections > 64) {
-            throw new HybrisConfigurationException(options.qualified("connections") + "=" + connections
-                    + " must be between 1 and 64");
-        }
+        Duration timeout = TIMEOUT.get(options);
+        Duration connectTimeout = CONNECT_TIMEOUT.get(options);
+        long maxItemSize = MAX_ITEM_SIZE.get(options);
+        int connections = CONNECTIONS.get(options);
         XMemcachedClientBuilder builder = new XMemcachedClientBuilder(addresses);
         builder.setOpTimeout(timeout.toMillis());
         builder.setConnectTimeout(connectTimeout.toMillis());

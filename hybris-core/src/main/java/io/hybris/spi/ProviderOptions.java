@@ -1,7 +1,7 @@
 package io.hybris.spi;
 
 import io.hybris.HybrisConfigurationException;
-import io.hybris.internal.ConfigValues;
+import io.hybris.spi.support.ConfigValues;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -36,7 +36,7 @@ final class ZooKeeperEnsemble implements MetadataCluster {
     @Override
     public MetadataStore newStore(String namespace) {
         return ZooKeeperMetadataStore.builder().connect(cluster.getConnectString()).root("/" + namespace)
-                .sessionTimeout(SESSION_TIMEOUT).connectionTimeout(CONNECTION_TIMEOUT)
+                .sessionTimeout(SESSION_TIMEOUT).connectTimeout(CONNECTION_TIMEOUT)
                 .operationTimeout(OPERATION_TIMEOUT).build();
     }
 
@@ -47,7 +47,7 @@ final class ZooKeeperEnsemble implements MetadataCluster {
         p.put("hybris.rmds.zookeeper.connect", cluster.getConnectString());
         p.put("hybris.rmds.zookeeper.root", "/" + namespace);
         p.put("hybris.rmds.zookeeper.session-timeout", SESSION_TIMEOUT.toSeconds() + "s");
-        p.put("hybris.rmds.zookeeper.connection-timeout", CONNECTION_TIMEOUT.toSeconds() + "s");
+        p.put("hybris.rmds.zookeeper.connect-timeout", CONNECTION_TIMEOUT.toSeconds() + "s");
         p.put("hybris.rmds.zookeeper.operation-timeout", OPERATION_TIMEOUT.toSeconds() + "s");
         return p;
     }

@@ -77,7 +77,7 @@ public abstract class ConfiguredClientContract {
      * @param type                 the {@code hybris.rmds.type} value, e.g. {@code "zookeeper"}
      * @param serverName           the server's name as the store's messages write it, e.g. {@code "ZooKeeper"}
      * @param addressOption        the option naming the server's {@code host:port}, e.g. {@code "connect"}
-     * @param connectTimeoutOption the connection-timeout option, which a misspelling close to it must suggest
+     * @param connectTimeoutOption the connect-timeout option, which a misspelling close to it must suggest
      * @param credentialOption     the option holding what the store authenticates with, e.g. {@code "token"}
      * @param readModes            every value {@code read-mode} accepts
      * @param optionNames          exactly the option names the provider accepts

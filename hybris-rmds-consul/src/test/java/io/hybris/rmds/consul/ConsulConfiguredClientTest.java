@@ -24,9 +24,9 @@ class ConsulConfiguredClientTest extends ConfiguredClientContract {
     protected StoreOptions storeOptions() {
         return new StoreOptions("consul", "Consul", "address", "connect-timeout", "token",
                 List.of("consistent", "default", "stale"),
-                Set.of("address", "key-prefix", "read-mode", "token", "datacenter", "tls", "tls-truststore",
-                        "tls-truststore-password", "connect-timeout", "read-timeout", "operation-timeout",
-                        "start-timeout", "watch-wait"),
+                Set.of("address", "key-prefix", "read-mode", "token", "datacenter", "tls", "trust-store",
+                        "trust-store-password", "tls-truststore", "tls-truststore-password", "connect-timeout",
+                        "read-timeout", "operation-timeout", "start-timeout", "watch-wait"),
                 ConsulMetadataStoreProvider.class);
     }
 

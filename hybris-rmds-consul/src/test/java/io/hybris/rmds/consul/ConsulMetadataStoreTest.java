@@ -337,10 +337,24 @@ class ConsulMetadataStoreTest {
     @Test
     void truststoreWithoutTlsIsAContradiction() {
         assertThatThrownBy(() -> provider().create(options(Map.of("address", agent.address(),
+                "trust-store", "/tmp/trust.p12"))))
+                .isInstanceOf(HybrisConfigurationException.class)
+                .hasMessageContaining(PREFIX + "trust-store")
+                .hasMessageContaining(PREFIX + "tls=true");
+        // the deprecated name is still read, so the same contradiction is found
+        assertThatThrownBy(() -> provider().create(options(Map.of("address", agent.address(),
                 "tls-truststore", "/tmp/trust.p12"))))
                 .isInstanceOf(HybrisConfigurationException.class)
-                .hasMessageContaining(PREFIX + "tls-truststore")
+                .hasMessageContaining(PREFIX + "trust-store")
                 .hasMessageContaining(PREFIX + "tls=true");
+    }
+
+    @Test
+    void aTrustStoreUnderBothItsNamesIsRejected() {
+        assertThatThrownBy(() -> provider().create(options(Map.of("address", agent.address(), "tls", "true",
+                "trust-store", "/tmp/a.p12", "tls-truststore", "/tmp/b.p12"))))
+                .isInstanceOf(HybrisConfigurationException.class)
+                .hasMessageContaining(PREFIX + "trust-store and " + PREFIX + "tls-truststore are both set");
     }
 
     @Test

@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * HTTPS to a Consul agent whose certificate comes from a CA made with {@code consul tls ca create}: trusted through
- * {@code tls-truststore}, every operation (watch and transaction included) works; without that trust store, or
+ * {@code trust-store}, every operation (watch and transaction included) works; without that trust store, or
  * with plain HTTP to the HTTPS port, the store does not start and says why.
  */
 class ConsulTlsTest {
@@ -65,8 +65,8 @@ class ConsulTlsTest {
 
     @Test
     void everyOperationWorksOverHttpsWithTheCaFromTheTruststore() throws Exception {
-        try (MetadataStore store = store(Map.of("tls", "true", "tls-truststore", truststore.toString(),
-                "tls-truststore-password", PASSWORD))) {
+        try (MetadataStore store = store(Map.of("tls", "true", "trust-store", truststore.toString(),
+                "trust-store-password", PASSWORD))) {
             MetadataKey a = new MetadataKey("docs", "a");
             MetadataKey b = new MetadataKey("docs", "b");
             store.conditionalUpdate(new MetadataUpdate(a, bytes("a1"), MetadataVersion.ABSENT));
@@ -93,6 +93,14 @@ class ConsulTlsTest {
     }
 
     @Test
+    void theDeprecatedTrustStoreOptionNamesStillWork() {
+        try (MetadataStore store = store(Map.of("tls", "true", "tls-truststore", truststore.toString(),
+                "tls-truststore-password", PASSWORD))) {
+            assertThat(store.read(new MetadataKey("docs", "old-names"))).isEmpty();
+        }
+    }
+
+    @Test
     void plainHttpToTheHttpsPortDoesNotStart() {
         assertThatThrownBy(() -> store(Map.of("start-timeout", "2s")))
                 .isInstanceOf(MetadataUnavailableException.class)
@@ -102,20 +110,20 @@ class ConsulTlsTest {
 
     @Test
     void aWrongTruststorePasswordIsAConfigurationErrorThatDoesNotShowIt() {
-        assertThatThrownBy(() -> store(Map.of("tls", "true", "tls-truststore", truststore.toString(),
-                "tls-truststore-password", "not-the-password")))
+        assertThatThrownBy(() -> store(Map.of("tls", "true", "trust-store", truststore.toString(),
+                "trust-store-password", "not-the-password")))
                 .isInstanceOf(HybrisConfigurationException.class)
-                .hasMessageContaining(PREFIX + "tls-truststore=" + truststore)
-                .hasMessageContaining(PREFIX + "tls-truststore-password")
+                .hasMessageContaining(PREFIX + "trust-store=" + truststore)
+                .hasMessageContaining(PREFIX + "trust-store-password")
                 .hasMessageNotContaining("not-the-password");
     }
 
     @Test
     void aMissingTruststoreIsAConfigurationError(@TempDir Path dir) {
         Path missing = dir.resolve("missing.p12");
-        assertThatThrownBy(() -> store(Map.of("tls", "true", "tls-truststore", missing.toString())))
+        assertThatThrownBy(() -> store(Map.of("tls", "true", "trust-store", missing.toString())))
                 .isInstanceOf(HybrisConfigurationException.class)
-                .hasMessageContaining(PREFIX + "tls-truststore=" + missing)
+                .hasMessageContaining(PREFIX + "trust-store=" + missing)
                 .hasMessageContaining("not a readable file");
     }
 

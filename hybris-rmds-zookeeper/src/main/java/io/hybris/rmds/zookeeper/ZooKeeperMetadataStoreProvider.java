@@ -3,9 +3,12 @@ package io.hybris.rmds.zookeeper;
 import io.hybris.spi.MetadataStore;
 import io.hybris.spi.MetadataStoreProvider;
 import io.hybris.spi.ProviderOptions;
+import io.hybris.spi.support.Option;
+import io.hybris.spi.support.OptionSet;
+import io.hybris.spi.support.StandardOptions;
 
+import java.time.Duration;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * {@code hybris.rmds.type=zookeeper}: a {@link ZooKeeperMetadataStore} on an existing ZooKeeper ensemble.
@@ -16,18 +19,46 @@ import java.util.TreeSet;
  * hybris.rmds.zookeeper.root=/hybris
  * # hybris.rmds.zookeeper.digest from the environment: HYBRIS_RMDS_ZOOKEEPER_DIGEST=user:password
  * }</pre>
- * Options: {@code connect} (required), {@code root}, {@code read-mode}, {@code session-timeout},
- * {@code connection-timeout}, {@code operation-timeout}, {@code start-timeout}, {@code digest}; their meaning and
- * defaults are in {@link ZooKeeperMetadataStore}. Found by {@link java.util.ServiceLoader}; stateless and
- * thread-safe.
+ * The options, their defaults and meaning are {@link #OPTIONS} (the table in {@code docs/zookeeper.md} is made
+ * from it). Found by {@link java.util.ServiceLoader}; stateless and thread-safe.
  */
 public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvider {
     /** The {@code hybris.rmds.type} value of this provider. */
     public static final String TYPE = "zookeeper";
 
-    /** Options shared with the embedded provider. */
-    static final Set<String> CLIENT_OPTIONS = Set.of("root", "read-mode", "session-timeout", "connection-timeout",
-            "operation-timeout", "start-timeout", "digest");
+    static final Option<String> CONNECT = Option.string("connect", null, "the ensemble, e.g."
+            + " `zk1:2181,zk2:2181,zk3:2181` (a chroot suffix is allowed)").required();
+    static final Option<String> ROOT = Option.string("root", "/hybris", "absolute znode path for all metadata, no"
+            + " trailing slash; created if missing");
+    static final Option<ZooKeeperMetadataStore.ReadMode> READ_MODE = Option.of("read-mode",
+            ZooKeeperMetadataStore.ReadMode::fromOption, ZooKeeperMetadataStore.ReadMode.SYNC, "`sync`: `sync()`"
+                    + " then `getData` — linearizable, as in the paper; `quorum-write`: a write to `<root>/.sync`"
+                    + " before each read — linearizable, one more disk write per read; `local`: plain read from the"
+                    + " connected server — fast, may be stale (GET may return an older value). Conditional"
+                    + " updates are linearizable in every mode");
+    static final Option<Duration> SESSION_TIMEOUT = Option.duration("session-timeout", Duration.ofSeconds(30),
+            "ZooKeeper session timeout").positive();
+    static final Option<Duration> CONNECT_TIMEOUT = StandardOptions.CONNECT_TIMEOUT
+            .defaultValue(Duration.ofSeconds(10))
+            .doc("how long a call waits for a connection before its first attempt")
+            .deprecatedAlias("connection-timeout");
+    static final Option<Duration> OPERATION_TIMEOUT = Option.duration("operation-timeout", null, "how long a call"
+            + " keeps retrying after a connection loss").positive().defaultText("= `connect-timeout`");
+    static final Option<Duration> START_TIMEOUT = Option.duration("start-timeout", Duration.ofSeconds(15), "how"
+            + " long opening waits for the first connection").positive();
+    static final Option<String> DIGEST = Option.string("digest", null, "`user:password`: authenticate with the"
+            + " `digest` scheme; every node created gets an ACL for that identity only. A secret: set"
+            + " `HYBRIS_RMDS_ZOOKEEPER_DIGEST`");
+
+    /** The options of the client, shared with the embedded provider. */
+    static final OptionSet CLIENT = OptionSet.of(ROOT, READ_MODE, SESSION_TIMEOUT, CONNECT_TIMEOUT,
+            OPERATION_TIMEOUT, START_TIMEOUT, DIGEST);
+
+    /** Every option of this provider, in the order of its documentation. */
+    public static final OptionSet OPTIONS = OptionSet.of(CONNECT).with(CLIENT.options().toArray(Option<?>[]::new));
+
+    /** The names of the client options, shared with the embedded provider. */
+    static final Set<String> CLIENT_OPTIONS = CLIENT.names();
 
     /** Creates the provider (for {@link java.util.ServiceLoader}). */
     public ZooKeeperMetadataStoreProvider() {
@@ -40,29 +71,26 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
 
     @Override
     public Set<String> optionNames() {
-        Set<String> names = new TreeSet<>(CLIENT_OPTIONS);
-        names.add("connect");
-        return names;
+        return OPTIONS.names();
     }
 
     @Override
     public MetadataStore create(ProviderOptions options) {
         return configure(ZooKeeperMetadataStore.builder(), options)
-                .connect(options.require("connect"))
+                .connect(CONNECT.get(options))
                 .build();
     }
 
     /** Applies the client options to a builder; messages will name the full property keys. */
     static ZooKeeperMetadataStore.Builder configure(ZooKeeperMetadataStore.Builder b, ProviderOptions o) {
         b.keyNames(o::qualified);
-        o.get("root").ifPresent(b::root);
-        o.get("read-mode").ifPresent(v ->
-                b.readMode(ZooKeeperMetadataStore.ReadMode.fromOption(o.qualified("read-mode"), v)));
-        o.get("session-timeout").ifPresent(v -> b.sessionTimeout(o.duration("session-timeout", null)));
-        o.get("connection-timeout").ifPresent(v -> b.connectionTimeout(o.duration("connection-timeout", null)));
-        o.get("operation-timeout").ifPresent(v -> b.operationTimeout(o.duration("operation-timeout", null)));
-        o.get("start-timeout").ifPresent(v -> b.startTimeout(o.duration("start-timeout", null)));
-        o.get("digest").ifPresent(b::digest);
+        ROOT.find(o).ifPresent(b::root);
+        READ_MODE.find(o).ifPresent(b::readMode);
+        SESSION_TIMEOUT.find(o).ifPresent(b::sessionTimeout);
+        CONNECT_TIMEOUT.find(o).ifPresent(b::connectTimeout);
+        OPERATION_TIMEOUT.find(o).ifPresent(b::operationTimeout);
+        START_TIMEOUT.find(o).ifPresent(b::startTimeout);
+        DIGEST.find(o).ifPresent(b::digest);
         return b;
     }
 }

@@ -28,10 +28,10 @@ class ZooKeeperConfiguredClientTest extends ConfiguredClientContract {
 
     @Override
     protected StoreOptions storeOptions() {
-        return new StoreOptions(ZooKeeperMetadataStoreProvider.TYPE, "ZooKeeper", "connect", "connection-timeout",
+        return new StoreOptions(ZooKeeperMetadataStoreProvider.TYPE, "ZooKeeper", "connect", "connect-timeout",
                 "digest", List.of("sync", "quorum-write", "local"),
-                Set.of("connect", "root", "read-mode", "session-timeout", "connection-timeout", "operation-timeout",
-                        "start-timeout", "digest"),
+                Set.of("connect", "root", "read-mode", "session-timeout", "connect-timeout", "connection-timeout",
+                        "operation-timeout", "start-timeout", "digest"),
                 ZooKeeperMetadataStoreProvider.class);
     }
 
@@ -78,7 +78,7 @@ class ZooKeeperConfiguredClientTest extends ConfiguredClientContract {
     @Override
     protected void assertStoredWhereConfigured(String address, MetadataKey key) {
         try (ZooKeeperMetadataStore raw = ZooKeeperMetadataStore.builder().connect(address).root(ROOT)
-                .connectionTimeout(Duration.ofSeconds(5)).build()) {
+                .connectTimeout(Duration.ofSeconds(5)).build()) {
             assertThat(raw.read(key)).isPresent();
             assertThat(raw.containers()).containsExactly(key.container());
         }

@@ -35,7 +35,7 @@ class ZooKeeperEnsembleFailoverTest extends MetadataStoreFailoverContract {
                 .connect(cluster.getConnectString())
                 .root("/failover")
                 .sessionTimeout(Duration.ofSeconds(10))
-                .connectionTimeout(Duration.ofSeconds(5))
+                .connectTimeout(Duration.ofSeconds(5))
                 .operationTimeout(Duration.ofSeconds(8))
                 .build();
     }

@@ -38,7 +38,7 @@ class ZooKeeperMetadataStoreContractTest extends MetadataStoreContract {
                 .connect(server.getConnectString())
                 .root("/contract/" + readMode().optionValue() + "-" + ROOTS.incrementAndGet())
                 .readMode(readMode())
-                .connectionTimeout(Duration.ofSeconds(5))
+                .connectTimeout(Duration.ofSeconds(5))
                 .build();
     }
 }

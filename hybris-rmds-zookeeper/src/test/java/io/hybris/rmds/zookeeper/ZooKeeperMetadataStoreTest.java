@@ -245,15 +245,15 @@ class ZooKeeperMetadataStoreTest {
 
         assertThat(byType.get("embedded-zookeeper")).isInstanceOf(EmbeddedZooKeeperMetadataStoreProvider.class);
         assertThat(byType.get("embedded-zookeeper").optionNames()).containsExactlyInAnyOrder("data-dir", "port",
-                "root", "read-mode", "session-timeout", "connection-timeout", "operation-timeout", "start-timeout",
-                "digest");
+                "root", "read-mode", "session-timeout", "connect-timeout", "connection-timeout", "operation-timeout",
+                "start-timeout", "digest");
     }
 
     @Test
     void providerAppliesEveryOption() throws Exception {
         String root = uniqueRoot();
         Map<String, String> o = Map.of("connect", server.getConnectString(), "root", root,
-                "read-mode", "quorum-write", "session-timeout", "12s", "connection-timeout", "3s",
+                "read-mode", "quorum-write", "session-timeout", "12s", "connect-timeout", "3s",
                 "operation-timeout", "4s", "start-timeout", "5s", "digest", "carol:pw");
         try (MetadataStore store = new ZooKeeperMetadataStoreProvider().create(options(o));
              CuratorFramework asCarol = raw("carol:pw")) {
@@ -270,11 +270,25 @@ class ZooKeeperMetadataStoreTest {
         }
     }
 
+    @Test
+    void theDeprecatedConnectionTimeoutNameStillWorks() {
+        Map<String, String> o = Map.of("connect", server.getConnectString(), "root", uniqueRoot(),
+                "connection-timeout", "3s");
+        try (MetadataStore store = new ZooKeeperMetadataStoreProvider().create(options(o))) {
+            CuratorFramework client = ((ZooKeeperMetadataStore) store).curator();
+            assertThat(client.getZookeeperClient().getConnectionTimeoutMs()).isEqualTo(3000);
+        }
+        assertThatThrownBy(() -> new ZooKeeperMetadataStoreProvider().create(options(Map.of(
+                "connect", server.getConnectString(), "connect-timeout", "3s", "connection-timeout", "4s"))))
+                .isInstanceOf(HybrisConfigurationException.class)
+                .hasMessageContaining("connection-timeout is the deprecated name of connect-timeout");
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private static ZooKeeperMetadataStore.Builder builder() {
         return ZooKeeperMetadataStore.builder().connect(server.getConnectString())
-                .connectionTimeout(Duration.ofSeconds(5));
+                .connectTimeout(Duration.ofSeconds(5));
     }
 
     private static String uniqueRoot() {

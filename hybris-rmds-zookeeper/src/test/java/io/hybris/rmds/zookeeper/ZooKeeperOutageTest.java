@@ -35,7 +35,7 @@ class ZooKeeperOutageTest extends MetadataStoreOutageContract<ZooKeeperMetadataS
                 .connect(server.getConnectString())
                 .root("/outage")
                 .sessionTimeout(Duration.ofSeconds(10))
-                .connectionTimeout(CONNECTION_TIMEOUT)
+                .connectTimeout(CONNECTION_TIMEOUT)
                 .operationTimeout(OPERATION_TIMEOUT)
                 .build();
     }
@@ -62,7 +62,7 @@ class ZooKeeperOutageTest extends MetadataStoreOutageContract<ZooKeeperMetadataS
         return "ZooKeeper";
     }
 
-    /** Twice the documented worst case (connection-timeout + operation-timeout). */
+    /** Twice the documented worst case (connect-timeout + operation-timeout). */
     @Override
     protected Duration failWithin() {
         return CONNECTION_TIMEOUT.plus(OPERATION_TIMEOUT).multipliedBy(2);

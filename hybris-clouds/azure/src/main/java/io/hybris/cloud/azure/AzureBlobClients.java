@@ -9,13 +9,9 @@ import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
 import io.hybris.HybrisConfigurationException;
+import io.hybris.spi.support.TrustStore;
 
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
-import java.io.IOException;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
@@ -45,7 +41,8 @@ final class AzureBlobClients implements AutoCloseable {
 
     /** Builds the clients; bad trust-store settings throw {@link HybrisConfigurationException} naming the option. */
     static AzureBlobClients open(AzureBlobSettings s) {
-        SSLContext ssl = s.trustStore().map(p -> sslContext(s, p)).orElse(null);
+        SSLContext ssl = TrustStore.loadIfSet(s.trustStore(), s.trustStorePassword(), s.key("trust-store"),
+                s.key("trust-store-password")).map(TrustStore::sslContext).orElse(null);
         ExecutorService executor = executor(s.cloudId());
         try {
             java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder()
@@ -118,21 +115,5 @@ final class AzureBlobClients implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-    }
-
-    private static SSLContext sslContext(AzureBlobSettings s, Path file) {
-        char[] password = s.trustStorePassword().map(String::toCharArray).orElse(null);
-        try {
-            KeyStore store = KeyStore.getInstance(file.toFile(), password);
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(store);
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(null, tmf.getTrustManagers(), null);
-            return ctx;
-        } catch (IOException | GeneralSecurityException e) {
-            throw new HybrisConfigurationException("cannot load " + s.key("trust-store") + "=" + file
-                    + " as a PKCS#12 or JKS trust store (wrong " + s.key("trust-store-password")
-                    + "?): " + e.getMessage(), e);
-        }
     }
 }

@@ -4,7 +4,6 @@ import io.hybris.spi.ObjectKeyPrefix;
 import io.hybris.HybrisConfigurationException;
 
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,8 +35,6 @@ record AzureBlobSettings(
     static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
     /** Default {@code retries}: none, so Hybris's fallback to another cloud decides latency. */
     static final int DEFAULT_RETRIES = 0;
-    /** The most SDK retries accepted. */
-    static final int MAX_RETRIES = 10;
 
     private static final Pattern CONTAINER = Pattern.compile("[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){2,62}");
     private static final Pattern ACCOUNT = Pattern.compile("[a-z0-9]{3,24}");
@@ -113,25 +110,14 @@ record AzureBlobSettings(
         Credentials credentials = credentials(id, account, trimToNull(b.key), trimToNull(b.sasToken),
                 trimToNull(b.connectionString));
         URI endpoint = endpoint(id, b.endpoint, account, credentials);
-        Duration connect = positive(id, "connect-timeout", b.connectTimeout, DEFAULT_CONNECT_TIMEOUT);
-        Duration request = positive(id, "request-timeout", b.requestTimeout, DEFAULT_REQUEST_TIMEOUT);
-        int retries = b.retries == null ? DEFAULT_RETRIES : b.retries;
-        if (retries < 0 || retries > MAX_RETRIES) {
-            throw new HybrisConfigurationException(key(id, "retries") + "=" + retries + " must be between 0 and "
-                    + MAX_RETRIES + " (SDK retries per request; 0 lets Hybris fall back to another cloud at once)");
-        }
+        Duration connect = AzureBlobCloudStoreProvider.CONNECT_TIMEOUT.orDefault(key(id, "connect-timeout"),
+                b.connectTimeout);
+        Duration request = AzureBlobCloudStoreProvider.REQUEST_TIMEOUT.orDefault(key(id, "request-timeout"),
+                b.requestTimeout);
+        int retries = AzureBlobCloudStoreProvider.RETRIES.orDefault(key(id, "retries"), b.retries);
+        // the trust store is checked and loaded by TrustStore.loadIfSet when the clients are built
         Optional<Path> trustStore = Optional.ofNullable(b.trustStore);
-        trustStore.ifPresent(p -> {
-            if (!Files.isReadable(p) || Files.isDirectory(p)) {
-                throw new HybrisConfigurationException(key(id, "trust-store") + "=" + p + " is not a readable file:"
-                        + " give a PKCS#12 or JKS trust store holding the endpoint's CA certificate");
-            }
-        });
         Optional<String> trustStorePassword = Optional.ofNullable(b.trustStorePassword);
-        if (trustStorePassword.isPresent() && trustStore.isEmpty()) {
-            throw new HybrisConfigurationException(key(id, "trust-store-password") + " is set but "
-                    + key(id, "trust-store") + " is not");
-        }
         return new AzureBlobSettings(id, endpoint, container, prefix, credentials, connect, request, retries,
                 b.createBucket, trustStore, trustStorePassword);
     }
@@ -269,16 +255,6 @@ record AzureBlobSettings(
 
     private static String normalisePrefix(String id, String raw) {
         return ObjectKeyPrefix.normalize(key(id, "prefix"), raw);
-    }
-
-    private static Duration positive(String id, String option, Duration value, Duration defaultValue) {
-        if (value == null) {
-            return defaultValue;
-        }
-        if (value.isNegative() || value.isZero()) {
-            throw new HybrisConfigurationException(key(id, option) + "=" + value + " must be positive");
-        }
-        return value;
     }
 
     private static String trimToNull(String s) {

@@ -11,6 +11,7 @@ import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
 import com.google.cloud.storage.StorageRetryStrategy;
 import io.hybris.HybrisConfigurationException;
+import io.hybris.spi.support.TrustStore;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Function;
 
 /** Builds the SDK client (HTTP/JSON transport) of a {@link GcsCloudStore} from its {@link GcsSettings}. */
@@ -103,16 +105,14 @@ final class GcsClients {
     private static com.google.auth.http.HttpTransportFactory transportFactory(GcsSettings s,
                                                                                Function<String, String> keyName) {
         NetHttpTransport.Builder tb = new NetHttpTransport.Builder();
-        if (s.trustStore().isPresent()) {
-            var path = s.trustStore().get();
-            try (InputStream in = Files.newInputStream(path)) {
-                KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
-                ks.load(in, s.trustStorePassword().toCharArray());
-                tb.trustCertificates(ks);
-            } catch (IOException | GeneralSecurityException e) {
-                throw new HybrisConfigurationException(keyName.apply("trust-store") + "=" + path
-                        + " cannot be loaded as a PKCS#12 or JKS trust store (check the file and "
-                        + keyName.apply("trust-store-password") + "): " + e, e);
+        Optional<KeyStore> trusted = TrustStore.loadIfSet(s.trustStore(), s.trustStorePassword(),
+                keyName.apply("trust-store"), keyName.apply("trust-store-password")).flatMap(TrustStore::keyStore);
+        if (trusted.isPresent()) {
+            try {
+                tb.trustCertificates(trusted.get());
+            } catch (GeneralSecurityException e) {
+                throw new HybrisConfigurationException(keyName.apply("trust-store") + "=" + s.trustStore().get()
+                        + " cannot be used as a trust store: " + e, e);
             }
         }
         NetHttpTransport transport = tb.build();

@@ -16,6 +16,7 @@ import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.CloudStoreException;
 import io.hybris.spi.PermanentCloudException;
+import io.hybris.spi.support.InterruptibleCalls;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -75,7 +76,7 @@ public final class GcsCloudStore implements CloudStore {
         this.settings = settings;
         this.storage = storage;
         this.errors = new GcsErrors(settings.cloudId(), settings.bucket());
-        this.calls = new InterruptibleCalls(settings.cloudId());
+        this.calls = new InterruptibleCalls(settings.cloudId(), "hybris-gcs-" + settings.cloudId() + "-");
     }
 
     /** A builder for a store with the given Hybris cloud id. */
@@ -437,16 +438,9 @@ public final class GcsCloudStore implements CloudStore {
                         + keyNames.apply("credentials-file") + " (or explicit credentials) contradict each other:"
                         + " set only one");
             }
-            positive("connect-timeout", connectTimeout);
-            positive("request-timeout", requestTimeout);
-            if (retries < 0 || retries > 10) {
-                throw new HybrisConfigurationException(keyNames.apply("retries") + "=" + retries
-                        + " is out of range: use 0 (the default; Hybris falls back to other clouds) to 10");
-            }
-            if (trustStorePassword != null && trustStore == null) {
-                throw new HybrisConfigurationException(keyNames.apply("trust-store-password")
-                        + " is set but " + keyNames.apply("trust-store") + " is not");
-            }
+            GcsCloudStoreProvider.CONNECT_TIMEOUT.check(keyNames.apply("connect-timeout"), connectTimeout);
+            GcsCloudStoreProvider.REQUEST_TIMEOUT.check(keyNames.apply("request-timeout"), requestTimeout);
+            GcsCloudStoreProvider.RETRIES.check(keyNames.apply("retries"), retries);
             GcsSettings.CredentialSource source = anonymous ? GcsSettings.CredentialSource.ANONYMOUS
                     : credentialsFile != null ? GcsSettings.CredentialSource.FILE
                     : credentials != null ? GcsSettings.CredentialSource.EXPLICIT
@@ -454,19 +448,12 @@ public final class GcsCloudStore implements CloudStore {
             return new GcsSettings(cloudId, Optional.ofNullable(endpoint), Optional.ofNullable(project), bucket,
                     normalisedPrefix, source, Optional.ofNullable(credentialsFile), Optional.ofNullable(credentials),
                     connectTimeout, requestTimeout, retries, createBucket, Optional.ofNullable(trustStore),
-                    trustStorePassword == null ? "" : trustStorePassword);
+                    Optional.ofNullable(trustStorePassword));
         }
 
         /** The prefix as used: empty, or segments of key characters ending with {@code /} (added if missing). */
         private String normalisePrefix() {
             return ObjectKeyPrefix.normalize(keyNames.apply("prefix"), prefix);
-        }
-
-        private void positive(String option, Duration d) {
-            if (d.isZero() || d.isNegative() || d.toMillis() > Integer.MAX_VALUE) {
-                throw new HybrisConfigurationException(keyNames.apply(option) + "=" + d
-                        + " must be positive and below 24 days, e.g. 5s");
-            }
         }
     }
 }

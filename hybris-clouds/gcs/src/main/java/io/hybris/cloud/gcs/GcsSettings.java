@@ -24,12 +24,12 @@ import java.util.Optional;
  * @param retries            SDK retries after the first attempt
  * @param createBucket       create the bucket at start-up if it is missing
  * @param trustStore         an extra trust store (PKCS#12 or JKS) for TLS endpoints, or empty for the JDK's
- * @param trustStorePassword the trust store's password, possibly empty
+ * @param trustStorePassword the trust store's password, if it has one
  */
 record GcsSettings(String cloudId, Optional<URI> endpoint, Optional<String> project, String bucket, String prefix,
                    CredentialSource credentialSource, Optional<Path> credentialsFile,
                    Optional<Credentials> credentials, Duration connectTimeout, Duration requestTimeout, int retries,
-                   boolean createBucket, Optional<Path> trustStore, String trustStorePassword) {
+                   boolean createBucket, Optional<Path> trustStore, Optional<String> trustStorePassword) {
 
     /** Where a store's credentials come from. */
     enum CredentialSource {

@@ -254,7 +254,8 @@ class GcsErrorMappingTest {
 
         store.close();
 
-        assertThatThrownBy(() -> store.get(KEY, 1)).isInstanceOf(IllegalStateException.class)
+        // like every driver: a closed store is a failed cloud (transient), not a programming error
+        assertThatThrownBy(() -> store.get(KEY, 1)).isInstanceOf(TransientCloudException.class)
                 .hasMessageContaining("cloud 'fake'").hasMessageContaining("closed");
         await().atMost(Duration.ofSeconds(10)).until(() -> Thread.getAllStackTraces().keySet().stream()
                 .noneMatch(t -> t.getName().startsWith("hybris-gcs-fake-")));

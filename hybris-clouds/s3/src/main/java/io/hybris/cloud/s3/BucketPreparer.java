@@ -3,6 +3,7 @@ package io.hybris.cloud.s3;
 import io.hybris.spi.CloudStoreException;
 import io.hybris.spi.PermanentCloudException;
 import io.hybris.spi.TransientCloudException;
+import io.hybris.spi.support.InterruptibleCalls;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CreateBucketRequest;
@@ -31,7 +32,7 @@ final class BucketPreparer {
     void prepare() {
         String what = "start-up check of bucket '" + settings.bucket() + "'";
         try {
-            calls.call(what, inFlight -> {
+            InFlight.call(calls, what, inFlight -> {
                 try {
                     s3.headBucket(b -> b.bucket(settings.bucket()));
                     return null;

@@ -1,5 +1,6 @@
 package io.hybris.cloud.s3;
 
+import io.hybris.spi.support.InterruptibleCalls;
 import software.amazon.awssdk.http.Abortable;
 
 import java.util.ArrayList;
@@ -15,7 +16,26 @@ final class InFlight {
     private final List<Abortable> abortables = new ArrayList<>();
     private boolean aborted;
 
-    /** The operation running on this thread, or null outside {@link InterruptibleCalls}. */
+    /** One blocking operation; it receives its {@link InFlight} to register response streams with. */
+    interface Operation<T> {
+        T run(InFlight inFlight);
+    }
+
+    /**
+     * Runs {@code operation} through {@code calls} on a worker thread bound to a new {@link InFlight}, which is
+     * aborted (closing the operation's connections) if the caller is interrupted.
+     */
+    @SuppressWarnings("try") // the scope is held only to unbind on close
+    static <T> T call(InterruptibleCalls calls, String what, Operation<T> operation) {
+        InFlight inFlight = new InFlight();
+        return calls.call(what, () -> {
+            try (Scope scope = inFlight.bind()) {
+                return operation.run(inFlight);
+            }
+        }, inFlight::abort);
+    }
+
+    /** The operation running on this thread, or null outside {@link #call}. */
     static InFlight current() {
         return CURRENT.get();
     }

@@ -1,6 +1,7 @@
 package io.hybris.cloud.s3;
 
 import io.hybris.HybrisConfigurationException;
+import io.hybris.spi.support.TrustStore;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -17,11 +18,6 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
-import java.io.IOException;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 
 /**
  * The SDK objects of one store (S3 client, HTTP client, credentials provider), built from {@link S3Settings} and
@@ -40,7 +36,9 @@ final class S3Clients implements AutoCloseable {
 
     /** Builds the clients; invalid trust stores throw {@link HybrisConfigurationException}. */
     static S3Clients create(S3Settings settings) {
-        TrustManager[] trust = settings.trustStore().map(p -> loadTrustStore(settings, p)).orElse(null);
+        TrustManager[] trust = TrustStore.loadIfSet(settings.trustStore(), settings.trustStorePassword(),
+                settings.key("trust-store"), settings.key("trust-store-password"))
+                .map(TrustStore::trustManagers).orElse(null);
         Apache5HttpClient.Builder httpBuilder = Apache5HttpClient.builder()
                 .connectionTimeout(settings.connectTimeout())
                 .socketTimeout(settings.requestTimeout())
@@ -89,20 +87,6 @@ final class S3Clients implements AutoCloseable {
         closeQuietly(s3);
         closeQuietly(http);
         closeQuietly(credentials);
-    }
-
-    private static TrustManager[] loadTrustStore(S3Settings settings, Path path) {
-        char[] password = settings.trustStorePassword().map(String::toCharArray).orElse(null);
-        try {
-            KeyStore store = KeyStore.getInstance(path.toFile(), password);
-            TrustManagerFactory f = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            f.init(store);
-            return f.getTrustManagers();
-        } catch (IOException | GeneralSecurityException e) {
-            throw new HybrisConfigurationException(settings.key("trust-store") + "=" + path + " cannot be loaded"
-                    + " as a PKCS#12 or JKS trust store (" + e.getMessage() + "); check the file and "
-                    + settings.key("trust-store-password"), e);
-        }
     }
 
     private static void closeQuietly(Object o) {

@@ -7,6 +7,7 @@ import io.hybris.spi.CloudStore;
 import io.hybris.spi.CloudStoreException;
 import io.hybris.spi.OversizedObjectException;
 import io.hybris.spi.TransientCloudException;
+import io.hybris.spi.support.InterruptibleCalls;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -79,7 +80,7 @@ public final class S3CloudStore implements CloudStore {
         this.errors = new S3Errors(settings);
         this.clients = S3Clients.create(settings);
         this.s3 = clients.s3();
-        this.calls = new InterruptibleCalls(settings.cloudId());
+        this.calls = new InterruptibleCalls(settings.cloudId(), "hybris-s3-" + settings.cloudId() + "-");
         try {
             new BucketPreparer(settings, s3, errors, calls).prepare();
         } catch (RuntimeException | Error e) {
@@ -114,7 +115,7 @@ public final class S3CloudStore implements CloudStore {
         Objects.requireNonNull(value, "value");
         String key = fullKey(objectKey);
         String what = "put of '" + objectKey + "' (" + value.length + " bytes)";
-        calls.call(what, inFlight -> {
+        InFlight.call(calls, what, inFlight -> {
             try {
                 PutObjectRequest.Builder request = PutObjectRequest.builder().bucket(settings.bucket()).key(key)
                         .contentLength((long) value.length);
@@ -144,7 +145,7 @@ public final class S3CloudStore implements CloudStore {
         }
         String key = fullKey(objectKey);
         String what = "get of '" + objectKey + "'";
-        return calls.call(what, inFlight -> {
+        return InFlight.call(calls, what, inFlight -> {
             try {
                 return read(objectKey, key, maxBytes, true, inFlight, onBytes);
             } catch (SdkException e) {
@@ -229,7 +230,7 @@ public final class S3CloudStore implements CloudStore {
         Objects.requireNonNull(prefix, "prefix");
         String what = "list of prefix '" + prefix + "'";
         String storePrefix = settings.prefix();
-        return calls.call(what, inFlight -> {
+        return InFlight.call(calls, what, inFlight -> {
             List<CloudObject> out = new ArrayList<>();
             String token = null;
             try {
@@ -283,7 +284,7 @@ public final class S3CloudStore implements CloudStore {
     public void delete(String objectKey) {
         String key = fullKey(objectKey);
         String what = "delete of '" + objectKey + "'";
-        calls.call(what, inFlight -> {
+        InFlight.call(calls, what, inFlight -> {
             try {
                 s3.deleteObject(b -> b.bucket(settings.bucket()).key(key));
             } catch (SdkException e) {

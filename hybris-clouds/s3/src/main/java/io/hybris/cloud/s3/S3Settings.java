@@ -4,7 +4,6 @@ import io.hybris.spi.ObjectKeyPrefix;
 import io.hybris.HybrisConfigurationException;
 
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -87,30 +86,16 @@ record S3Settings(
         Optional<StaticKeys> keys = access == null ? Optional.empty()
                 : Optional.of(new StaticKeys(access, secret, Optional.ofNullable(token)));
         boolean pathStyle = b.pathStyle != null ? b.pathStyle : endpoint.isPresent();
-        Duration connect = positive(id, "connect-timeout", b.connectTimeout, DEFAULT_CONNECT_TIMEOUT);
-        Duration request = positive(id, "request-timeout", b.requestTimeout, DEFAULT_REQUEST_TIMEOUT);
-        int retries = b.retries == null ? DEFAULT_RETRIES : b.retries;
-        if (retries < 0 || retries > 10) {
-            throw new HybrisConfigurationException(key(id, "retries") + "=" + retries + " must be between 0 and 10"
-                    + " (SDK retries per request; 0 lets Hybris fall back to another cloud at once)");
-        }
-        int maxConnections = b.maxConnections == null ? DEFAULT_MAX_CONNECTIONS : b.maxConnections;
-        if (maxConnections < 1) {
-            throw new HybrisConfigurationException(key(id, "max-connections") + "=" + maxConnections
-                    + " must be at least 1");
-        }
+        Duration connect = S3CloudStoreProvider.CONNECT_TIMEOUT.orDefault(key(id, "connect-timeout"),
+                b.connectTimeout);
+        Duration request = S3CloudStoreProvider.REQUEST_TIMEOUT.orDefault(key(id, "request-timeout"),
+                b.requestTimeout);
+        int retries = S3CloudStoreProvider.RETRIES.orDefault(key(id, "retries"), b.retries);
+        int maxConnections = S3CloudStoreProvider.MAX_CONNECTIONS.orDefault(key(id, "max-connections"),
+                b.maxConnections);
+        // the trust store is checked and loaded by TrustStore.loadIfSet when the clients are built
         Optional<Path> trustStore = Optional.ofNullable(b.trustStore);
-        trustStore.ifPresent(p -> {
-            if (!Files.isReadable(p)) {
-                throw new HybrisConfigurationException(key(id, "trust-store") + "=" + p + " is not a readable file:"
-                        + " give a PKCS#12 or JKS trust store holding the endpoint's CA certificate");
-            }
-        });
         Optional<String> trustStorePassword = Optional.ofNullable(b.trustStorePassword);
-        if (trustStorePassword.isPresent() && trustStore.isEmpty()) {
-            throw new HybrisConfigurationException(key(id, "trust-store-password") + " is set but "
-                    + key(id, "trust-store") + " is not");
-        }
         return new S3Settings(id, endpoint, region, bucket, prefix, keys, pathStyle, connect, request, retries,
                 b.createBucket, maxConnections, trustStore, trustStorePassword);
     }
@@ -157,16 +142,6 @@ record S3Settings(
 
     private static String normalisePrefix(String id, String raw) {
         return ObjectKeyPrefix.normalize(key(id, "prefix"), raw);
-    }
-
-    private static Duration positive(String id, String option, Duration value, Duration defaultValue) {
-        if (value == null) {
-            return defaultValue;
-        }
-        if (value.isNegative() || value.isZero()) {
-            throw new HybrisConfigurationException(key(id, option) + "=" + value + " must be positive");
-        }
-        return value;
     }
 
     private static boolean bucketChar(int c) {

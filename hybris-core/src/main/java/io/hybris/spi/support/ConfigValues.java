@@ -1,14 +1,24 @@
-package io.hybris.internal;
+package io.hybris.spi.support;
 
 import io.hybris.HybrisConfigurationException;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parsers for configuration values whose errors name the property key and an example of a valid value. */
+/**
+ * Parsers for configuration values whose errors name the property key and an example of a valid value: the one
+ * syntax for durations, sizes, integers and booleans that every {@code hybris.*} key and every provider option
+ * uses. Adapter authors normally reach these through {@link Option}; stateless and thread-safe.
+ *
+ * <pre>{@code
+ * Duration d = ConfigValues.parseDuration("hybris.cloud.aws.request-timeout", "30s");   // PT30S
+ * long max = ConfigValues.parseSize("hybris.cache.max-item-size", "1MiB");               // 1048576
+ * }</pre>
+ */
 public final class ConfigValues {
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(b|kib|mib|gib|kb|mb|gb)?");
@@ -88,5 +98,32 @@ public final class ConfigValues {
             return Boolean.parseBoolean(v);
         }
         throw new HybrisConfigurationException(key + "=" + value + " must be true or false");
+    }
+
+    /** Writes a duration the way the parsers read it back: {@code 5s} for whole seconds, else {@code 250ms}. */
+    public static String format(Duration d) {
+        long ms = d.toMillis();
+        return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+    }
+
+    /**
+     * Parses one of a fixed set of words (any case), e.g. a read mode.
+     *
+     * @param key     the property key, for the message
+     * @param choices the values
+     * @param word    the word that selects a value
+     * @param what    what a value is, e.g. {@code a read mode}
+     * @param help    the words to use and what they mean, for the message
+     * @throws HybrisConfigurationException naming the key, the value and {@code help}
+     */
+    public static <E> E parseChoice(String key, String value, E[] choices, Function<E, String> word, String what,
+                                    String help) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        for (E choice : choices) {
+            if (word.apply(choice).equals(v)) {
+                return choice;
+            }
+        }
+        throw new HybrisConfigurationException(key + "=" + value + " is not " + what + "; use " + help);
     }
 }

@@ -1,4 +1,4 @@
-package io.hybris.internal;
+package io.hybris.spi.support;
 
 import io.hybris.HybrisConfigurationException;
 import org.junit.jupiter.api.Test;

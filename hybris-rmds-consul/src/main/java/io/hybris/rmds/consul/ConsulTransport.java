@@ -1,0 +1,393 @@
+package io.hybris.rmds.consul;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.hybris.HybrisConfigurationException;
+import io.hybris.MetadataStoreException;
+import io.hybris.MetadataUnavailableException;
+import io.hybris.spi.support.ConfigValues;
+import io.hybris.spi.support.TrustStore;
+import okhttp3.Call;
+import okhttp3.ConnectionPool;
+import okhttp3.Dispatcher;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import org.kiwiproject.consul.Consul;
+import org.kiwiproject.consul.ConsulException;
+import org.kiwiproject.consul.KeyValueClient;
+import org.kiwiproject.consul.model.kv.TxResponse;
+import org.kiwiproject.consul.option.ImmutableQueryOptions;
+import org.kiwiproject.consul.option.QueryOptions;
+import org.kiwiproject.consul.util.Jackson;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The HTTP side of a {@link ConsulMetadataStore}: consul-client for KV reads and check-and-set writes, our own
+ * OkHttp client (sharing its threads and connection pool) where consul-client does not fit, TLS, the leader wait
+ * at start-up, the retry of transient failures for operation-timeout, and the mapping of failures to the SPI's
+ * exceptions. Thread-safe.
+ */
+final class ConsulTransport implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ConsulMetadataStore.class);
+    private static final MediaType JSON = MediaType.get("application/json");
+
+    /** A call to Consul, retried on transient failures for up to the operation timeout. */
+    @FunctionalInterface
+    interface ConsulCall<T> {
+        T run() throws IOException;
+    }
+
+    /** One HTTP exchange of our own client: status, index header and body. */
+    record Reply(int code, long index, byte[] body) {
+    }
+
+    private final ConsulSettings settings;
+    private final Consul consul;
+    private final KeyValueClient kv;
+    private final OkHttpClient http;
+    private final OkHttpClient watchHttp;
+    private final HttpUrl api;
+    private final ScheduledExecutorService timer;
+    private final QueryOptions readOptions;
+    private final BoundedRetry retry;
+    private final ConsulErrors errors;
+    private final String description;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private ConsulTransport(ConsulSettings s, Consul consul, OkHttpClient http, HttpUrl api, String description) {
+        this.settings = s;
+        this.consul = consul;
+        this.kv = consul.keyValueClient();
+        this.http = http;
+        this.watchHttp = http.newBuilder()
+                .readTimeout(s.watchWait().plus(s.watchWait().dividedBy(16)).plus(s.readTimeout()))
+                .build();
+        this.api = api;
+        this.timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("hybris-consul-watch-"));
+        this.readOptions = ImmutableQueryOptions.builder()
+                .consistencyMode(s.readMode().consistencyMode())
+                .datacenter(Optional.ofNullable(s.datacenter()))
+                .build();
+        this.retry = new BoundedRetry(s.operationTimeout(), s.sleeper());
+        this.description = description;
+        this.errors = new ConsulErrors(s, description);
+    }
+
+    /** Builds the clients (nothing is sent yet); bad TLS settings throw {@link HybrisConfigurationException}. */
+    static ConsulTransport open(ConsulSettings s, String description) {
+        TrustStore trust = null;
+        if (s.tls()) {
+            trust = s.trustStore() == null ? TrustStore.jdkDefault(s.key("tls"))
+                    : TrustStore.load(s.trustStore(), s.trustStorePassword(), s.key("trust-store"),
+                    s.key("trust-store-password"));
+        }
+        String base = (s.tls() ? "https://" : "http://") + s.address();
+        HttpUrl root = HttpUrl.parse(base);
+        if (root == null) {
+            throw new HybrisConfigurationException(s.key("address") + "=" + s.address()
+                    + " is not a valid host:port");
+        }
+        ExecutorService httpThreads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), daemonThreads("hybris-consul-http-"));
+        ConnectionPool pool = new ConnectionPool();
+        Consul.Builder cb = Consul.builder()
+                .withUrl(base)
+                .withPing(false)
+                .withConnectTimeoutMillis(s.connectTimeout().toMillis())
+                .withReadTimeoutMillis(s.readTimeout().toMillis())
+                .withWriteTimeoutMillis(s.connectTimeout().toMillis())
+                .withExecutorService(httpThreads)
+                .withConnectionPool(pool);
+        if (s.token() != null) {
+            cb.withTokenAuth(s.token());
+        }
+        if (trust != null) {
+            cb.withSslContext(trust.sslContext()).withTrustManager(trust.trustManager());
+        }
+        Consul consul = cb.build();
+
+        // our own OkHttp client on consul-client's threads and pool, for the requests it cannot make (see txn)
+        Dispatcher dispatcher = new Dispatcher(httpThreads);
+        dispatcher.setMaxRequests(Integer.MAX_VALUE);
+        dispatcher.setMaxRequestsPerHost(Integer.MAX_VALUE);
+        OkHttpClient.Builder hb = new OkHttpClient.Builder()
+                .dispatcher(dispatcher)
+                .connectionPool(pool)
+                .connectTimeout(s.connectTimeout())
+                .readTimeout(s.readTimeout())
+                .writeTimeout(s.connectTimeout());
+        if (s.token() != null) {
+            String token = s.token();
+            hb.addInterceptor(chain -> chain.proceed(chain.request().newBuilder()
+                    .header("X-Consul-Token", token).build()));
+        }
+        if (trust != null) {
+            hb.sslSocketFactory(trust.sslContext().getSocketFactory(), trust.trustManager());
+        }
+        return new ConsulTransport(s, consul, hb.build(), root.newBuilder().addPathSegment("v1").build(),
+                description);
+    }
+
+    /** consul-client's KV API. */
+    KeyValueClient kv() {
+        return kv;
+    }
+
+    /** The query options of reads in the configured read mode. */
+    QueryOptions readOptions() {
+        return readOptions;
+    }
+
+    /** The HTTP client of watches: its read timeout covers a blocking query's wait. */
+    OkHttpClient watchHttp() {
+        return watchHttp;
+    }
+
+    /** Schedules watch retries. */
+    ScheduledExecutorService timer() {
+        return timer;
+    }
+
+    /** A URL builder at {@code /v1/}. */
+    HttpUrl.Builder api() {
+        return api.newBuilder();
+    }
+
+    /** Whether {@link #close()} was called. */
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    /** Throws if the store is closed. */
+    void checkOpen() {
+        if (closed.get()) {
+            throw new MetadataStoreException(description + " is closed");
+        }
+    }
+
+    /** Adds the read mode's (and the datacenter's) query parameters. */
+    void addReadMode(HttpUrl.Builder url) {
+        switch (settings.readMode()) {
+            case CONSISTENT -> url.addQueryParameter("consistent", null);
+            case STALE -> url.addQueryParameter("stale", null);
+            case DEFAULT -> {
+                // no parameter
+            }
+            default -> throw new AssertionError(settings.readMode());
+        }
+        addDatacenter(url);
+    }
+
+    private void addDatacenter(HttpUrl.Builder url) {
+        if (settings.datacenter() != null) {
+            url.addQueryParameter("dc", settings.datacenter());
+        }
+    }
+
+    /**
+     * Sends a {@code /v1/txn} transaction of {@code operations} (reads in the read mode when {@code read}), retried
+     * as any call; returns Consul's answer if it is 200 (committed) or 409 (rolled back; see
+     * {@link #parseTransaction}).
+     */
+    Reply transaction(ArrayNode operations, boolean read, String operation, String what) {
+        // Our own request, not KeyValueClient.performTransaction: that one throws away the body of an HTTP 409,
+        // which names the operation that failed.
+        byte[] json;
+        try {
+            json = Jackson.MAPPER.writeValueAsBytes(operations);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write a Consul transaction as JSON", e);
+        }
+        HttpUrl.Builder url = api().addPathSegment("txn");
+        if (read) {
+            addReadMode(url);
+        } else {
+            addDatacenter(url);
+        }
+        Request request = new Request.Builder().url(url.build()).put(RequestBody.create(json, JSON)).build();
+        return call(operation, what, () -> execute(request, 200, 409));
+    }
+
+    /** The results (200) or errors (409) of a transaction; a 409 denied by the ACL throws. */
+    TxResponse parseTransaction(Reply reply, String operation, String what) {
+        TxResponse response = parse(reply, TxResponse.class, operation, what);
+        if (reply.code() == 409) {
+            errors.checkTransactionDenied(response, operation, what);
+        }
+        return response;
+    }
+
+    /** Waits until the agent answers {@code /v1/status/leader} with a leader, within the start timeout. */
+    void awaitLeader() {
+        long deadline = System.nanoTime() + settings.startTimeout().toNanos();
+        HttpUrl.Builder url = api().addPathSegments("status/leader");
+        addDatacenter(url);
+        // our own request, not StatusClient.getLeader: each attempt needs a call timeout within start-timeout
+        Request request = new Request.Builder().url(url.build()).get().build();
+        String last = "no answer";
+        for (int attempt = 0; ; attempt++) {
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                break;
+            }
+            Call call = http.newCall(request);
+            call.timeout().timeout(remaining, TimeUnit.NANOSECONDS);
+            try (Response response = call.execute()) {
+                String body = response.body().string().trim();
+                if (response.code() == 200 && body.length() > 2) {
+                    LOG.debug("{}: cluster leader {}", description, body);
+                    return;
+                }
+                last = response.code() == 200 ? "the agent answers but the cluster has no leader"
+                        : "HTTP " + response.code() + ": " + ConsulErrors.detail(body);
+                if (response.code() == 403) {
+                    throw errors.denied("start", "status/leader", last, null);
+                }
+            } catch (InterruptedIOException e) {
+                if (!(e instanceof SocketTimeoutException) && Thread.currentThread().isInterrupted()) {
+                    throw new MetadataUnavailableException("interrupted while connecting to Consul at "
+                            + settings.address(), e);
+                }
+                if (attempt == 0) {
+                    last = "no answer: " + e; // else keep the earlier, more telling failure: this attempt was cut short
+                }
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            try {
+                long sleep = Math.min(BoundedRetry.backoffMillis(attempt),
+                        TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                if (sleep > 0) {
+                    settings.sleeper().sleep(sleep);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new MetadataUnavailableException("interrupted while connecting to Consul at "
+                        + settings.address(), e);
+            }
+        }
+        String dc = settings.datacenter();
+        throw new MetadataUnavailableException("cannot reach " + settings.where() + " with a cluster leader within "
+                + ConfigValues.format(settings.startTimeout()) + " (" + settings.key("start-timeout") + "): " + last
+                + "; check " + settings.key("address") + (settings.tls() ? ", " + settings.key("tls") : "")
+                + (dc == null ? "" : ", " + settings.key("datacenter"))
+                + " and that the agent is running and its servers have elected a leader");
+    }
+
+    private Reply execute(Request request, int... accepted) throws IOException {
+        try (Response response = http.newCall(request).execute()) {
+            byte[] body = response.body().bytes();
+            for (int code : accepted) {
+                if (response.code() == code) {
+                    return new Reply(code, index(response), body);
+                }
+            }
+            throw new ConsulErrors.StatusException(response.code(), new String(body, StandardCharsets.UTF_8));
+        }
+    }
+
+    private <T> T parse(Reply reply, Class<T> type, String operation, String what) {
+        try {
+            return Jackson.MAPPER.readValue(reply.body(), type);
+        } catch (IOException e) {
+            throw new MetadataStoreException(operation + " of " + what + " on " + description
+                    + " failed: cannot parse Consul's answer (HTTP " + reply.code() + "): " + e.getMessage(), e);
+        }
+    }
+
+    /** Runs {@code body}, retrying transient failures for up to operation-timeout; maps failures. */
+    <T> T call(String operation, String what, ConsulCall<T> body) {
+        long start = System.nanoTime();
+        for (int retries = 0; ; retries++) {
+            checkOpen();
+            try {
+                return body.run();
+            } catch (IOException | ConsulException e) {
+                if (closed.get()) {
+                    throw new MetadataStoreException(operation + " of " + what + " on " + description
+                            + " failed: the store is closed", e);
+                }
+                if (ConsulErrors.interrupted(e)) {
+                    Thread.currentThread().interrupt();
+                    throw new MetadataUnavailableException(operation + " of " + what + " on " + description
+                            + " interrupted; a write's outcome is unknown", e);
+                }
+                int status = ConsulErrors.status(e);
+                if (!ConsulErrors.isTransient(status)) {
+                    throw errors.failure(operation, what, status, e);
+                }
+                long elapsed = System.nanoTime() - start;
+                try {
+                    if (retry.allowRetry(retries, elapsed)) {
+                        LOG.debug("{}: {} of {} failed ({}), retrying", description, operation, what, e.toString());
+                        continue;
+                    }
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new MetadataUnavailableException(operation + " of " + what + " on " + description
+                            + " interrupted while retrying; a write's outcome is unknown", e);
+                }
+                throw new MetadataUnavailableException(operation + " of " + what + " on " + description
+                        + " failed: Consul unavailable (" + ConsulErrors.describe(status, e) + ") after retrying for "
+                        + ConfigValues.format(Duration.ofNanos(System.nanoTime() - start)) + " (" + retries
+                        + " retries, operation-timeout " + ConfigValues.format(settings.operationTimeout())
+                        + "); a write's outcome is unknown", e);
+            }
+        }
+    }
+
+    /** The {@code X-Consul-Index} of an answer, or 0. */
+    static long index(Response response) {
+        String h = response.header("X-Consul-Index");
+        if (h == null) {
+            return 0;
+        }
+        try {
+            return Long.parseUnsignedLong(h.trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** Marks the transport closed, so calls fail; returns false if it already was. */
+    boolean markClosed() {
+        return closed.compareAndSet(false, true);
+    }
+
+    /** Closes and stops the timer and consul-client's HTTP threads, cancelling calls in flight. Idempotent. */
+    @Override
+    public void close() {
+        markClosed();
+        timer.shutdownNow();
+        consul.destroy(); // cancels calls in flight, stops the HTTP threads shared with our OkHttp client
+    }
+
+    private static ThreadFactory daemonThreads(String namePrefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, namePrefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

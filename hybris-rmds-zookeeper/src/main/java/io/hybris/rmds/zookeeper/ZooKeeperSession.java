@@ -1,0 +1,323 @@
+package io.hybris.rmds.zookeeper;
+
+import io.hybris.MetadataStoreException;
+import io.hybris.MetadataUnavailableException;
+import io.hybris.spi.VersionedValue;
+import io.hybris.spi.support.ConfigValues;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+import org.apache.zookeeper.data.Stat;
+import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The connection side of a {@link ZooKeeperMetadataStore}: the Curator client (retry policy, digest ACLs), the
+ * wait for the first connection, the read-mode barrier before reads, background reads and the mapping of
+ * ZooKeeper and Curator failures to the SPI's exceptions. Thread-safe.
+ */
+final class ZooKeeperSession implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperMetadataStore.class);
+    private static final byte[] EMPTY = new byte[0];
+
+    private final ZooKeeperSettings settings;
+    private final CuratorFramework client;
+    private final String syncPath;
+    private final long backgroundWaitMs;
+    private final String description;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private ZooKeeperSession(ZooKeeperSettings s, CuratorFramework client) {
+        this.settings = s;
+        this.client = client;
+        this.syncPath = s.root() + "/.sync";
+        this.backgroundWaitMs = s.connectTimeout().plus(s.operationTimeout()).plusSeconds(2).toMillis();
+        this.description = s.describe();
+    }
+
+    /** Connects (within start-timeout) and makes sure the root (and the sync node) exist. */
+    static ZooKeeperSession open(ZooKeeperSettings s) {
+        CuratorFrameworkFactory.Builder cb = CuratorFrameworkFactory.builder()
+                .connectString(s.connect())
+                .sessionTimeoutMs(millis(s.sessionTimeout()))
+                .connectionTimeoutMs(millis(s.connectTimeout()))
+                .retryPolicy(new BoundedRetryPolicy(s.operationTimeout()))
+                .ensembleTracker(false);
+        if (s.digest() != null) {
+            cb.authorization("digest", s.digest().getBytes(StandardCharsets.UTF_8))
+                    .aclProvider(new DigestAclProvider(s.root(), digestAcl(s.digest())));
+        }
+        CuratorFramework client = cb.build();
+        ZooKeeperSession session = new ZooKeeperSession(s, client);
+        client.getConnectionStateListenable().addListener((c, state) -> session.connectionStateChanged(state));
+        client.start();
+        try {
+            if (!client.blockUntilConnected(millis(s.startTimeout()), TimeUnit.MILLISECONDS)) {
+                throw new MetadataUnavailableException("cannot reach ZooKeeper at " + s.connect() + " within "
+                        + ConfigValues.format(s.startTimeout()) + " (" + s.key("start-timeout") + "); check "
+                        + s.key("connect") + " and that the ensemble is running");
+            }
+            session.ensureNode(s.root());
+            if (s.readMode() == ZooKeeperMetadataStore.ReadMode.QUORUM_WRITE) {
+                session.ensureNode(session.syncPath);
+            }
+            return session;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            client.close();
+            throw new MetadataUnavailableException("interrupted while connecting to ZooKeeper at " + s.connect(), e);
+        } catch (RuntimeException e) {
+            client.close();
+            throw e;
+        }
+    }
+
+    /** The Curator client. */
+    CuratorFramework client() {
+        return client;
+    }
+
+    /** Whether the store is closed. */
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    /** Throws if the store is closed. */
+    void checkOpen() {
+        if (closed.get()) {
+            throw new MetadataStoreException(description + " is closed");
+        }
+    }
+
+    private void connectionStateChanged(ConnectionState state) {
+        String operationTimeout = ConfigValues.format(settings.operationTimeout());
+        switch (state) {
+            case SUSPENDED -> LOG.warn("{}: connection to ZooKeeper suspended; calls retry for up to {}",
+                    description, operationTimeout);
+            case LOST -> LOG.warn("{}: ZooKeeper session lost; reconnecting with a new session, calls fail with"
+                    + " MetadataUnavailableException until then", description);
+            case RECONNECTED -> LOG.info("{}: reconnected to ZooKeeper", description);
+            case READ_ONLY -> LOG.warn("{}: connected to a read-only ZooKeeper server", description);
+            case CONNECTED -> LOG.debug("{}: connected to ZooKeeper", description);
+            default -> LOG.debug("{}: connection state {}", description, state);
+        }
+    }
+
+    /**
+     * Creates a persistent znode (and its parents) unless it exists. A node this identity may not read exists
+     * too (ZooKeeper 3.9 checks READ on exists): the store starts, and calls it is denied fail naming the ACL.
+     */
+    private void ensureNode(String path) {
+        try {
+            if (client.checkExists().forPath(path) == null) {
+                client.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT).forPath(path, EMPTY);
+            }
+        } catch (KeeperException.NodeExistsException e) {
+            // created concurrently by another client: fine
+        } catch (KeeperException.NoAuthException e) {
+            if (!path.equals(e.getPath())) {
+                throw failure("creation", "znode " + path, e);
+            }
+            String user = settings.digestUser();
+            LOG.warn("{}: {} exists but its ACL denies this client ({}); calls on it will fail",
+                    description, path, user == null ? "no digest identity" : "digest user " + user);
+        } catch (Exception e) {
+            throw failure("creation", "znode " + path, e);
+        }
+    }
+
+    /**
+     * The {@code sync} + {@code getData} read in one round trip: both requests go out back to back on the
+     * session's connection, and ZooKeeper serves a session's requests in order, so the read reflects every write
+     * committed before the sync (the ZooKeeper paper's "sync followed by read"; ZooKeeper's own {@code sync} is
+     * asynchronous for this reason). The read counts only if the sync succeeded; on any failure (connection
+     * loss, an expired session, no connection at the moment) this returns empty and the caller takes the path
+     * with Curator's retries, which waits for the sync before reading.
+     */
+    Optional<Optional<VersionedValue>> pipelinedSyncRead(String path) {
+        if (!client.getZookeeperClient().isConnected()) {
+            return Optional.empty(); // the read with retries waits for the connection, once
+        }
+        try {
+            ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+            CompletableFuture<Integer> synced = new CompletableFuture<>();
+            zk.sync(settings.root(), (rc, p, ctx) -> synced.complete(rc), null);
+            Optional<VersionedValue> value;
+            try {
+                Stat stat = new Stat();
+                value = Optional.of(ZooKeeperLayout.versioned(zk.getData(path, false, stat), stat));
+            } catch (KeeperException.NoNodeException e) {
+                value = Optional.empty();
+            }
+            // answered before the read's reply on the same connection, so normally complete already
+            Integer rc = synced.get(backgroundWaitMs, TimeUnit.MILLISECONDS);
+            return rc == KeeperException.Code.OK.intValue() ? Optional.of(value) : Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MetadataUnavailableException("read of " + path + " on " + description + " interrupted", e);
+        } catch (Exception e) {
+            return Optional.empty(); // the read with retries decides (and names any lasting failure)
+        }
+    }
+
+    /** Orders the next read after earlier writes, as the read mode says. */
+    void beforeRead() throws Exception {
+        String root = settings.root();
+        switch (settings.readMode()) {
+            case SYNC -> {
+                CompletableFuture<CuratorEvent> synced = new CompletableFuture<>();
+                client.sync().inBackground((c, event) -> synced.complete(event)).forPath(root);
+                CuratorEvent event = await(synced, "sync", root);
+                if (event.getResultCode() != KeeperException.Code.OK.intValue()) {
+                    throw KeeperException.create(KeeperException.Code.get(event.getResultCode()), root);
+                }
+            }
+            case QUORUM_WRITE -> client.setData().forPath(syncPath, EMPTY);
+            case LOCAL -> {
+                // a plain read from the connected server
+            }
+            default -> throw new AssertionError(settings.readMode());
+        }
+    }
+
+    /** Starts a {@code getData} in the background. */
+    CompletableFuture<CuratorEvent> getDataInBackground(String path) {
+        CompletableFuture<CuratorEvent> result = new CompletableFuture<>();
+        try {
+            client.getData().inBackground((c, event) -> result.complete(event)).forPath(path);
+        } catch (Exception e) {
+            result.completeExceptionally(e);
+        }
+        return result;
+    }
+
+    /** Waits for a background operation, which Curator bounds by the connection and retry timeouts. */
+    <T> T await(CompletableFuture<T> future, String operation, String what) {
+        try {
+            return future.get(backgroundWaitMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MetadataUnavailableException(operation + " of " + what + " on " + description
+                    + " interrupted", e);
+        } catch (TimeoutException e) {
+            throw new MetadataUnavailableException(operation + " of " + what + " on " + description
+                    + " got no answer within " + ConfigValues.format(Duration.ofMillis(backgroundWaitMs)), e);
+        } catch (ExecutionException e) {
+            throw failure(operation, what, e.getCause() instanceof Exception x ? x : e);
+        }
+    }
+
+    /** Maps a ZooKeeper or Curator failure to the exception the SPI promises. */
+    MetadataStoreException failure(String operation, String what, Exception e) {
+        if (e instanceof MetadataStoreException m) {
+            return m;
+        }
+        String prefix = operation + " of " + what + " on " + description;
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+            return new MetadataUnavailableException(prefix + " interrupted; a write's outcome is unknown", e);
+        }
+        if (e instanceof KeeperException ke) {
+            switch (ke.code()) {
+                case CONNECTIONLOSS, SESSIONEXPIRED, SESSIONMOVED, OPERATIONTIMEOUT, REQUESTTIMEOUT, THROTTLEDOP,
+                        NEWCONFIGNOQUORUM, RECONFIGINPROGRESS:
+                    return new MetadataUnavailableException(prefix + " failed: ZooKeeper unavailable (" + ke.code()
+                            + ") after waiting " + ConfigValues.format(settings.connectTimeout())
+                            + " for a connection and retrying for " + ConfigValues.format(settings.operationTimeout())
+                            + "; a write's outcome is unknown", e);
+                case NOAUTH, AUTHFAILED:
+                    String user = settings.digestUser();
+                    String digestKey = settings.key("digest");
+                    return new MetadataStoreException(prefix + " denied by the ZooKeeper ACL"
+                            + (ke.getPath() == null ? "" : " on " + ke.getPath()) + " (" + ke.code() + "): this client "
+                            + (user == null ? "has no digest identity (" + digestKey + " is not set)"
+                            : "authenticates as digest user '" + user + "' (" + digestKey + ")")
+                            + "; use the digest of the identity that created the metadata", e);
+                default:
+                    return new MetadataStoreException(prefix + " failed: " + ke.code()
+                            + (ke.getPath() == null ? "" : " on " + ke.getPath()), e);
+            }
+        }
+        if (e instanceof IllegalStateException && closed.get()) {
+            return new MetadataStoreException(prefix + " failed: the store is closed", e);
+        }
+        return new MetadataStoreException(prefix + " failed: " + e, e);
+    }
+
+    /** Closes the client, then what the store owns (an embedded server). Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            client.close();
+        } finally {
+            AutoCloseable owned = settings.owned();
+            if (owned != null) {
+                try {
+                    owned.close();
+                } catch (Exception e) {
+                    LOG.warn("{}: closing {} failed", description, owned, e);
+                }
+            }
+        }
+    }
+
+    private static List<ACL> digestAcl(String digest) {
+        try {
+            // not List.of: ZooKeeper checks acl.contains(null), which List.of rejects with an exception
+            return Collections.singletonList(new ACL(ZooDefs.Perms.ALL,
+                    new Id("digest", DigestAuthenticationProvider.generateDigest(digest))));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-1 for ZooKeeper's digest scheme", e);
+        }
+    }
+
+    private static int millis(Duration d) {
+        return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
+    }
+
+    /** Digest ACL on the root and everything below it; Curator's default (open) on the root's ancestors. */
+    private static final class DigestAclProvider implements ACLProvider {
+        private final String root;
+        private final List<ACL> acl;
+
+        DigestAclProvider(String root, List<ACL> acl) {
+            this.root = root;
+            this.acl = acl;
+        }
+
+        @Override
+        public List<ACL> getDefaultAcl() {
+            return acl;
+        }
+
+        @Override
+        public List<ACL> getAclForPath(String path) {
+            boolean ours = path.equals(root) || path.startsWith(root + "/");
+            return ours ? acl : ZooDefs.Ids.OPEN_ACL_UNSAFE;
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.hybris.rmds.zookeeper;
+
+import io.hybris.HybrisConfigurationException;
+import org.apache.zookeeper.common.PathUtils;
+
+import java.time.Duration;
+import java.util.function.Function;
+
+import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.CONNECT_TIMEOUT;
+import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.OPERATION_TIMEOUT;
+import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.SESSION_TIMEOUT;
+import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.START_TIMEOUT;
+
+/**
+ * The validated, immutable configuration of one {@link ZooKeeperMetadataStore}, made from its
+ * {@link ZooKeeperMetadataStore.Builder}; every error names the option and says how to fix it.
+ *
+ * @param connect          the connect string, or null while only the client options are checked
+ * @param operationTimeout the effective operation timeout (the connect timeout unless set)
+ * @param keyNames         names options in messages (full property keys when the store comes from a configuration)
+ * @param description      replaces "ZooKeeper at &lt;connect&gt;" in the description, or null
+ * @param owned            closed after the client, or null
+ */
+record ZooKeeperSettings(String connect, String root, ZooKeeperMetadataStore.ReadMode readMode,
+                         Duration sessionTimeout, Duration connectTimeout, Duration operationTimeout,
+                         Duration startTimeout, String digest, Function<String, String> keyNames, String description,
+                         AutoCloseable owned) {
+
+    /** Validates a builder's settings; {@code connect} only if {@code withConnect}. */
+    static ZooKeeperSettings of(ZooKeeperMetadataStore.Builder b, boolean withConnect) {
+        Function<String, String> keys = b.keyNames;
+        String connect = null;
+        if (withConnect) {
+            if (b.connect == null || b.connect.isBlank()) {
+                throw new HybrisConfigurationException(keys.apply("connect")
+                        + " is required: the ZooKeeper ensemble, e.g. zk1:2181,zk2:2181,zk3:2181");
+            }
+            connect = b.connect.trim();
+        }
+        checkRoot(b.root, keys);
+        Duration session = SESSION_TIMEOUT.check(keys.apply(SESSION_TIMEOUT.name()), b.sessionTimeout);
+        Duration connectTimeout = CONNECT_TIMEOUT.check(keys.apply(CONNECT_TIMEOUT.name()), b.connectTimeout);
+        Duration operationTimeout = OPERATION_TIMEOUT.check(keys.apply(OPERATION_TIMEOUT.name()),
+                b.operationTimeout != null ? b.operationTimeout : connectTimeout);
+        Duration start = START_TIMEOUT.check(keys.apply(START_TIMEOUT.name()), b.startTimeout);
+        if (b.digest != null && b.digest.indexOf(':') <= 0) {
+            throw new HybrisConfigurationException(keys.apply("digest")
+                    + " must have the form user:password (value not shown: it is a secret)");
+        }
+        return new ZooKeeperSettings(connect, b.root, b.readMode, session, connectTimeout, operationTimeout, start,
+                b.digest, keys, b.description, b.owned);
+    }
+
+    /** The full property key (or the bare name) of an option, for messages. */
+    String key(String option) {
+        return keyNames.apply(option);
+    }
+
+    /** The digest user, or null. */
+    String digestUser() {
+        return digest == null ? null : digest.substring(0, digest.indexOf(':'));
+    }
+
+    /** What the store says it is. */
+    String describe() {
+        String where = description != null ? description : "ZooKeeper at " + connect;
+        return where + ", root " + root + ", read-mode " + readMode;
+    }
+
+    @Override
+    public String toString() {
+        return "ZooKeeperSettings[" + describe() + ", digest=" + (digest == null ? "none" : "***") + "]";
+    }
+
+    private static void checkRoot(String root, Function<String, String> keys) {
+        if (root == null || root.isEmpty()) {
+            throw new HybrisConfigurationException(keys.apply("root") + " must not be empty; use an"
+                    + " absolute znode path such as /hybris");
+        }
+        String problem = null;
+        if (!root.startsWith("/")) {
+            problem = "it is not absolute";
+        } else if (root.equals("/")) {
+            problem = "the ZooKeeper root itself is not allowed";
+        } else if (root.endsWith("/")) {
+            problem = "it ends with '/'";
+        } else if (root.equals("/zookeeper") || root.startsWith("/zookeeper/")) {
+            problem = "/zookeeper is reserved by ZooKeeper";
+        } else {
+            try {
+                PathUtils.validatePath(root);
+            } catch (IllegalArgumentException e) {
+                problem = e.getMessage();
+            }
+        }
+        if (problem != null) {
+            throw new HybrisConfigurationException(keys.apply("root") + "=" + root + " is not a valid root: "
+                    + problem + "; use an absolute znode path without a trailing slash, e.g. /hybris");
+        }
+    }
+}
