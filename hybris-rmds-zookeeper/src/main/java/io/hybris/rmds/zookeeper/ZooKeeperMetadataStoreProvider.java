@@ -25,9 +25,12 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
     /** The {@code hybris.rmds.type} value of this provider. */
     public static final String TYPE = "zookeeper";
 
-    /** Options shared with the embedded provider. */
-    static final Set<String> CLIENT_OPTIONS = Set.of("root", "read-mode", "session-timeout", "connection-timeout",
-            "operation-timeout", "start-timeout", "digest");
+    /**
+     * The client options (all but {@code connect}), also taken by a provider that starts its own server: the
+     * embedded ZooKeeper (module {@code hybris-rmds-zookeeper-embedded}).
+     */
+    public static final Set<String> CLIENT_OPTIONS = Set.of("root", "read-mode", "session-timeout",
+            "connection-timeout", "operation-timeout", "start-timeout", "digest");
 
     /** Creates the provider (for {@link java.util.ServiceLoader}). */
     public ZooKeeperMetadataStoreProvider() {
@@ -49,6 +52,32 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
     public MetadataStore create(ProviderOptions options) {
         return configure(ZooKeeperMetadataStore.builder(), options)
                 .connect(options.require("connect"))
+                .build();
+    }
+
+    /**
+     * Checks the {@link #CLIENT_OPTIONS} in {@code options} without connecting; messages name the full property
+     * keys. For a provider that starts its own server (the embedded ZooKeeper): a bad option then starts nothing.
+     *
+     * @throws io.hybris.HybrisConfigurationException naming the option that is invalid
+     */
+    public static void checkClientOptions(ProviderOptions options) {
+        configure(ZooKeeperMetadataStore.builder(), options).validate();
+    }
+
+    /**
+     * A store configured from the {@link #CLIENT_OPTIONS} in {@code options}, connected to a server that the
+     * store owns: {@link MetadataStore#describe()} starts with {@code description} instead of "ZooKeeper at
+     * &lt;connect&gt;", and closing the store closes {@code server} after the store's client. For a provider
+     * that starts its own server (the embedded ZooKeeper). If this throws, {@code server} is not closed: the
+     * caller still owns it.
+     */
+    public static MetadataStore createOwning(ProviderOptions options, String connect, String description,
+                                             AutoCloseable server) {
+        return configure(ZooKeeperMetadataStore.builder(), options)
+                .connect(connect)
+                .description(description)
+                .owning(server)
                 .build();
     }
 

@@ -4,7 +4,7 @@ import io.hybris.CacheSettings;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.cloud.e2e.EmulatedClouds.Kind;
-import io.hybris.rmds.zookeeper.EmbeddedZooKeeper;
+import io.hybris.rmds.zookeeper.embedded.EmbeddedZooKeeper;
 import io.hybris.testkit.TestEnvironment;
 import io.hybris.testkit.Toxiproxy;
 

@@ -15,7 +15,7 @@ import io.hybris.HybrisListener;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.cloud.e2e.EmulatedClouds.Kind;
-import io.hybris.rmds.zookeeper.EmbeddedZooKeeper;
+import io.hybris.rmds.zookeeper.embedded.EmbeddedZooKeeper;
 import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
 import io.hybris.spi.ByteConsumer;
 import io.hybris.spi.CloudStore;

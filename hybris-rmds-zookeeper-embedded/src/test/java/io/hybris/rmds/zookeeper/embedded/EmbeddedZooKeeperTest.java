@@ -1,11 +1,13 @@
-package io.hybris.rmds.zookeeper;
+package io.hybris.rmds.zookeeper.embedded;
 
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.HybrisConfigurationException;
 import io.hybris.MetadataStoreException;
+import io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataStore;
+import io.hybris.spi.MetadataStoreProvider;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.ProviderOptions;
@@ -23,8 +25,10 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -82,6 +86,19 @@ class EmbeddedZooKeeperTest {
             }
             assertThat(store.describe()).contains("root /app/meta").contains("read-mode quorum-write");
         }
+    }
+
+    @Test
+    void providerIsFoundByServiceLoaderWithItsOptions() {
+        Map<String, MetadataStoreProvider> byType = new HashMap<>();
+        ServiceLoader.load(MetadataStoreProvider.class).forEach(p -> byType.put(p.type(), p));
+
+        assertThat(byType.get("embedded-zookeeper")).isInstanceOf(EmbeddedZooKeeperMetadataStoreProvider.class);
+        assertThat(byType.get("embedded-zookeeper").optionNames()).containsExactlyInAnyOrder("data-dir", "port",
+                "root", "read-mode", "session-timeout", "connection-timeout", "operation-timeout", "start-timeout",
+                "digest");
+        assertThat(byType.get("zookeeper")).as("the external-ensemble provider comes along")
+                .isInstanceOf(ZooKeeperMetadataStoreProvider.class);
     }
 
     @Test
