@@ -2,6 +2,8 @@
  * Testing Hybris and applications built on it: fault-injecting {@link io.hybris.spi.CloudStore} decorators
  * (corrupt, stale, oversized, slow, unavailable, eventually consistent, gated, recording), the contract suites
  * {@link io.hybris.testkit.CloudStoreContract}, {@link io.hybris.testkit.MetadataStoreContract} and
- * {@link io.hybris.testkit.HybrisContract}, a linearizability checker, and helpers for failover tests.
+ * {@link io.hybris.testkit.HybrisContract}, a linearizability checker, helpers for failover tests, and the test
+ * environment's emulated clouds ({@link io.hybris.testkit.TestEnvironment}, {@link io.hybris.testkit.Toxiproxy},
+ * {@link io.hybris.testkit.EmulatedClouds}).
  */
 package io.hybris.testkit;
