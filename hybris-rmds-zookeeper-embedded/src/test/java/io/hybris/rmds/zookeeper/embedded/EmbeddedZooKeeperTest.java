@@ -25,7 +25,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -90,15 +89,16 @@ class EmbeddedZooKeeperTest {
 
     @Test
     void providerIsFoundByServiceLoaderWithItsOptions() {
-        Map<String, MetadataStoreProvider> byType = new HashMap<>();
-        ServiceLoader.load(MetadataStoreProvider.class).forEach(p -> byType.put(p.type(), p));
+        List<MetadataStoreProvider> found = ServiceLoader.load(MetadataStoreProvider.class).stream()
+                .map(ServiceLoader.Provider::get).toList();
 
-        assertThat(byType.get("embedded-zookeeper")).isInstanceOf(EmbeddedZooKeeperMetadataStoreProvider.class);
-        assertThat(byType.get("embedded-zookeeper").optionNames()).containsExactlyInAnyOrder("data-dir", "port",
-                "root", "read-mode", "session-timeout", "connection-timeout", "operation-timeout", "start-timeout",
-                "digest");
-        assertThat(byType.get("zookeeper")).as("the external-ensemble provider comes along")
-                .isInstanceOf(ZooKeeperMetadataStoreProvider.class);
+        assertThat(found).filteredOn(p -> p.type().equals("embedded-zookeeper")).singleElement()
+                .isInstanceOf(EmbeddedZooKeeperMetadataStoreProvider.class)
+                .satisfies(p -> assertThat(p.optionNames()).containsExactlyInAnyOrder("data-dir", "port", "root",
+                        "read-mode", "session-timeout", "connection-timeout", "operation-timeout", "start-timeout",
+                        "digest"));
+        assertThat(found).as("the external-ensemble provider comes along")
+                .anySatisfy(p -> assertThat(p).isInstanceOf(ZooKeeperMetadataStoreProvider.class));
     }
 
     @Test
