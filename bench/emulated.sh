@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Scenario (b): Hybris f=1 over three emulated clouds — MinIO (S3), Azurite (Azure Blob), fake-gcs-server (GCS) —
 # each behind toxiproxy with its own injected latency, metadata on an in-process ZooKeeper (on premises: no added
-# latency); and in the same run the baseline: the same workloads through io.hybris.bench.DirectS3Client straight
-# to the same MinIO behind the same S3 proxy and latency. Runs interleave (A on Hybris, A on the baseline, B ...).
+# latency); and in the same run the baseline: the same workloads through io.hybris.benchmarks.DirectS3Client
+# straight to the same MinIO behind the same S3 proxy and latency. Runs interleave (A on Hybris, A on the
+# baseline, B ...).
 # Prints throughput, per-operation p50/p95/p99 and Hybris/baseline ratios; writes results.csv, summary.md and
 # latency.png. Starts its own servers under the results directory and stops them on exit.
 # Knobs: S3_LATENCY_MS (20), AZURE_LATENCY_MS (30), GCS_LATENCY_MS (40), and those of lib.sh.
@@ -69,10 +70,10 @@ baseline=(-p "s3.endpoint=$(prop minio.proxy)" -p s3.bucket=ycsb-baseline -p "s3
     -p "s3.secret-key=$(prop minio.secret-key)")
 
 ycsb "$out" hybris load a io.hybris.ycsb.HybrisClient "${hybris[@]}"
-ycsb "$out" baseline load a io.hybris.bench.DirectS3Client "${baseline[@]}"
+ycsb "$out" baseline load a io.hybris.benchmarks.DirectS3Client "${baseline[@]}"
 for w in $WORKLOADS; do
     ycsb "$out" hybris run "$w" io.hybris.ycsb.HybrisClient "${hybris[@]}"
-    ycsb "$out" baseline run "$w" io.hybris.bench.DirectS3Client "${baseline[@]}"
+    ycsb "$out" baseline run "$w" io.hybris.benchmarks.DirectS3Client "${baseline[@]}"
 done
 report "$out" "YCSB, Hybris f=1 over S3/Azure/GCS emulators (+${S3_LATENCY_MS}/${AZURE_LATENCY_MS}/${GCS_LATENCY_MS} ms) vs direct S3 (+${S3_LATENCY_MS} ms), $THREADS threads"
 log "results in $out"

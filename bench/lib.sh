@@ -1,9 +1,10 @@
-# Shared by the bench scripts (sourced, not run). Builds the class path, runs YCSB phases with progress, and
+# Shared by the bench scripts (sourced, not run). Builds the benchmark jar (module hybris-benchmarks: all the
+# benchmark code, the YCSB binding, YCSB and the cloud drivers in one jar), runs YCSB phases with progress, and
 # turns the outputs into a CSV, a summary and a PNG (report.py).
 #
 # Knobs (environment): WORKLOADS (default "a b c d e f"), RECORDS (1000), SECONDS per workload run (30),
 # THREADS (8), FIELDS (10) and FIELD_LENGTH (100) per record, STATUS_INTERVAL in seconds (5), OUT (results dir),
-# BUILD=0 to skip installing the Hybris modules (use what the local Maven repository has).
+# BUILD=0 to skip building (use the hybris-benchmarks/target/benchmarks.jar already built).
 
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "$bench_dir/.." && pwd)"
@@ -24,28 +25,26 @@ results_dir() {
     (cd "$dir" && pwd)
 }
 
-# Builds the binding, the cloud drivers and the bench jar (Maven, offline when everything is cached), and writes
-# the class path to $1/classpath.txt.
-build_classpath() {
-    local out="$1" mvn_flags=(-B -q -ntp)
+# Builds the benchmark jar in the reactor (unless BUILD=0; installs nothing into the local Maven repository) and
+# prints its path.
+benchmark_jar() {
+    local jar="$repo_root/hybris-benchmarks/target/benchmarks.jar"
     if [ "${BUILD:-1}" != 0 ]; then
-        log "building the YCSB binding and the cloud drivers"
-        (cd "$repo_root" && mvn "${mvn_flags[@]}" install -DskipTests \
-            -pl ycsb-binding,hybris-clouds/s3,hybris-clouds/azure,hybris-clouds/gcs -am) >&2
+        log "building the benchmark jar (hybris-benchmarks and the modules it uses)"
+        (cd "$repo_root" && mvn -B -q -ntp package -DskipTests -pl hybris-benchmarks -am) >&2
     fi
-    log "building the bench jar" 
-    (cd "$repo_root" && mvn "${mvn_flags[@]}" -f bench/pom.xml package -DskipTests \
-        dependency:build-classpath -Dmdep.outputFile="$out/classpath.txt") >&2
-    # a private copy of every jar: other builds installing into the local repository mid-run cannot break it
+    [ -f "$jar" ] || { log "no $jar: build it (run without BUILD=0)"; return 1; }
+    echo "$jar"
+}
+
+# Copies the benchmark jar to $1/lib and writes the class path to $1/classpath.txt: with a private copy, a
+# rebuild mid-run cannot break the run.
+build_classpath() {
+    local out="$1" jar
+    jar="$(benchmark_jar)"
     mkdir -p "$out/lib"
-    local jar cp="$out/lib/hybris-bench.jar"
-    cp "$bench_dir/target/hybris-bench-0.1.0-SNAPSHOT.jar" "$out/lib/hybris-bench.jar"
-    IFS=: read -r -a jars <"$out/classpath.txt" || true # no newline at the end
-    for jar in "${jars[@]}"; do
-        cp "$jar" "$out/lib/"
-        cp="$cp:$out/lib/$(basename "$jar")"
-    done
-    echo "$cp" >"$out/classpath.txt"
+    cp "$jar" "$out/lib/benchmarks.jar"
+    echo "$out/lib/benchmarks.jar" >"$out/classpath.txt"
 }
 
 # ycsb <out-dir> <system> <phase: load|run> <workload letter> <db class> [extra -p/-P arguments...]

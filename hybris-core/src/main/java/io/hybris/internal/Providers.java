@@ -31,7 +31,8 @@ public final class Providers {
     /** The metadata store provider of {@code type}. */
     public static MetadataStoreProvider metadataProvider(String type) {
         return find(MetadataStoreProvider.class, MetadataStoreProvider::type, type, "hybris.rmds.type",
-                "add the Hybris module for it (e.g. hybris-rmds-zookeeper) to the class path");
+                "add the Hybris module for it to the class path (hybris-rmds-zookeeper, hybris-rmds-zookeeper-embedded"
+                        + " for embedded-zookeeper, hybris-rmds-consul)");
     }
 
     /** The value cache provider of {@code type} ({@code hybris.cache.type}). */

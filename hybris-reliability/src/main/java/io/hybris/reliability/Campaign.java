@@ -2,11 +2,11 @@ package io.hybris.reliability;
 
 import io.hybris.Hybris;
 import io.hybris.SweepReport;
-import io.hybris.cloud.e2e.EmulatedClouds;
 import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.ByzantineCloudStore;
+import io.hybris.testkit.EmulatedClouds;
 import io.hybris.testkit.RegisterHistory;
 import io.hybris.testkit.RegisterHistory.Kind;
 import io.hybris.testkit.RegisterHistory.Op;

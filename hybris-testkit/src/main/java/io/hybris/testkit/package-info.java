@@ -4,7 +4,8 @@
  * {@link io.hybris.testkit.CloudStoreContract}, {@link io.hybris.testkit.MetadataStoreContract} and
  * {@link io.hybris.testkit.HybrisContract}, the metadata-store scenario suites
  * {@link io.hybris.testkit.MetadataStoreOutageContract}, {@link io.hybris.testkit.ConfiguredClientContract} and
- * {@link io.hybris.testkit.MetadataStoreFailoverContract}, a linearizability checker, and helpers for failover
- * tests.
+ * {@link io.hybris.testkit.MetadataStoreFailoverContract}, a linearizability checker, helpers for failover
+ * tests, and the test environment's emulated clouds ({@link io.hybris.testkit.TestEnvironment},
+ * {@link io.hybris.testkit.Toxiproxy}, {@link io.hybris.testkit.EmulatedClouds}).
  */
 package io.hybris.testkit;

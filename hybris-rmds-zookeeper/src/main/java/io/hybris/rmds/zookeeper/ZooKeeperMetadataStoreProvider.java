@@ -50,15 +50,18 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
             + " `digest` scheme; every node created gets an ACL for that identity only. A secret: set"
             + " `HYBRIS_RMDS_ZOOKEEPER_DIGEST`");
 
-    /** The options of the client, shared with the embedded provider. */
-    static final OptionSet CLIENT = OptionSet.of(ROOT, READ_MODE, SESSION_TIMEOUT, CONNECT_TIMEOUT,
+    /**
+     * The client options (all but {@code connect}), also taken by a provider that starts its own server: the
+     * embedded ZooKeeper (module {@code hybris-rmds-zookeeper-embedded}).
+     */
+    public static final OptionSet CLIENT = OptionSet.of(ROOT, READ_MODE, SESSION_TIMEOUT, CONNECT_TIMEOUT,
             OPERATION_TIMEOUT, START_TIMEOUT, DIGEST);
 
     /** Every option of this provider, in the order of its documentation. */
     public static final OptionSet OPTIONS = OptionSet.of(CONNECT).with(CLIENT.options().toArray(Option<?>[]::new));
 
-    /** The names of the client options, shared with the embedded provider. */
-    static final Set<String> CLIENT_OPTIONS = CLIENT.names();
+    /** The names of the client options (deprecated aliases included), shared with the embedded provider. */
+    public static final Set<String> CLIENT_OPTIONS = CLIENT.names();
 
     /** Creates the provider (for {@link java.util.ServiceLoader}). */
     public ZooKeeperMetadataStoreProvider() {
@@ -78,6 +81,32 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
     public MetadataStore create(ProviderOptions options) {
         return configure(ZooKeeperMetadataStore.builder(), options)
                 .connect(CONNECT.get(options))
+                .build();
+    }
+
+    /**
+     * Checks the {@link #CLIENT_OPTIONS} in {@code options} without connecting; messages name the full property
+     * keys. For a provider that starts its own server (the embedded ZooKeeper): a bad option then starts nothing.
+     *
+     * @throws io.hybris.HybrisConfigurationException naming the option that is invalid
+     */
+    public static void checkClientOptions(ProviderOptions options) {
+        configure(ZooKeeperMetadataStore.builder(), options).validate();
+    }
+
+    /**
+     * A store configured from the {@link #CLIENT_OPTIONS} in {@code options}, connected to a server that the
+     * store owns: {@link MetadataStore#describe()} starts with {@code description} instead of "ZooKeeper at
+     * &lt;connect&gt;", and closing the store closes {@code server} after the store's client. For a provider
+     * that starts its own server (the embedded ZooKeeper). If this throws, {@code server} is not closed: the
+     * caller still owns it.
+     */
+    public static MetadataStore createOwning(ProviderOptions options, String connect, String description,
+                                             AutoCloseable server) {
+        return configure(ZooKeeperMetadataStore.builder(), options)
+                .connect(connect)
+                .description(description)
+                .owning(server)
                 .build();
     }
 

@@ -239,14 +239,13 @@ class ZooKeeperMetadataStoreTest {
     // ZooKeeperConfiguredClientTest (ConfiguredClientContract)
 
     @Test
-    void embeddedProviderIsFoundByServiceLoaderWithItsOptions() {
+    void theEmbeddedServerIsNotPartOfThisModule() {
         Map<String, MetadataStoreProvider> byType = new HashMap<>();
         ServiceLoader.load(MetadataStoreProvider.class).forEach(p -> byType.put(p.type(), p));
 
-        assertThat(byType.get("embedded-zookeeper")).isInstanceOf(EmbeddedZooKeeperMetadataStoreProvider.class);
-        assertThat(byType.get("embedded-zookeeper").optionNames()).containsExactlyInAnyOrder("data-dir", "port",
-                "root", "read-mode", "session-timeout", "connect-timeout", "connection-timeout", "operation-timeout",
-                "start-timeout", "digest");
+        assertThat(byType.get("zookeeper")).isInstanceOf(ZooKeeperMetadataStoreProvider.class);
+        assertThat(byType).as("the embedded server is module hybris-rmds-zookeeper-embedded")
+                .doesNotContainKey("embedded-zookeeper");
     }
 
     @Test

@@ -1,9 +1,10 @@
 package io.hybris.cloud.e2e;
 
-import io.hybris.cloud.e2e.EmulatedClouds.Kind;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataStore;
+import io.hybris.testkit.EmulatedClouds;
+import io.hybris.testkit.EmulatedClouds.Kind;
 import io.hybris.testkit.HybrisContract;
 import io.hybris.testkit.TestEnvironment;
 import org.junit.jupiter.api.BeforeAll;

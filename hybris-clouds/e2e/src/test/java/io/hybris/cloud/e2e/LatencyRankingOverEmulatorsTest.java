@@ -2,8 +2,9 @@ package io.hybris.cloud.e2e;
 
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
-import io.hybris.cloud.e2e.EmulatedClouds.Kind;
 import io.hybris.metadata.InMemoryMetadataStore;
+import io.hybris.testkit.EmulatedClouds;
+import io.hybris.testkit.EmulatedClouds.Kind;
 import io.hybris.testkit.RecordingCloudStore;
 import io.hybris.testkit.RecordingCloudStore.Op;
 import io.hybris.testkit.TestEnvironment;

@@ -1,4 +1,4 @@
-package io.hybris.cloud.e2e;
+package io.hybris.benchmarks;
 
 import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
 import com.azure.core.util.BinaryData;
@@ -14,14 +14,15 @@ import io.hybris.Hybris;
 import io.hybris.HybrisListener;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
-import io.hybris.cloud.e2e.EmulatedClouds.Kind;
-import io.hybris.rmds.zookeeper.EmbeddedZooKeeper;
 import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
+import io.hybris.rmds.zookeeper.embedded.EmbeddedZooKeeper;
 import io.hybris.spi.ByteConsumer;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataStore;
 import io.hybris.spi.VersionedValue;
+import io.hybris.testkit.EmulatedClouds;
+import io.hybris.testkit.EmulatedClouds.Kind;
 import io.hybris.testkit.ForwardingCloudStore;
 import io.hybris.testkit.ForwardingMetadataStore;
 import io.hybris.testkit.TestEnvironment;

@@ -1,6 +1,8 @@
-package io.hybris.rmds.zookeeper;
+package io.hybris.rmds.zookeeper.embedded;
 
 import io.hybris.HybrisConfigurationException;
+import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
+import io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider;
 import io.hybris.spi.MetadataStore;
 import io.hybris.spi.MetadataStoreProvider;
 import io.hybris.spi.ProviderOptions;
@@ -56,16 +58,12 @@ public final class EmbeddedZooKeeperMetadataStoreProvider implements MetadataSto
             throw new HybrisConfigurationException(options.qualified("port") + "=" + port
                     + " is not a port; use 0 for a free port or 1-65535");
         }
-        ZooKeeperMetadataStore.Builder builder = ZooKeeperMetadataStoreProvider.configure(
-                ZooKeeperMetadataStore.builder(), options);
-        builder.validate();
+        ZooKeeperMetadataStoreProvider.checkClientOptions(options);
         EmbeddedZooKeeper server = EmbeddedZooKeeper.start(dataDir, port);
         try {
-            return builder.connect(server.connectString())
-                    .description("embedded ZooKeeper at " + server.connectString() + " (data in "
-                            + server.dataDir() + ")")
-                    .owning(server)
-                    .build();
+            return ZooKeeperMetadataStoreProvider.createOwning(options, server.connectString(),
+                    "embedded ZooKeeper at " + server.connectString() + " (data in " + server.dataDir() + ")",
+                    server);
         } catch (RuntimeException e) {
             server.close();
             throw e;

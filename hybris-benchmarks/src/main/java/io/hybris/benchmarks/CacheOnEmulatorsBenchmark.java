@@ -1,10 +1,11 @@
-package io.hybris.cloud.e2e;
+package io.hybris.benchmarks;
 
 import io.hybris.CacheSettings;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
-import io.hybris.cloud.e2e.EmulatedClouds.Kind;
-import io.hybris.rmds.zookeeper.EmbeddedZooKeeper;
+import io.hybris.rmds.zookeeper.embedded.EmbeddedZooKeeper;
+import io.hybris.testkit.EmulatedClouds;
+import io.hybris.testkit.EmulatedClouds.Kind;
 import io.hybris.testkit.TestEnvironment;
 import io.hybris.testkit.Toxiproxy;
 

@@ -1,11 +1,13 @@
-package io.hybris.rmds.zookeeper;
+package io.hybris.rmds.zookeeper.embedded;
 
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.HybrisConfigurationException;
 import io.hybris.MetadataStoreException;
+import io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataStore;
+import io.hybris.spi.MetadataStoreProvider;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.ProviderOptions;
@@ -25,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -82,6 +85,20 @@ class EmbeddedZooKeeperTest {
             }
             assertThat(store.describe()).contains("root /app/meta").contains("read-mode quorum-write");
         }
+    }
+
+    @Test
+    void providerIsFoundByServiceLoaderWithItsOptions() {
+        List<MetadataStoreProvider> found = ServiceLoader.load(MetadataStoreProvider.class).stream()
+                .map(ServiceLoader.Provider::get).toList();
+
+        assertThat(found).filteredOn(p -> p.type().equals("embedded-zookeeper")).singleElement()
+                .isInstanceOf(EmbeddedZooKeeperMetadataStoreProvider.class)
+                .satisfies(p -> assertThat(p.optionNames()).containsExactlyInAnyOrder("data-dir", "port", "root",
+                        "read-mode", "session-timeout", "connect-timeout", "connection-timeout", "operation-timeout",
+                        "start-timeout", "digest"));
+        assertThat(found).as("the external-ensemble provider comes along")
+                .anySatisfy(p -> assertThat(p).isInstanceOf(ZooKeeperMetadataStoreProvider.class));
     }
 
     @Test

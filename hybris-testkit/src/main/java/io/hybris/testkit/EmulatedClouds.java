@@ -1,10 +1,8 @@
-package io.hybris.cloud.e2e;
+package io.hybris.testkit;
 
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.CloudStoreProvider;
 import io.hybris.spi.ProviderOptions;
-import io.hybris.testkit.TestEnvironment;
-import io.hybris.testkit.Toxiproxy;
 
 import java.net.URI;
 import java.util.LinkedHashMap;

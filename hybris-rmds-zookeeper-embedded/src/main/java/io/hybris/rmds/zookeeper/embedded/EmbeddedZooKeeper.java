@@ -1,4 +1,4 @@
-package io.hybris.rmds.zookeeper;
+package io.hybris.rmds.zookeeper.embedded;
 
 import io.hybris.MetadataStoreException;
 import org.apache.zookeeper.server.ServerCnxnFactory;

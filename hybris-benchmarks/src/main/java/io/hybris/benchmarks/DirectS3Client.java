@@ -1,4 +1,4 @@
-package io.hybris.bench;
+package io.hybris.benchmarks;
 
 import io.hybris.ycsb.RecordCodec;
 import site.ycsb.ByteArrayByteIterator;
