@@ -130,7 +130,7 @@ public final class Hybris implements AutoCloseable {
         }
     }
 
-    /** A configuration builder; finish with {@link HybrisConfig.Builder#open()}. */
+    /** A configuration builder; open a client with {@code Hybris.open(builder.build())}. */
     public static HybrisConfig.Builder builder() {
         return HybrisConfig.builder();
     }

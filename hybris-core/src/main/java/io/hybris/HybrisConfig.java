@@ -706,11 +706,6 @@ public final class HybrisConfig {
             }
         }
 
-        /** Builds the configuration and opens a client with it. */
-        public Hybris open() {
-            return Hybris.open(build());
-        }
-
         private static void positive(String key, Duration d) {
             if (d.isNegative() || d.isZero()) {
                 throw new HybrisConfigurationException(key + "=" + d + " must be positive");

@@ -61,7 +61,7 @@ public final class Quickstart {
         clouds.forEach(builder::cloud);
 
         out.println("Hybris quickstart: embedded ZooKeeper + 3 directory clouds under " + dir + ", f=1");
-        try (Hybris hybris = builder.open()) {
+        try (Hybris hybris = Hybris.open(builder.build())) {
             byte[] cat = "a picture of a cat".getBytes(StandardCharsets.UTF_8);
             hybris.put("photos", "cat.jpg", cat);
             out.println("put    photos/cat.jpg (" + cat.length + " bytes)");

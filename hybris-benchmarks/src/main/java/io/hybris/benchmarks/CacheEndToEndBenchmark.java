@@ -143,7 +143,7 @@ public final class CacheEndToEndBenchmark {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).clientId(id).metadataStore(metadata).objectPrefix(prefix)
                 .probeInterval(Duration.ZERO).gcEnabled(false).timerInitial(Duration.ofSeconds(5)).cache(cache);
         clouds.forEach(b::cloud);
-        return b.open();
+        return Hybris.open(b.build());
     }
 
     private static String human(int size) {

@@ -88,7 +88,7 @@ public final class CacheOnEmulatorsBenchmark {
         if (cache != null) {
             b.cache(cache);
         }
-        return b.open();
+        return Hybris.open(b.build());
     }
 
     private static double timeGet(Hybris h, String key, int size) {

@@ -126,9 +126,9 @@ public final class CloudPathBenchmark {
          * warm-up would: a few rounds against emulators reach steady state for the network, not for the JIT.
          */
         private static void warmUpTheJit() {
-            try (Hybris warm = Hybris.builder().f(1).metadataStore(new InMemoryMetadataStore())
+            try (Hybris warm = Hybris.open(Hybris.builder().f(1).metadataStore(new InMemoryMetadataStore())
                     .cloud(new InMemoryCloudStore("w1")).cloud(new InMemoryCloudStore("w2"))
-                    .cloud(new InMemoryCloudStore("w3")).probeInterval(Duration.ZERO).open()) {
+                    .cloud(new InMemoryCloudStore("w3")).probeInterval(Duration.ZERO).build())) {
                 byte[] value = new byte[100 << 10];
                 for (int i = 0; i < 16; i++) {
                     warm.put("warm", "k" + i, value);
@@ -159,7 +159,7 @@ public final class CloudPathBenchmark {
                  CloudStore s3Driver = clouds.store("s3", Kind.S3, prefix + "drivers/");
                  CloudStore azureDriver = clouds.store("azure", Kind.AZURE, prefix + "drivers/");
                  CloudStore gcsDriver = clouds.store("gcs", Kind.GCS, prefix + "drivers/");
-                 Hybris hybris = Hybris.builder().f(1)
+                 Hybris hybris = Hybris.open(Hybris.builder().f(1)
                          .metadataStore(timedStore = new TimedMetadataStore(ZooKeeperMetadataStore.builder()
                                  .connect(zk.connectString()).root("/bench").build()))
                          .listener(getLatencies)
@@ -168,7 +168,7 @@ public final class CloudPathBenchmark {
                          .cloud(clouds.store("gcs", Kind.GCS, prefix))
                          .probeInterval(Duration.ZERO)
                          .deadline(Duration.ofSeconds(120))
-                         .open()) {
+                         .build())) {
                 curator.start();
                 curator.blockUntilConnected();
                 drivers.addAll(List.of(s3Driver, azureDriver, gcsDriver));

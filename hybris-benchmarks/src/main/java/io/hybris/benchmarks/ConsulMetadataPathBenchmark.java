@@ -93,14 +93,14 @@ public class ConsulMetadataPathBenchmark {
     public void setUp() throws Exception {
         agent = DevAgent.start();
         value = new byte[valueBytes];
-        hybris = Hybris.builder()
+        hybris = Hybris.open(Hybris.builder()
                 .f(1)
                 .metadataStore("consul", Map.of("address", agent.address(), "key-prefix", "bench"))
                 .cloud(new InMemoryCloudStore("m1"))
                 .cloud(new InMemoryCloudStore("m2"))
                 .cloud(new InMemoryCloudStore("m3"))
                 .deadline(Duration.ofSeconds(30))
-                .open();
+                .build());
         store = ConsulMetadataStore.builder().address(agent.address()).keyPrefix("bench").build();
         consul = Consul.builder().withUrl("http://" + agent.address()).build();
         kv = consul.keyValueClient();

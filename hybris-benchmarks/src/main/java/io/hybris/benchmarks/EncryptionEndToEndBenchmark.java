@@ -59,7 +59,7 @@ public class EncryptionEndToEndBenchmark {
         if (mode.equals("envelope")) {
             b.encryption(EnvelopeKeyProvider.of(Map.of("kek-1", EnvelopeKeyProvider.generateKek()), "kek-1"));
         }
-        hybris = b.open();
+        hybris = Hybris.open(b.build());
         hybris.put("bench", "k", value);
     }
 

@@ -70,7 +70,7 @@ public class ErasureCodingEndToEndBenchmark {
         for (String id : List.of("e1", "e2", "e3")) {
             b.cloud(new EmulatedCloud(new InMemoryCloudStore(id), Duration.ofMillis(20), 50_000_000));
         }
-        hybris = b.open();
+        hybris = Hybris.open(b.build());
         hybris.put("bench", "k", value);
     }
 

@@ -63,14 +63,14 @@ public class MetadataPathBenchmark {
     public void setUp() throws Exception {
         zookeeper = new TestingServer(true);
         value = new byte[valueBytes];
-        hybris = Hybris.builder()
+        hybris = Hybris.open(Hybris.builder()
                 .f(1)
                 .metadataStore("zookeeper", Map.of("connect", zookeeper.getConnectString(), "root", "/bench"))
                 .cloud(new InMemoryCloudStore("m1"))
                 .cloud(new InMemoryCloudStore("m2"))
                 .cloud(new InMemoryCloudStore("m3"))
                 .deadline(Duration.ofSeconds(30))
-                .open();
+                .build());
         curator = CuratorFrameworkFactory.newClient(zookeeper.getConnectString(), new RetryNTimes(3, 100));
         curator.start();
         curator.blockUntilConnected();

@@ -52,7 +52,7 @@ final class CacheFixture implements AutoCloseable {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).clientId(clientId).metadataStore(metadata)
                 .objectPrefix(prefix).deadline(Duration.ofSeconds(20)).probeInterval(Duration.ZERO).cache(cache);
         clouds.forEach(b::cloud);
-        Hybris h = adjust.apply(b).open();
+        Hybris h = Hybris.open(adjust.apply(b).build());
         opened.add(h);
         return h;
     }

@@ -143,7 +143,7 @@ class CloudOpenerTest {
                 .cloud("a", "rendezvous", Map.of()).cloud("b", "rendezvous", Map.of("fail", "true"))
                 .cloud("c", "rendezvous", Map.of());
 
-        assertThatThrownBy(b::open).isInstanceOf(HybrisConfigurationException.class)
+        assertThatThrownBy(() -> Hybris.open(b.build())).isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageContaining("cloud b refused to start");
         assertThat(RendezvousProvider.closed).containsExactlyInAnyOrder("a", "c");
     }
@@ -155,7 +155,7 @@ class CloudOpenerTest {
                 .probeInterval(Duration.ZERO).cloud("a", "rendezvous", Map.of())
                 .cloud("b", "rendezvous", Map.of()).cloud("c", "rendezvous", Map.of());
 
-        try (Hybris h = b.open()) {
+        try (Hybris h = Hybris.open(b.build())) {
             h.put("box", "k", new byte[] {1, 2, 3});
             assertThat(h.get("box", "k")).hasValue(new byte[] {1, 2, 3});
         }

@@ -52,7 +52,7 @@ class MetadataKeyCustodyTest {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(metadata).encryption(keys)
                 .deadline(Duration.ofSeconds(10)).timerMin(Duration.ofMillis(100)).timerInitial(Duration.ofMillis(300));
         clouds.forEach(b::cloud);
-        Hybris h = b.open();
+        Hybris h = Hybris.open(b.build());
         open.add(h);
         return h;
     }

@@ -59,7 +59,7 @@ class ErasureCallThreadTest {
         clouds.forEach(b::cloud);
         byte[] value = new byte[10_000];
         new java.util.Random(7).nextBytes(value);
-        try (Hybris h = b.open()) {
+        try (Hybris h = Hybris.open(b.build())) {
             h.put("box", "k", value);
             assertThat(h.get("box", "k")).hasValue(value);
         }

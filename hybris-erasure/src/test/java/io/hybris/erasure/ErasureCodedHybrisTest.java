@@ -70,7 +70,7 @@ class ErasureCodedHybrisTest {
     }
 
     private Hybris open(HybrisConfig.Builder b) {
-        Hybris h = b.open();
+        Hybris h = Hybris.open(b.build());
         clients.add(h);
         return h;
     }

@@ -36,9 +36,9 @@ class ErasureCodingWithCacheTest {
         String prefix = "ec" + Long.toString(System.nanoTime(), 36) + "/"; // own entries in a shared memcached
         CacheSettings cache = CacheSettings.builder()
                 .type("memcached", Map.of("servers", memcached, "timeout", "2s")).build();
-        try (Hybris h = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore()).objectPrefix(prefix)
+        try (Hybris h = Hybris.open(HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore()).objectPrefix(prefix)
                 .cloud(c0).cloud(c1).cloud(c2).probeInterval(Duration.ZERO)
-                .erasurePolicy(ErasurePolicy.ERASURE).erasureCoder("java").cache(cache).open()) {
+                .erasurePolicy(ErasurePolicy.ERASURE).erasureCoder("java").cache(cache).build())) {
             byte[] v = new byte[50_000];
             new Random(1).nextBytes(v);
             h.put("c", "k", v);

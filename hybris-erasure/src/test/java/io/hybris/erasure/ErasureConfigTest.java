@@ -1,5 +1,6 @@
 package io.hybris.erasure;
 
+import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.HybrisConfig.ErasurePolicy;
 import io.hybris.HybrisConfigurationException;
@@ -65,19 +66,19 @@ class ErasureConfigTest {
 
     @Test
     void anUnknownOrUnavailableCoderFailsAtOpen() {
-        assertThatThrownBy(() -> threeClouds().erasurePolicy(ErasurePolicy.ERASURE).erasureCoder("gpu").open())
+        assertThatThrownBy(() -> Hybris.open(threeClouds().erasurePolicy(ErasurePolicy.ERASURE).erasureCoder("gpu").build()))
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageStartingWith("hybris.erasure.coder=gpu: no provider for type 'gpu' on the class path (available:");
         // an explicit coder is checked at open even while every container replicates
-        assertThatThrownBy(() -> threeClouds().erasureCoder("gpu").open())
+        assertThatThrownBy(() -> Hybris.open(threeClouds().erasureCoder("gpu").build()))
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageStartingWith("hybris.erasure.coder=gpu: no provider for type 'gpu'");
         if (Coders.provider("native").unavailableReason().isPresent()) {
-            assertThatThrownBy(() -> threeClouds().erasurePolicy(ErasurePolicy.ERASURE).erasureCoder("native").open())
+            assertThatThrownBy(() -> Hybris.open(threeClouds().erasurePolicy(ErasurePolicy.ERASURE).erasureCoder("native").build()))
                     .isInstanceOf(HybrisConfigurationException.class)
                     .hasMessageStartingWith("hybris.erasure.coder=native is unavailable");
         } else {
-            threeClouds().erasurePolicy(ErasurePolicy.ERASURE).erasureCoder("native").open().close();
+            Hybris.open(threeClouds().erasurePolicy(ErasurePolicy.ERASURE).erasureCoder("native").build()).close();
         }
     }
 

@@ -175,7 +175,7 @@ final class Campaign {
     private Map<String, Op> readEveryKey(ClientPool pool, List<String> keys, Recorder recorder) {
         Map<String, Op> reads = new LinkedHashMap<>();
         MetadataStore store = pool.newStore();
-        try (Hybris reader = pool.config().builder(store, Duration.ofHours(1)).open()) {
+        try (Hybris reader = Hybris.open(pool.config().builder(store, Duration.ofHours(1)).build())) {
             for (String key : keys) {
                 long t0 = System.nanoTime();
                 try {
@@ -222,7 +222,7 @@ final class Campaign {
     private void checkSweep(MetadataCluster cluster, String namespace, ClientConfig config,
                             Map<String, Optional<String>> finalValues, Map<String, Set<String>> unknownWrites) {
         MetadataStore store = cluster.newStore(namespace);
-        try (Hybris sweeper = config.builder(store, Duration.ZERO).open()) {
+        try (Hybris sweeper = Hybris.open(config.builder(store, Duration.ZERO).build())) {
             Map<String, Optional<String>> before = new LinkedHashMap<>();
             int lateLandings = 0;
             for (Map.Entry<String, Optional<String>> e : finalValues.entrySet()) {

@@ -57,7 +57,7 @@ final class ClientPool implements AutoCloseable {
     private Client open(Duration gcGrace) {
         MetadataStore store = newStore();
         try {
-            return new Client(config.builder(store, gcGrace).open(), store);
+            return new Client(Hybris.open(config.builder(store, gcGrace).build()), store);
         } catch (RuntimeException e) {
             store.close();
             throw e;

@@ -1,5 +1,6 @@
 package io.hybris.testkit;
 
+import io.hybris.Hybris;
 import io.hybris.spi.ByteConsumer;
 import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
@@ -47,7 +48,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <pre>{@code
  * ByzantineCloudStore nemesis = ByzantineCloudStore.of(new InMemoryCloudStore("c0"));
- * Hybris hybris = HybrisConfig.builder().f(1).cloud(nemesis).cloud(c1).cloud(c2)...open();
+ * Hybris hybris = Hybris.open(HybrisConfig.builder().f(1).cloud(nemesis).cloud(c1).cloud(c2)...build());
  * hybris.put("box", "k", value);
  * nemesis.mode(ByzantineCloudStore.Mode.CORRUPT);  // c0 now serves flipped bytes
  * hybris.get("box", "k");                          // still the value: Hybris detects it by hash

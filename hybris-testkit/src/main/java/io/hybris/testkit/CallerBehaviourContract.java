@@ -67,7 +67,7 @@ public abstract class CallerBehaviourContract {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(store).deadline(deadline)
                 .timerMin(Duration.ofMillis(100)).timerInitial(Duration.ofMillis(400));
         clouds.forEach(b::cloud);
-        Hybris h = b.open();
+        Hybris h = Hybris.open(b.build());
         clients.add(h);
         return h;
     }

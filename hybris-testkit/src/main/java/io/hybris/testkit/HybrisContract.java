@@ -122,7 +122,7 @@ public abstract class HybrisContract {
 
     /** Opens a client that the suite closes after the test. */
     protected Hybris open(HybrisConfig.Builder builder) {
-        Hybris h = builder.open();
+        Hybris h = Hybris.open(builder.build());
         clients.add(h);
         return h;
     }

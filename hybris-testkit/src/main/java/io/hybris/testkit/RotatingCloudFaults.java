@@ -1,5 +1,6 @@
 package io.hybris.testkit;
 
+import io.hybris.Hybris;
 import io.hybris.spi.CloudStore;
 
 import java.time.Duration;
@@ -19,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <pre>{@code
  * try (RotatingCloudFaults nemesis = RotatingCloudFaults.over(clouds, seed, Duration.ofMillis(30))) {
- *     Hybris h = config(nemesis.clouds())...open();
+ *     Hybris h = Hybris.open(config(nemesis.clouds())...build());
  *     nemesis.start();
  *     ... run the workload ...
  *     int injected = nemesis.stop(); // every fault off again

@@ -465,9 +465,9 @@ class ByzantineCloudStoreTest {
         ByzantineCloudStore nemesis = ByzantineCloudStore.of(raw.get(0));
         byte[] value = new byte[1000];
         new Random(7).nextBytes(value);
-        try (Hybris h = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
+        try (Hybris h = Hybris.open(HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
                 .deadline(Duration.ofSeconds(20)).timerMin(Duration.ofMillis(100)).timerInitial(Duration.ofMillis(400))
-                .cloud(nemesis).cloud(raw.get(1)).cloud(raw.get(2)).open()) {
+                .cloud(nemesis).cloud(raw.get(1)).cloud(raw.get(2)).build())) {
             h.put("box", "other", bytes("another value"));
             h.put("box", "k", bytes("an older value"));
             h.put("box", "k", value);

@@ -77,7 +77,7 @@ class CloudCallThreadTest {
                 .deadline(deadline).timerMin(timerMin).timerInitial(timerMin).erasurePolicy(policy)
                 .probeInterval(Duration.ZERO).gcEnabled(false);
         clouds.forEach(b::cloud);
-        return b.open();
+        return Hybris.open(b.build());
     }
 
     private static void putAndGet(List<RecordingCloud> clouds, Duration deadline, Duration timerMin,

@@ -59,7 +59,7 @@ class EncryptionTest {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(metadata).encryption(keys)
                 .deadline(Duration.ofSeconds(10)).timerMin(Duration.ofMillis(100)).timerInitial(Duration.ofMillis(300));
         stores.forEach(b::cloud);
-        Hybris h = b.open();
+        Hybris h = Hybris.open(b.build());
         open.add(h);
         return h;
     }
@@ -140,7 +140,7 @@ class EncryptionTest {
                 .encryption(envelope("k1", "k1", k1)).listener(events).deadline(Duration.ofSeconds(2))
                 .timerMin(Duration.ofMillis(100));
         stores.forEach(b::cloud);
-        Hybris h = b.open();
+        Hybris h = Hybris.open(b.build());
         open.add(h);
         h.put(C, "k", "secret".getBytes(StandardCharsets.UTF_8));
         assertThat(h.describe(C, "k").orElseThrow().clouds()).contains("c0");
@@ -153,7 +153,7 @@ class EncryptionTest {
         HybrisConfig.Builder bad = HybrisConfig.builder().f(1).metadataStore(metadata)
                 .encryption(envelope("k1", "k1", k1)).deadline(Duration.ofSeconds(2));
         allBad.forEach(bad::cloud);
-        Hybris reader = bad.open();
+        Hybris reader = Hybris.open(bad.build());
         open.add(reader);
         assertThatThrownBy(() -> reader.get(C, "k")).isInstanceOf(DeadlineExceededException.class)
                 .hasMessageContaining("hash");

@@ -51,7 +51,7 @@ class LatencyProbeTest {
 
     @Test
     void aCloudThatFailedIsProbedAndRegainsItsRankWhenItRecovers() {
-        hybris = config().probeInterval(Duration.ofMillis(300)).open();
+        hybris = Hybris.open(config().probeInterval(Duration.ofMillis(300)).build());
         assertThat(hybris.refreshLatencyRanking()).isEqualTo(3);
 
         hybris.put("box", "k", bytes("v1"));
@@ -87,7 +87,7 @@ class LatencyProbeTest {
 
     @Test
     void withoutProbesAFailedCloudStaysRankedLast() {
-        hybris = config().probeInterval(Duration.ZERO).open();
+        hybris = Hybris.open(config().probeInterval(Duration.ZERO).build());
         hybris.refreshLatencyRanking();
         fastSwitch.setActive(true);
         hybris.put("box", "k", bytes("v1"));
@@ -105,9 +105,9 @@ class LatencyProbeTest {
     @Test
     void probeOnOpenRanksCloudsBeforeTheFirstRead() {
         // configured slowest first: without measurements a read would go to the slow cloud
-        hybris = HybrisConfig.builder().f(1).metadataStore(metadata).cloud(slow).cloud(medium).cloud(fast)
+        hybris = Hybris.open(HybrisConfig.builder().f(1).metadataStore(metadata).cloud(slow).cloud(medium).cloud(fast)
                 .deadline(Duration.ofSeconds(20)).timerMin(Duration.ofMillis(200))
-                .timerInitial(Duration.ofMillis(400)).probeInterval(Duration.ZERO).probeOnOpen(true).open();
+                .timerInitial(Duration.ofMillis(400)).probeInterval(Duration.ZERO).probeOnOpen(true).build());
         // measured while opening, before open returned
         assertThat(List.of(slow, medium, fast)).allSatisfy(c -> assertThat(c.count(Op.GET, "hybris/.probe/"))
                 .isEqualTo(2));
@@ -121,7 +121,7 @@ class LatencyProbeTest {
 
     @Test
     void negativeProbeIntervalIsRejected() {
-        assertThatThrownBy(() -> config().probeInterval(Duration.ofSeconds(-1)).open())
+        assertThatThrownBy(() -> Hybris.open(config().probeInterval(Duration.ofSeconds(-1)).build()))
                 .hasMessageContaining("hybris.ranking.probe-interval");
     }
 

@@ -96,9 +96,9 @@ class MetadataCallThreadTest {
     }
 
     private static void exercise(ThreadRecordingStore store, Duration deadline) {
-        try (Hybris h = HybrisConfig.builder().f(1).metadataStore(store).deadline(deadline)
+        try (Hybris h = Hybris.open(HybrisConfig.builder().f(1).metadataStore(store).deadline(deadline)
                 .cloud(new InMemoryCloudStore("c0")).cloud(new InMemoryCloudStore("c1"))
-                .probeInterval(Duration.ZERO).open()) {
+                .probeInterval(Duration.ZERO).build())) {
             h.put("box", "k", "v".getBytes(StandardCharsets.UTF_8));
             assertThat(h.get("box", "k")).hasValue("v".getBytes(StandardCharsets.UTF_8));
             assertThat(h.list("box")).containsExactly("k");

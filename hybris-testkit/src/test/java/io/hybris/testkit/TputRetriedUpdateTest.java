@@ -56,11 +56,11 @@ class TputRetriedUpdateTest {
         HybrisConfig.Builder other = HybrisConfig.builder().f(1).metadataStore(metadata).clientId("other")
                 .deadline(Duration.ofSeconds(10));
         clouds.forEach(other::cloud);
-        try (Hybris newer = other.open()) {
+        try (Hybris newer = Hybris.open(other.build())) {
             HybrisConfig.Builder tx = HybrisConfig.builder().f(1).clientId("tx").deadline(Duration.ofSeconds(10))
                     .metadataStore(new RetryingAfterLostAnswer(metadata, () -> newer.put("box", "b", bytes("newer"))));
             clouds.forEach(tx::cloud);
-            try (Hybris h = tx.open()) {
+            try (Hybris h = Hybris.open(tx.build())) {
                 h.tput("box", Map.of("a", bytes("tx-a"), "b", bytes("tx-b"))); // must not throw
             }
             assertThat(newer.get("box", "a")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("tx-a")));

@@ -47,7 +47,7 @@ final class EmbeddedDefault {
         }
         Hybris hybris;
         try {
-            hybris = builder.open();
+            hybris = Hybris.open(builder.build());
         } catch (RuntimeException e) {
             if (temporary) {
                 deleteQuietly(dir, e);

@@ -151,8 +151,8 @@ class ConsulMetadataStoreTest {
         List<InMemoryCloudStore> clouds = List.of(new InMemoryCloudStore("m1"), new InMemoryCloudStore("m2"),
                 new InMemoryCloudStore("m3"));
         try (ConsulMetadataStore store = builder().keyPrefix(uniquePrefix()).build();
-             Hybris h = Hybris.builder().f(1).metadataStore(store).cloud(clouds.get(0)).cloud(clouds.get(1))
-                     .cloud(clouds.get(2)).deadline(Duration.ofSeconds(20)).open()) {
+             Hybris h = Hybris.open(Hybris.builder().f(1).metadataStore(store).cloud(clouds.get(0)).cloud(clouds.get(1))
+                     .cloud(clouds.get(2)).deadline(Duration.ofSeconds(20)).build())) {
             Map<String, byte[]> values = new LinkedHashMap<>();
             IntStream.range(0, 65).forEach(i -> values.put("k" + i, bytes("v" + i)));
 

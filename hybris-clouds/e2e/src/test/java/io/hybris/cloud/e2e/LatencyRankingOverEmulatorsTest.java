@@ -75,10 +75,10 @@ class LatencyRankingOverEmulatorsTest {
 
     private Hybris open(Duration probeInterval) {
         // listed slowest first, so only measurement (not configuration order) can put S3 first
-        hybris = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
+        hybris = Hybris.open(HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
                 .cloud(gcs).cloud(azure).cloud(s3)
                 .deadline(Duration.ofSeconds(30)).timerMin(Duration.ofMillis(2500))
-                .probeInterval(probeInterval).open();
+                .probeInterval(probeInterval).build());
         return hybris;
     }
 
