@@ -1,13 +1,8 @@
 package io.hybris;
 
-import io.hybris.internal.Names;
-import io.hybris.internal.Providers;
 import io.hybris.spi.CloudStore;
-import io.hybris.spi.CloudStoreProvider;
 import io.hybris.spi.KeyProvider;
 import io.hybris.spi.MetadataStore;
-import io.hybris.spi.MetadataStoreProvider;
-import io.hybris.spi.support.ConfigValues;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -17,7 +12,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,10 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.function.Function;
 
 /**
  * The immutable configuration of a {@link Hybris} client, built with {@link #builder()} or read from a
@@ -370,34 +361,34 @@ public final class HybrisConfig {
      * be reused.
      */
     public static final class Builder {
-        private int f = 1;
-        private String clientId;
-        private final Map<String, CloudSpec> clouds = new LinkedHashMap<>();
-        private String metadataType;
-        private Map<String, String> metadataOptions = Map.of();
-        private MetadataStore metadataStore;
-        private Duration deadline = Duration.ofSeconds(30);
-        private long maxValueSize = 128L << 20;
-        private String objectPrefix = "hybris/";
-        private Duration timerMin = Duration.ofMillis(250);
-        private Duration timerInitial = Duration.ofSeconds(2);
-        private double timerMultiplier = 3.0;
-        private boolean gcEnabled = true;
-        private Duration gcGrace = Duration.ofHours(1);
-        private Duration sweepInterval = Duration.ZERO;
-        private Duration probeInterval = Duration.ofMinutes(5);
-        private boolean probeOnOpen;
-        private Clock clock = Clock.systemUTC();
-        private HybrisListener listener = new HybrisListener() {
+        int f = 1;
+        String clientId;
+        final Map<String, CloudSpec> clouds = new LinkedHashMap<>();
+        String metadataType;
+        Map<String, String> metadataOptions = Map.of();
+        MetadataStore metadataStore;
+        Duration deadline = Duration.ofSeconds(30);
+        long maxValueSize = 128L << 20;
+        String objectPrefix = "hybris/";
+        Duration timerMin = Duration.ofMillis(250);
+        Duration timerInitial = Duration.ofSeconds(2);
+        double timerMultiplier = 3.0;
+        boolean gcEnabled = true;
+        Duration gcGrace = Duration.ofHours(1);
+        Duration sweepInterval = Duration.ZERO;
+        Duration probeInterval = Duration.ofMinutes(5);
+        boolean probeOnOpen;
+        Clock clock = Clock.systemUTC();
+        HybrisListener listener = new HybrisListener() {
         };
-        private KeyProvider keyProvider;
-        private CacheSettings cache = CacheSettings.none();
-        private ErasurePolicy erasurePolicy = ErasurePolicy.REPLICATION;
-        private int erasureDataChunks = 2;
-        private long erasureThreshold = 1L << 20;
-        private String erasureCoder = "auto";
-        private final Map<String, ErasurePolicy> containerErasurePolicies = new TreeMap<>();
-        private final Map<String, Long> containerErasureThresholds = new TreeMap<>();
+        KeyProvider keyProvider;
+        CacheSettings cache = CacheSettings.none();
+        ErasurePolicy erasurePolicy = ErasurePolicy.REPLICATION;
+        int erasureDataChunks = 2;
+        long erasureThreshold = 1L << 20;
+        String erasureCoder = "auto";
+        final Map<String, ErasurePolicy> containerErasurePolicies = new TreeMap<>();
+        final Map<String, Long> containerErasureThresholds = new TreeMap<>();
 
         private Builder() {
         }
@@ -595,288 +586,8 @@ public final class HybrisConfig {
 
         /** Validates and builds the configuration. */
         public HybrisConfig build() {
-            if (f < 0) {
-                throw new HybrisConfigurationException("hybris.f=" + f + " must be 0 or more");
-            }
-            if (clientId != null && !Names.isValidClientId(clientId)) {
-                throw new HybrisConfigurationException("hybris.client-id=" + clientId
-                        + " is invalid: use 1-32 of a-z, 0-9 and '-', starting with a letter or digit");
-            }
-            for (CloudSpec c : clouds.values()) {
-                if (!Names.isValidCloudId(c.id())) {
-                    throw new HybrisConfigurationException("cloud id '" + c.id() + "' is invalid: use 1-16 of a-z,"
-                            + " 0-9 and '-', starting with a letter or digit (ids are stored in every metadata entry)");
-                }
-                if (c.instance().isEmpty()) {
-                    CloudStoreProvider p = Providers.cloudProvider(c.type(), "hybris.cloud." + c.id() + ".type");
-                    checkOptions("hybris.cloud." + c.id() + ".", c.options().keySet(), p.optionNames());
-                }
-            }
-            int n = clouds.size();
-            if (n < f + 1) {
-                throw new HybrisConfigurationException("hybris.f=" + f + " needs at least " + (f + 1) + " clouds, "
-                        + (2 * f + 1) + " for writes to survive an outage; " + n + " configured"
-                        + (n == 0 ? "" : ": " + String.join(", ", clouds.keySet()))
-                        + ". Add clouds (hybris.cloud.<id>.type=...) or lower hybris.f");
-            }
-            if (metadataStore == null && metadataType == null) {
-                throw new HybrisConfigurationException("no metadata store configured: set hybris.rmds.type"
-                        + " (zookeeper, embedded-zookeeper, memory, ...) or call metadataStore(...)");
-            }
-            if (metadataType != null) {
-                MetadataStoreProvider p = Providers.metadataProvider(metadataType);
-                checkOptions("hybris.rmds." + metadataType + ".", metadataOptions.keySet(), p.optionNames());
-            }
-            positive("hybris.deadline", deadline);
-            positive("hybris.timer.min", timerMin);
-            positive("hybris.timer.initial", timerInitial);
-            if (gcGrace.isNegative()) {
-                throw new HybrisConfigurationException("hybris.gc.grace=" + gcGrace + " must not be negative");
-            }
-            if (probeInterval.isNegative()) {
-                throw new HybrisConfigurationException("hybris.ranking.probe-interval=" + probeInterval
-                        + " must not be negative (0 turns latency probing off)");
-            }
-            if (sweepInterval.isNegative()) {
-                throw new HybrisConfigurationException("hybris.gc.sweep-interval=" + sweepInterval
-                        + " must not be negative (0 turns the periodic sweep off)");
-            }
-            if (!(timerMultiplier >= 1.0) || Double.isInfinite(timerMultiplier)) {
-                throw new HybrisConfigurationException("hybris.timer.multiplier=" + timerMultiplier
-                        + " must be a number >= 1");
-            }
-            if (maxValueSize < 0 || maxValueSize > Integer.MAX_VALUE - 64) {
-                throw new HybrisConfigurationException("hybris.value.max-size=" + maxValueSize
-                        + " must be between 0 and " + (Integer.MAX_VALUE - 64) + " bytes (values are held in memory)");
-            }
-            if (!objectPrefix.isEmpty() && (!objectPrefix.endsWith("/")
-                    || !objectPrefix.matches("([a-z0-9][a-z0-9._-]*/)+"))) {
-                throw new HybrisConfigurationException("hybris.prefix=" + objectPrefix
-                        + " must be path segments of a-z, 0-9, '.', '_', '-' each ending with '/', e.g. hybris/");
-            }
-            checkErasure(n);
+            ConfigChecks.validate(this);
             return new HybrisConfig(this);
-        }
-
-        private void checkErasure(int cloudCount) {
-            if (erasureDataChunks < 1) {
-                throw new HybrisConfigurationException("hybris.erasure.k=" + erasureDataChunks
-                        + " must be at least 1 (data chunks per erasure-coded value)");
-            }
-            if ((long) erasureDataChunks + f > 256) {
-                throw new HybrisConfigurationException("hybris.erasure.k=" + erasureDataChunks + " + hybris.f=" + f
-                        + " = " + ((long) erasureDataChunks + f) + " chunks, more than the 256 Reed-Solomon over"
-                        + " GF(2^8) supports; lower hybris.erasure.k");
-            }
-            if (erasureThreshold < 0) {
-                throw new HybrisConfigurationException("hybris.erasure.threshold=" + erasureThreshold
-                        + " must not be negative");
-            }
-            containerErasureThresholds.forEach((container, bytes) -> {
-                if (bytes < 0) {
-                    throw new HybrisConfigurationException("hybris.container." + container + ".erasure.threshold="
-                            + bytes + " must not be negative");
-                }
-            });
-            for (String container : containerErasurePolicies.keySet()) {
-                checkContainerName(container);
-            }
-            for (String container : containerErasureThresholds.keySet()) {
-                checkContainerName(container);
-            }
-            if (erasureCoder.isEmpty()) {
-                throw new HybrisConfigurationException("hybris.erasure.coder is empty: use auto, java or native");
-            }
-            boolean used = erasurePolicy != ErasurePolicy.REPLICATION
-                    || containerErasurePolicies.values().stream().anyMatch(p -> p != ErasurePolicy.REPLICATION);
-            if (used && erasureDataChunks + f > cloudCount) {
-                throw new HybrisConfigurationException("erasure coding with hybris.erasure.k=" + erasureDataChunks
-                        + " and hybris.f=" + f + " stores " + (erasureDataChunks + f) + " chunks on as many clouds,"
-                        + " but " + cloudCount + " are configured; lower hybris.erasure.k to at most "
-                        + Math.max(0, cloudCount - f) + " or add clouds");
-            }
-        }
-
-        private static void checkContainerName(String container) {
-            try {
-                Names.checkContainer(container);
-            } catch (RuntimeException e) {
-                throw new HybrisConfigurationException("hybris.container." + container + ".erasure.*: "
-                        + e.getMessage());
-            }
-        }
-
-        private static void positive(String key, Duration d) {
-            if (d.isNegative() || d.isZero()) {
-                throw new HybrisConfigurationException(key + "=" + d + " must be positive");
-            }
-        }
-
-        private static void checkOptions(String prefix, Set<String> given, Set<String> known) {
-            for (String name : new TreeSet<>(given)) {
-                if (!known.contains(name)) {
-                    throw new HybrisConfigurationException("unknown option " + prefix + name + "; known options: "
-                            + (known.isEmpty() ? "none" : String.join(", ", new TreeSet<>(known))));
-                }
-            }
-        }
-    }
-
-    /** Binds flat properties (plus environment overrides) to a {@link Builder}. */
-    static final class PropertiesBinder {
-        private static final Map<String, Function<Builder, Function<String, Builder>>> CORE = new LinkedHashMap<>();
-
-        static {
-            CORE.put("hybris.f", b -> v -> b.f(ConfigValues.parseInt("hybris.f", v)));
-            CORE.put("hybris.client-id", b -> b::clientId);
-            CORE.put("hybris.deadline", b -> v -> b.deadline(ConfigValues.parseDuration("hybris.deadline", v)));
-            CORE.put("hybris.value.max-size",
-                    b -> v -> b.maxValueSize(ConfigValues.parseSize("hybris.value.max-size", v)));
-            CORE.put("hybris.prefix", b -> b::objectPrefix);
-            CORE.put("hybris.timer.min", b -> v -> b.timerMin(ConfigValues.parseDuration("hybris.timer.min", v)));
-            CORE.put("hybris.timer.initial",
-                    b -> v -> b.timerInitial(ConfigValues.parseDuration("hybris.timer.initial", v)));
-            CORE.put("hybris.timer.multiplier", b -> v -> {
-                try {
-                    return b.timerMultiplier(Double.parseDouble(v.trim()));
-                } catch (NumberFormatException e) {
-                    throw new HybrisConfigurationException("hybris.timer.multiplier=" + v + " is not a number");
-                }
-            });
-            CORE.put("hybris.gc.enabled", b -> v -> b.gcEnabled(ConfigValues.parseBoolean("hybris.gc.enabled", v)));
-            CORE.put("hybris.gc.grace", b -> v -> b.gcGrace(ConfigValues.parseDuration("hybris.gc.grace", v)));
-            CORE.put("hybris.ranking.probe-on-open",
-                    b -> v -> b.probeOnOpen(ConfigValues.parseBoolean("hybris.ranking.probe-on-open", v)));
-            CORE.put("hybris.ranking.probe-interval",
-                    b -> v -> b.probeInterval(ConfigValues.parseDuration("hybris.ranking.probe-interval", v)));
-            CORE.put("hybris.gc.sweep-interval",
-                    b -> v -> b.sweepInterval(ConfigValues.parseDuration("hybris.gc.sweep-interval", v)));
-            CORE.put("hybris.erasure.policy",
-                    b -> v -> b.erasurePolicy(ErasurePolicy.parse("hybris.erasure.policy", v)));
-            CORE.put("hybris.erasure.k",
-                    b -> v -> b.erasureDataChunks(ConfigValues.parseInt("hybris.erasure.k", v)));
-            CORE.put("hybris.erasure.threshold",
-                    b -> v -> b.erasureThreshold(ConfigValues.parseSize("hybris.erasure.threshold", v)));
-            CORE.put("hybris.erasure.coder", b -> b::erasureCoder);
-        }
-
-        static Builder bind(Map<String, String> properties, Map<String, String> env) {
-            Map<String, String> props = new TreeMap<>();
-            properties.forEach((k, v) -> {
-                if (k.startsWith(PREFIX)) {
-                    props.put(k.trim(), v);
-                }
-            });
-            Builder b = builder();
-            for (String key : CORE.keySet()) {
-                override(props, env, key);
-            }
-            override(props, env, "hybris.rmds.type");
-            for (String key : CryptoSettings.KEYS) {
-                override(props, env, key);
-            }
-            // clouds: hybris.cloud.<id>.<option>
-            Map<String, Map<String, String>> cloudOptions = new TreeMap<>();
-            String rmdsType = Optional.ofNullable(props.get("hybris.rmds.type")).map(String::trim)
-                    .filter(t -> !t.isEmpty()).orElse(null);
-            Map<String, String> rmdsOptions = new TreeMap<>();
-            List<String> unknown = new ArrayList<>();
-            for (Map.Entry<String, String> e : props.entrySet()) {
-                String key = e.getKey();
-                if (CORE.containsKey(key) || key.equals("hybris.rmds.type") || CryptoSettings.KEYS.contains(key)
-                        || key.startsWith(CacheSettings.PREFIX)) {
-                    continue;
-                }
-                if (key.startsWith("hybris.cloud.")) {
-                    String rest = key.substring("hybris.cloud.".length());
-                    int dot = rest.indexOf('.');
-                    if (dot <= 0 || dot == rest.length() - 1) {
-                        unknown.add(key);
-                        continue;
-                    }
-                    cloudOptions.computeIfAbsent(rest.substring(0, dot), id -> new TreeMap<>())
-                            .put(rest.substring(dot + 1), e.getValue());
-                } else if (key.startsWith(CONTAINER_PREFIX) && containerErasureKey(key) != null) {
-                    String[] parsed = containerErasureKey(key);
-                    String value = e.getValue() == null ? "" : e.getValue().trim();
-                    if (parsed[1].equals("policy")) {
-                        b.containerErasurePolicy(parsed[0], ErasurePolicy.parse(key, value));
-                    } else {
-                        b.containerErasureThreshold(parsed[0], ConfigValues.parseSize(key, value));
-                    }
-                } else if (rmdsType != null && key.startsWith("hybris.rmds." + rmdsType + ".")) {
-                    rmdsOptions.put(key.substring(("hybris.rmds." + rmdsType + ".").length()), e.getValue());
-                } else {
-                    unknown.add(key);
-                }
-            }
-            if (!unknown.isEmpty()) {
-                Set<String> known = new TreeSet<>(CORE.keySet());
-                known.addAll(CryptoSettings.KEYS);
-                known.addAll(CacheSettings.KEYS);
-                known.add("hybris.cache.<option>");
-                known.add("hybris.rmds.type");
-                known.add("hybris.rmds.<type>.<option>");
-                known.add("hybris.cloud.<id>.<option>");
-                known.add("hybris.container.<name>.erasure.policy");
-                known.add("hybris.container.<name>.erasure.threshold");
-                throw new HybrisConfigurationException("unknown configuration key" + (unknown.size() > 1 ? "s " : " ")
-                        + String.join(", ", unknown) + "; known keys: " + String.join(", ", known));
-            }
-            for (String key : CORE.keySet()) {
-                String v = props.get(key);
-                if (v != null && !v.isBlank()) {
-                    CORE.get(key).apply(b).apply(v.trim());
-                }
-            }
-            b.encryption(CryptoSettings.keyProvider(props));
-            b.cache(CacheSettings.fromProperties(props, env));
-            if (rmdsType != null) {
-                String type = rmdsType;
-                MetadataStoreProvider p = Providers.metadataProvider(type);
-                for (String option : p.optionNames()) {
-                    envOverride(env, "hybris.rmds." + type + "." + option).ifPresent(v -> rmdsOptions.put(option, v));
-                }
-                b.metadataStore(type, rmdsOptions);
-            }
-            for (Map.Entry<String, Map<String, String>> c : cloudOptions.entrySet()) {
-                String id = c.getKey();
-                Map<String, String> options = new TreeMap<>(c.getValue());
-                envOverride(env, "hybris.cloud." + id + ".type").ifPresent(v -> options.put("type", v));
-                String type = options.remove("type");
-                if (type == null || type.isBlank()) {
-                    throw new HybrisConfigurationException("hybris.cloud." + id + ".type is missing: every cloud"
-                            + " needs a type (directory, memory, s3, azure, gcs, ...)");
-                }
-                CloudStoreProvider p = Providers.cloudProvider(type.trim(), "hybris.cloud." + id + ".type");
-                for (String option : p.optionNames()) {
-                    envOverride(env, "hybris.cloud." + id + "." + option).ifPresent(v -> options.put(option, v));
-                }
-                b.cloud(id, type.trim(), options);
-            }
-            return b;
-        }
-
-        private static final String CONTAINER_PREFIX = "hybris.container.";
-
-        /** {@code hybris.container.<name>.erasure.(policy|threshold)} as {name, policy|threshold}, else null. */
-        private static String[] containerErasureKey(String key) {
-            for (String option : new String[] {"policy", "threshold"}) {
-                String suffix = ".erasure." + option;
-                if (key.endsWith(suffix) && key.length() > CONTAINER_PREFIX.length() + suffix.length()) {
-                    return new String[] {key.substring(CONTAINER_PREFIX.length(), key.length() - suffix.length()),
-                            option};
-                }
-            }
-            return null;
-        }
-
-        private static void override(Map<String, String> props, Map<String, String> env, String key) {
-            envOverride(env, key).ifPresent(v -> props.put(key, v));
-        }
-
-        private static Optional<String> envOverride(Map<String, String> env, String key) {
-            return Optional.ofNullable(env.get(environmentVariableFor(key)));
         }
     }
 }

@@ -2,7 +2,6 @@ package io.hybris.testkit;
 
 import io.hybris.ClientClosedException;
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.HybrisException;
 import io.hybris.HybrisListener.CloudOperation;
 import io.hybris.HybrisListener.Outcome;
@@ -12,22 +11,15 @@ import io.hybris.NotEnoughCloudsException;
 import io.hybris.SweepReport;
 import io.hybris.TransactionAbortedException;
 import io.hybris.VersionInfo;
-import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataKey;
-import io.hybris.spi.MetadataStore;
 import io.hybris.spi.VersionName;
 import io.hybris.testkit.LinearizabilityChecker.Verdict;
 import io.hybris.testkit.RegisterHistory.Kind;
 import io.hybris.testkit.RegisterHistory.Op;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,13 +29,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,110 +46,7 @@ import static org.awaitility.Awaitility.await;
  * f=1) wrapped in the testkit's fault decorators, so each test injects exactly the fault it is about and
  * asserts the value returned, the clouds contacted and the exception thrown.
  */
-public abstract class HybrisContract {
-    protected static final String C = "box";
-    private static final Duration AWAIT = Duration.ofSeconds(30);
-
-    private MetadataStore metadata;
-    private final List<Hybris> clients = new CopyOnWriteArrayList<>();
-    /** The test's clouds, undecorated (from {@link #newClouds()}); tests wrap them in fault decorators. */
-    protected List<CloudStore> raw;
-
-    /** A metadata store with a fresh, empty namespace for one test. */
-    protected abstract MetadataStore newMetadataStore();
-
-    /** Releases a store made by {@link #newMetadataStore()}. */
-    protected void closeMetadataStore(MetadataStore store) {
-        store.close();
-    }
-
-    /**
-     * Three clouds with ids {@code c0, c1, c2}, each fresh and empty (or scoped to a fresh, empty namespace), for
-     * one test. The default is three {@link InMemoryCloudStore}s; a subclass runs the suite over real clouds.
-     */
-    protected List<CloudStore> newClouds() {
-        return List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"), new InMemoryCloudStore("c2"));
-    }
-
-    /** Releases the clouds made by {@link #newClouds()}; the default closes them. */
-    protected void closeClouds(List<CloudStore> clouds) {
-        clouds.forEach(CloudStore::close);
-    }
-
-    @BeforeEach
-    void setUpStores() {
-        metadata = newMetadataStore();
-        raw = List.copyOf(newClouds());
-        assertThat(raw).as("newClouds()").extracting(CloudStore::id).containsExactly("c0", "c1", "c2");
-    }
-
-    @AfterEach
-    void tearDownStores() {
-        clients.forEach(Hybris::close);
-        clients.clear();
-        closeMetadataStore(metadata);
-        if (raw != null) {
-            closeClouds(raw);
-        }
-    }
-
-    /** The metadata store of the current test. */
-    protected MetadataStore metadata() {
-        return metadata;
-    }
-
-    /** A config builder over the given clouds (wrap {@link #raw} stores in decorators first). */
-    protected HybrisConfig.Builder config(List<? extends CloudStore> clouds) {
-        HybrisConfig.Builder b = HybrisConfig.builder()
-                .f(1)
-                .metadataStore(metadata)
-                .deadline(Duration.ofSeconds(20))
-                .timerMin(Duration.ofMillis(100))
-                .timerInitial(Duration.ofMillis(400));
-        clouds.forEach(b::cloud);
-        return b;
-    }
-
-    /** Opens a client that the suite closes after the test. */
-    protected Hybris open(HybrisConfig.Builder builder) {
-        Hybris h = Hybris.open(builder.build());
-        clients.add(h);
-        return h;
-    }
-
-    private Hybris openPlain() {
-        return open(config(raw));
-    }
-
-    private List<RecordingCloudStore> recording(UnaryOperator<CloudStore> wrapFirstCloud) {
-        List<RecordingCloudStore> out = new ArrayList<>();
-        for (int i = 0; i < raw.size(); i++) {
-            CloudStore s = i == 0 ? wrapFirstCloud.apply(raw.get(i)) : raw.get(i);
-            out.add(RecordingCloudStore.of(s));
-        }
-        return out;
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String str(Optional<byte[]> v) {
-        return v.map(b -> new String(b, StandardCharsets.UTF_8)).orElse(null);
-    }
-
-    private static byte[] sha(byte[] b) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(b);
-        } catch (NoSuchAlgorithmException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private long objectsOn(CloudStore cloud, String fragment) {
-        return cloud.list("").stream().filter(o -> o.key().contains(fragment)).count();
-    }
-
+public abstract class HybrisContract extends HybrisContractFixture {
     // ------------------------------------------------------------------ round trips
 
     @Test

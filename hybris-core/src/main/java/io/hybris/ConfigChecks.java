@@ -1,0 +1,144 @@
+package io.hybris;
+
+import io.hybris.HybrisConfig.ErasurePolicy;
+import io.hybris.internal.Names;
+import io.hybris.internal.Providers;
+import io.hybris.spi.CloudStoreProvider;
+import io.hybris.spi.MetadataStoreProvider;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** The validation of a {@link HybrisConfig.Builder} before it builds: every error names the key and the fix. */
+final class ConfigChecks {
+    private ConfigChecks() {
+    }
+
+    /** Throws {@link HybrisConfigurationException} naming the first invalid setting of {@code b}. */
+    static void validate(HybrisConfig.Builder b) {
+        if (b.f < 0) {
+            throw new HybrisConfigurationException("hybris.f=" + b.f + " must be 0 or more");
+        }
+        if (b.clientId != null && !Names.isValidClientId(b.clientId)) {
+            throw new HybrisConfigurationException("hybris.client-id=" + b.clientId
+                    + " is invalid: use 1-32 of a-z, 0-9 and '-', starting with a letter or digit");
+        }
+        for (CloudSpec c : b.clouds.values()) {
+            if (!Names.isValidCloudId(c.id())) {
+                throw new HybrisConfigurationException("cloud id '" + c.id() + "' is invalid: use 1-16 of a-z,"
+                        + " 0-9 and '-', starting with a letter or digit (ids are stored in every metadata entry)");
+            }
+            if (c.instance().isEmpty()) {
+                CloudStoreProvider p = Providers.cloudProvider(c.type(), "hybris.cloud." + c.id() + ".type");
+                checkOptions("hybris.cloud." + c.id() + ".", c.options().keySet(), p.optionNames());
+            }
+        }
+        int n = b.clouds.size();
+        if (n < b.f + 1) {
+            throw new HybrisConfigurationException("hybris.f=" + b.f + " needs at least " + (b.f + 1) + " clouds, "
+                    + (2 * b.f + 1) + " for writes to survive an outage; " + n + " configured"
+                    + (n == 0 ? "" : ": " + String.join(", ", b.clouds.keySet()))
+                    + ". Add clouds (hybris.cloud.<id>.type=...) or lower hybris.f");
+        }
+        if (b.metadataStore == null && b.metadataType == null) {
+            throw new HybrisConfigurationException("no metadata store configured: set hybris.rmds.type"
+                    + " (zookeeper, embedded-zookeeper, memory, ...) or call metadataStore(...)");
+        }
+        if (b.metadataType != null) {
+            MetadataStoreProvider p = Providers.metadataProvider(b.metadataType);
+            checkOptions("hybris.rmds." + b.metadataType + ".", b.metadataOptions.keySet(), p.optionNames());
+        }
+        positive("hybris.deadline", b.deadline);
+        positive("hybris.timer.min", b.timerMin);
+        positive("hybris.timer.initial", b.timerInitial);
+        if (b.gcGrace.isNegative()) {
+            throw new HybrisConfigurationException("hybris.gc.grace=" + b.gcGrace + " must not be negative");
+        }
+        if (b.probeInterval.isNegative()) {
+            throw new HybrisConfigurationException("hybris.ranking.probe-interval=" + b.probeInterval
+                    + " must not be negative (0 turns latency probing off)");
+        }
+        if (b.sweepInterval.isNegative()) {
+            throw new HybrisConfigurationException("hybris.gc.sweep-interval=" + b.sweepInterval
+                    + " must not be negative (0 turns the periodic sweep off)");
+        }
+        if (!(b.timerMultiplier >= 1.0) || Double.isInfinite(b.timerMultiplier)) {
+            throw new HybrisConfigurationException("hybris.timer.multiplier=" + b.timerMultiplier
+                    + " must be a number >= 1");
+        }
+        if (b.maxValueSize < 0 || b.maxValueSize > Integer.MAX_VALUE - 64) {
+            throw new HybrisConfigurationException("hybris.value.max-size=" + b.maxValueSize
+                    + " must be between 0 and " + (Integer.MAX_VALUE - 64) + " bytes (values are held in memory)");
+        }
+        if (!b.objectPrefix.isEmpty() && (!b.objectPrefix.endsWith("/")
+                || !b.objectPrefix.matches("([a-z0-9][a-z0-9._-]*/)+"))) {
+            throw new HybrisConfigurationException("hybris.prefix=" + b.objectPrefix
+                    + " must be path segments of a-z, 0-9, '.', '_', '-' each ending with '/', e.g. hybris/");
+        }
+        checkErasure(b, n);
+    }
+
+    private static void checkErasure(HybrisConfig.Builder b, int cloudCount) {
+        if (b.erasureDataChunks < 1) {
+            throw new HybrisConfigurationException("hybris.erasure.k=" + b.erasureDataChunks
+                    + " must be at least 1 (data chunks per erasure-coded value)");
+        }
+        if ((long) b.erasureDataChunks + b.f > 256) {
+            throw new HybrisConfigurationException("hybris.erasure.k=" + b.erasureDataChunks + " + hybris.f=" + b.f
+                    + " = " + ((long) b.erasureDataChunks + b.f) + " chunks, more than the 256 Reed-Solomon over"
+                    + " GF(2^8) supports; lower hybris.erasure.k");
+        }
+        if (b.erasureThreshold < 0) {
+            throw new HybrisConfigurationException("hybris.erasure.threshold=" + b.erasureThreshold
+                    + " must not be negative");
+        }
+        b.containerErasureThresholds.forEach((container, bytes) -> {
+            if (bytes < 0) {
+                throw new HybrisConfigurationException("hybris.container." + container + ".erasure.threshold="
+                        + bytes + " must not be negative");
+            }
+        });
+        for (String container : b.containerErasurePolicies.keySet()) {
+            checkContainerName(container);
+        }
+        for (String container : b.containerErasureThresholds.keySet()) {
+            checkContainerName(container);
+        }
+        if (b.erasureCoder.isEmpty()) {
+            throw new HybrisConfigurationException("hybris.erasure.coder is empty: use auto, java or native");
+        }
+        boolean used = b.erasurePolicy != ErasurePolicy.REPLICATION
+                || b.containerErasurePolicies.values().stream().anyMatch(p -> p != ErasurePolicy.REPLICATION);
+        if (used && b.erasureDataChunks + b.f > cloudCount) {
+            throw new HybrisConfigurationException("erasure coding with hybris.erasure.k=" + b.erasureDataChunks
+                    + " and hybris.f=" + b.f + " stores " + (b.erasureDataChunks + b.f) + " chunks on as many clouds,"
+                    + " but " + cloudCount + " are configured; lower hybris.erasure.k to at most "
+                    + Math.max(0, cloudCount - b.f) + " or add clouds");
+        }
+    }
+
+    private static void checkContainerName(String container) {
+        try {
+            Names.checkContainer(container);
+        } catch (RuntimeException e) {
+            throw new HybrisConfigurationException("hybris.container." + container + ".erasure.*: "
+                    + e.getMessage());
+        }
+    }
+
+    private static void positive(String key, Duration d) {
+        if (d.isNegative() || d.isZero()) {
+            throw new HybrisConfigurationException(key + "=" + d + " must be positive");
+        }
+    }
+
+    private static void checkOptions(String prefix, Set<String> given, Set<String> known) {
+        for (String name : new TreeSet<>(given)) {
+            if (!known.contains(name)) {
+                throw new HybrisConfigurationException("unknown option " + prefix + name + "; known options: "
+                        + (known.isEmpty() ? "none" : String.join(", ", new TreeSet<>(known))));
+            }
+        }
+    }
+}
