@@ -6,17 +6,17 @@ import io.hybris.HybrisConfig;
 import io.hybris.HybrisConfigurationException;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
-import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.CloudStoreProvider;
 import io.hybris.spi.ProviderOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -59,47 +59,24 @@ class CloudOpenerTest {
             if (options.bool("fail", false)) {
                 throw new HybrisConfigurationException("cloud " + cloudId + " refused to start (test)");
             }
-            return new ClosingStore(new InMemoryCloudStore(cloudId));
+            return closingStore(new InMemoryCloudStore(cloudId));
         }
     }
 
-    /** An in-memory cloud that records its closing. */
-    private static final class ClosingStore implements CloudStore {
-        private final CloudStore delegate;
-
-        ClosingStore(CloudStore delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public String id() {
-            return delegate.id();
-        }
-
-        @Override
-        public void put(String objectKey, byte[] value) {
-            delegate.put(objectKey, value);
-        }
-
-        @Override
-        public Optional<byte[]> get(String objectKey, long maxBytes) {
-            return delegate.get(objectKey, maxBytes);
-        }
-
-        @Override
-        public List<CloudObject> list(String prefix) {
-            return delegate.list(prefix);
-        }
-
-        @Override
-        public void delete(String objectKey) {
-            delegate.delete(objectKey);
-        }
-
-        @Override
-        public void close() {
-            RendezvousProvider.closed.add(id());
-        }
+    /** An in-memory cloud that records its closing instead of closing. */
+    private static CloudStore closingStore(CloudStore delegate) {
+        return (CloudStore) Proxy.newProxyInstance(CloudStore.class.getClassLoader(), new Class<?>[] {CloudStore.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("close")) {
+                        RendezvousProvider.closed.add(delegate.id());
+                        return null;
+                    }
+                    try {
+                        return method.invoke(delegate, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     @AfterEach
