@@ -12,6 +12,9 @@ import java.util.TreeSet;
 
 /** The validation of a {@link HybrisConfig.Builder} before it builds: every error names the key and the fix. */
 final class ConfigChecks {
+    private static final long MAX_VALUE_SIZE = 1L << 50;
+    private static final int MIN_CHUNK = 64 << 10;
+    private static final int MAX_CHUNK = 512 << 20;
     private ConfigChecks() {
     }
 
@@ -67,9 +70,25 @@ final class ConfigChecks {
             throw new HybrisConfigurationException("hybris.timer.multiplier=" + b.timerMultiplier
                     + " must be a number >= 1");
         }
-        if (b.maxValueSize < 0 || b.maxValueSize > Integer.MAX_VALUE - 64) {
+        if (b.maxValueSize < 0 || b.maxValueSize > MAX_VALUE_SIZE) {
             throw new HybrisConfigurationException("hybris.value.max-size=" + b.maxValueSize
-                    + " must be between 0 and " + (Integer.MAX_VALUE - 64) + " bytes (values are held in memory)");
+                    + " must be between 0 and " + MAX_VALUE_SIZE + " bytes (1 PiB)");
+        }
+        if (b.chunkSize < MIN_CHUNK || b.chunkSize > MAX_CHUNK) {
+            throw new HybrisConfigurationException("hybris.chunk.size=" + b.chunkSize + " must be between "
+                    + MIN_CHUNK + " (64KiB) and " + MAX_CHUNK + " (512MiB) bytes");
+        }
+        if (b.chunkThreshold < 0 || b.chunkThreshold > MAX_CHUNK) {
+            throw new HybrisConfigurationException("hybris.chunk.threshold=" + b.chunkThreshold + " must be between"
+                    + " 0 and " + MAX_CHUNK + " (512MiB) bytes: a value up to the threshold is held whole in memory");
+        }
+        if (b.chunkParallelUploads < 1 || b.chunkParallelUploads > 64) {
+            throw new HybrisConfigurationException("hybris.chunk.parallel-uploads=" + b.chunkParallelUploads
+                    + " must be between 1 and 64");
+        }
+        if (b.chunkReadAhead < 1 || b.chunkReadAhead > 64) {
+            throw new HybrisConfigurationException("hybris.chunk.read-ahead=" + b.chunkReadAhead
+                    + " must be between 1 and 64");
         }
         if (!b.objectPrefix.isEmpty() && (!b.objectPrefix.endsWith("/")
                 || !b.objectPrefix.matches("([a-z0-9][a-z0-9._-]*/)+"))) {

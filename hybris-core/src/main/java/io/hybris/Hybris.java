@@ -11,6 +11,7 @@ import io.hybris.spi.ValueCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -224,6 +225,84 @@ public final class Hybris implements AutoCloseable {
     }
 
     /**
+     * Stores the {@code length} bytes of {@code value} under {@code key} (use {@code -1} when the length is not
+     * known: the stream is read to its end). A value up to {@code hybris.chunk.threshold} (8 MiB) is stored whole,
+     * like {@link #put(String, String, byte[])}; a larger one is cut into chunks of {@code hybris.chunk.size}, each
+     * stored on {@code f+1} clouds (or erasure-coded) with {@code hybris.chunk.parallel-uploads} in flight, then a
+     * manifest, then the metadata is committed: memory stays bounded whatever the length (docs/streaming.md). Each
+     * chunk must be stored within {@code hybris.deadline}; reading the stream is not timed. The stream is read on
+     * the calling thread and not closed.
+     *
+     * @return the version committed
+     * @throws ValueLengthMismatchException the stream ended before, or went on after, {@code length} bytes
+     * @throws ValueTooLargeException       the value is above {@code hybris.value.max-size}
+     * @throws ValueSourceException         the stream threw an {@code IOException}
+     * @throws NotEnoughCloudsException     a chunk could not be stored on enough clouds
+     */
+    public VersionInfo put(String container, String key, InputStream value, long length) {
+        checkNames(container, key);
+        return call(() -> engine.put(container, key, value, length));
+    }
+
+    /**
+     * Stores the contents of {@code file} under {@code key}, streamed as {@link #put(String, String, InputStream,
+     * long)} does. The file must not change while it is read (a changed length fails the put).
+     *
+     * @throws InvalidRequestException the file does not exist or is not a regular file
+     */
+    public VersionInfo put(String container, String key, Path file) {
+        checkNames(container, key);
+        return call(() -> StreamTransfers.putFile(file, (in, length) -> engine.put(container, key, in, length)));
+    }
+
+    /**
+     * Reads the current value of {@code key} as a stream, with the version it belongs to; empty if the key was
+     * never written or was deleted. The metadata and (for a chunked value) the manifest are read before this
+     * returns; the chunks are fetched as the stream is read, a bounded number ahead. Close the stream.
+     */
+    public Optional<ValueStream> getStream(String container, String key) {
+        return get(container, key, ByteRange.all());
+    }
+
+    /**
+     * Reads {@code range} of the current value of {@code key} as a stream; empty if the key was never written or
+     * was deleted. Only the chunks covering the range are fetched: the first byte costs one metadata read, one
+     * manifest read and one chunk read.
+     *
+     * @throws InvalidRangeException the range is outside the value (checked before anything is downloaded)
+     */
+    public Optional<ValueStream> get(String container, String key, ByteRange range) {
+        checkNames(container, key);
+        java.util.Objects.requireNonNull(range, "range");
+        return call(() -> Optional.ofNullable(engine.open(container, key, range))
+                .map(o -> new ValueStream(o.version(), o.first(), o.length(), o.in(), this::surfaced)));
+    }
+
+    /**
+     * Writes the current value of {@code key} to {@code file}, streamed: to a temporary file beside it, renamed
+     * over {@code file} only once every byte is verified, so a failed read never leaves a partial file. Returns the
+     * version written; empty (and {@code file} untouched) if the key was never written or was deleted.
+     *
+     * @throws HybrisException with the {@code IOException} as cause, if the file cannot be written
+     */
+    public Optional<VersionInfo> getTo(String container, String key, Path file) {
+        checkNames(container, key);
+        java.util.Objects.requireNonNull(file, "file");
+        return call(() -> {
+            Optional<ValueStream> in = get(container, key, ByteRange.all());
+            if (in.isEmpty()) {
+                return Optional.empty();
+            }
+            try (ValueStream stream = in.get()) {
+                StreamTransfers.copyToFile(stream, file);
+                return Optional.of(stream.version());
+            } catch (java.io.IOException e) {
+                throw StreamTransfers.unwrap(e, file);
+            }
+        });
+    }
+
+    /**
      * Reads the current value of {@code key}: from the fastest cloud holding it, verified against the SHA-256
      * in metadata, falling back to other clouds and, if all fail, to the worst-case protocol that waits for a
      * valid copy or a metadata change until the deadline.
@@ -352,6 +431,34 @@ public final class Hybris implements AutoCloseable {
         });
     }
 
+    /**
+     * {@link #put(String, String, InputStream, long)} on the client's threads (which read the stream: do not use
+     * it until the future completes).
+     */
+    public CompletableFuture<VersionInfo> putAsync(String container, String key, InputStream value, long length) {
+        return async(() -> put(container, key, value, length));
+    }
+
+    /** {@link #put(String, String, Path)} on the client's threads. */
+    public CompletableFuture<VersionInfo> putAsync(String container, String key, Path file) {
+        return async(() -> put(container, key, file));
+    }
+
+    /** {@link #getStream} on the client's threads. */
+    public CompletableFuture<Optional<ValueStream>> getStreamAsync(String container, String key) {
+        return async(() -> getStream(container, key));
+    }
+
+    /** {@link #get(String, String, ByteRange)} on the client's threads. */
+    public CompletableFuture<Optional<ValueStream>> getAsync(String container, String key, ByteRange range) {
+        return async(() -> get(container, key, range));
+    }
+
+    /** {@link #getTo} on the client's threads. */
+    public CompletableFuture<Optional<VersionInfo>> getToAsync(String container, String key, Path file) {
+        return async(() -> getTo(container, key, file));
+    }
+
     /** {@link #get} on the client's threads. */
     public CompletableFuture<Optional<byte[]>> getAsync(String container, String key) {
         return async(() -> get(container, key));
@@ -466,7 +573,7 @@ public final class Hybris implements AutoCloseable {
      * transaction); one whose thread was interrupted with {@link CallInterruptedException}; anything else that
      * is not a {@code HybrisException} (a provider's or Hybris's own bug) is wrapped, never thrown raw.
      */
-    private RuntimeException surfaced(RuntimeException e) {
+    RuntimeException surfaced(RuntimeException e) {
         if (closed.get() && !(e instanceof ClientClosedException) && !(e instanceof InvalidRequestException)
                 && !(e instanceof TransactionAbortedException)) {
             return new ClientClosedException("this Hybris client (" + config.clientId() + ") was closed while the"

@@ -45,7 +45,14 @@ import java.util.TreeMap;
  * <tr><td>{@code hybris.client-id}</td><td>random</td><td>unique id of this client instance ({@code [a-z0-9-]},
  *   1-32 chars); two live clients must never share one</td></tr>
  * <tr><td>{@code hybris.deadline}</td><td>30s</td><td>longest any call may take</td></tr>
- * <tr><td>{@code hybris.value.max-size}</td><td>128MiB</td><td>largest value accepted by put</td></tr>
+ * <tr><td>{@code hybris.value.max-size}</td><td>5TiB</td><td>largest value accepted by put (the {@code byte[]}
+ *   calls are also limited by what one array holds, about 2 GiB)</td></tr>
+ * <tr><td>{@code hybris.chunk.threshold}</td><td>8MiB</td><td>values above this are stored in chunks with a
+ *   manifest (docs/streaming.md); at most this many bytes of a value are held whole in memory</td></tr>
+ * <tr><td>{@code hybris.chunk.size}</td><td>8MiB</td><td>value bytes per chunk of a chunked value (64KiB to
+ *   512MiB): larger chunks mean fewer requests, more memory and a longer time to first byte</td></tr>
+ * <tr><td>{@code hybris.chunk.parallel-uploads}</td><td>4</td><td>chunks of one put uploading at a time</td></tr>
+ * <tr><td>{@code hybris.chunk.read-ahead}</td><td>4</td><td>chunks a stream fetches ahead of its reader</td></tr>
  * <tr><td>{@code hybris.prefix}</td><td>{@code hybris/}</td><td>object-name prefix Hybris owns on every cloud</td></tr>
  * <tr><td>{@code hybris.timer.min}</td><td>250ms</td><td>shortest per-cloud timer before trying another cloud</td></tr>
  * <tr><td>{@code hybris.timer.initial}</td><td>2s</td><td>timer for a cloud with no latency observations yet</td></tr>
@@ -90,6 +97,10 @@ public final class HybrisConfig {
     private final MetadataStore metadataStore;
     private final Duration deadline;
     private final long maxValueSize;
+    private final long chunkThreshold;
+    private final int chunkSize;
+    private final int chunkParallelUploads;
+    private final int chunkReadAhead;
     private final String objectPrefix;
     private final Duration timerMin;
     private final Duration timerInitial;
@@ -145,6 +156,10 @@ public final class HybrisConfig {
         this.metadataStore = b.metadataStore;
         this.deadline = b.deadline;
         this.maxValueSize = b.maxValueSize;
+        this.chunkThreshold = b.chunkThreshold;
+        this.chunkSize = b.chunkSize;
+        this.chunkParallelUploads = b.chunkParallelUploads;
+        this.chunkReadAhead = b.chunkReadAhead;
         this.objectPrefix = b.objectPrefix;
         this.timerMin = b.timerMin;
         this.timerInitial = b.timerInitial;
@@ -247,6 +262,26 @@ public final class HybrisConfig {
     /** The largest value accepted. */
     public long maxValueSize() {
         return maxValueSize;
+    }
+
+    /** Values above this many bytes are stored in chunks ({@code hybris.chunk.threshold}). */
+    public long chunkThreshold() {
+        return chunkThreshold;
+    }
+
+    /** Value bytes per chunk of a chunked value ({@code hybris.chunk.size}). */
+    public int chunkSize() {
+        return chunkSize;
+    }
+
+    /** Chunks of one put uploading at a time ({@code hybris.chunk.parallel-uploads}). */
+    public int chunkParallelUploads() {
+        return chunkParallelUploads;
+    }
+
+    /** Chunks a stream fetches ahead of its reader ({@code hybris.chunk.read-ahead}). */
+    public int chunkReadAhead() {
+        return chunkReadAhead;
     }
 
     /** The object-name prefix Hybris owns on every cloud. */
@@ -368,7 +403,11 @@ public final class HybrisConfig {
         Map<String, String> metadataOptions = Map.of();
         MetadataStore metadataStore;
         Duration deadline = Duration.ofSeconds(30);
-        long maxValueSize = 128L << 20;
+        long maxValueSize = 5L << 40;
+        long chunkThreshold = 8L << 20;
+        int chunkSize = 8 << 20;
+        int chunkParallelUploads = 4;
+        int chunkReadAhead = 4;
         String objectPrefix = "hybris/";
         Duration timerMin = Duration.ofMillis(250);
         Duration timerInitial = Duration.ofSeconds(2);
@@ -487,6 +526,30 @@ public final class HybrisConfig {
         /** The largest value accepted ({@code hybris.value.max-size}). */
         public Builder maxValueSize(long bytes) {
             this.maxValueSize = bytes;
+            return this;
+        }
+
+        /** Values above this many bytes are stored in chunks ({@code hybris.chunk.threshold}). */
+        public Builder chunkThreshold(long bytes) {
+            this.chunkThreshold = bytes;
+            return this;
+        }
+
+        /** Value bytes per chunk of a chunked value ({@code hybris.chunk.size}). */
+        public Builder chunkSize(long bytes) {
+            this.chunkSize = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, bytes));
+            return this;
+        }
+
+        /** Chunks of one put uploading at a time ({@code hybris.chunk.parallel-uploads}). */
+        public Builder chunkParallelUploads(int chunks) {
+            this.chunkParallelUploads = chunks;
+            return this;
+        }
+
+        /** Chunks a stream fetches ahead of its reader ({@code hybris.chunk.read-ahead}). */
+        public Builder chunkReadAhead(int chunks) {
+            this.chunkReadAhead = chunks;
             return this;
         }
 

@@ -27,6 +27,13 @@ final class PropertiesBinder {
         CORE.put("hybris.deadline", b -> v -> b.deadline(ConfigValues.parseDuration("hybris.deadline", v)));
         CORE.put("hybris.value.max-size",
                 b -> v -> b.maxValueSize(ConfigValues.parseSize("hybris.value.max-size", v)));
+        CORE.put("hybris.chunk.threshold",
+                b -> v -> b.chunkThreshold(ConfigValues.parseSize("hybris.chunk.threshold", v)));
+        CORE.put("hybris.chunk.size", b -> v -> b.chunkSize(ConfigValues.parseSize("hybris.chunk.size", v)));
+        CORE.put("hybris.chunk.parallel-uploads",
+                b -> v -> b.chunkParallelUploads(ConfigValues.parseInt("hybris.chunk.parallel-uploads", v)));
+        CORE.put("hybris.chunk.read-ahead",
+                b -> v -> b.chunkReadAhead(ConfigValues.parseInt("hybris.chunk.read-ahead", v)));
         CORE.put("hybris.prefix", b -> b::objectPrefix);
         CORE.put("hybris.timer.min", b -> v -> b.timerMin(ConfigValues.parseDuration("hybris.timer.min", v)));
         CORE.put("hybris.timer.initial",

@@ -256,6 +256,24 @@ public final class ValueCipher {
         return HEADER_BYTES + plaintextLength + chunks * TAG_BYTES;
     }
 
+    /**
+     * The plaintext length of a ciphertext of {@code ciphertextLength} bytes written by {@link #encrypt} in chunks
+     * of {@code chunkSize}: the inverse of {@link #ciphertextLength}; -1 if no plaintext length encrypts to that
+     * many bytes.
+     *
+     * @throws IllegalArgumentException if the chunk size is out of range
+     */
+    public static long plaintextLength(long ciphertextLength, int chunkSize) {
+        checkChunkSize(chunkSize);
+        long body = ciphertextLength - HEADER_BYTES;
+        if (body < TAG_BYTES) {
+            return -1;
+        }
+        long chunks = Math.max(1, (body + chunkSize + TAG_BYTES - 1) / (chunkSize + TAG_BYTES));
+        long plaintext = body - chunks * TAG_BYTES;
+        return plaintext >= 0 && ciphertextLength(plaintext, chunkSize) == ciphertextLength ? plaintext : -1;
+    }
+
     private static void checkChunkSize(int chunkSize) {
         if (chunkSize < MIN_CHUNK_SIZE || chunkSize > MAX_CHUNK_SIZE) {
             throw new IllegalArgumentException("chunk size " + chunkSize + " is out of range: use "

@@ -50,8 +50,10 @@ final class CachingPath implements WritePath, ReadPath {
         byte[] stored = v.sealed() == null ? null : v.sealed().stored();
         CacheLayer.Pending cached = null;
         NewVersion counted = v;
-        if (stored != null) {
+        if (stored != null) { // a chunked value's manifest is cached once it is stored
             cached = cache.writeThrough(key.container(), key.key(), v.timestamp(), stored);
+        }
+        if (!v.isTombstone()) {
             counted = v.withCacheCounter(cache.counterAfter(v.replaced().meta()));
         }
         Metadata meta;
@@ -61,7 +63,7 @@ final class CachingPath implements WritePath, ReadPath {
             cache.writeFailed(key.container(), key.key(), cached);
             throw e;
         }
-        cache.committed(key.container(), key.key(), meta, stored, knownAt, cached);
+        cache.committed(key.container(), key.key(), meta, v.stored(), knownAt, cached);
         return meta;
     }
 
@@ -76,7 +78,7 @@ final class CachingPath implements WritePath, ReadPath {
             throw e;
         }
         for (NewVersion v : versions) {
-            cache.committed(container, v.key().key(), written.get(v.key().key()), v.sealed().stored(), knownAt, null);
+            cache.committed(container, v.key().key(), written.get(v.key().key()), v.stored(), knownAt, null);
         }
         return written;
     }

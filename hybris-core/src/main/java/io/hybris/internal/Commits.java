@@ -56,7 +56,7 @@ final class Commits {
                 if (now.meta() != null && now.meta().timestamp().isAfter(meta.timestamp())) {
                     // overwritten by a newer write: linearized just before it; our copy is garbage
                     if (objectKey != null) {
-                        gc.deleteVersion(objectKey, meta.clouds());
+                        gc.deleteWritten(objectKey, meta);
                     }
                     return;
                 }
@@ -103,7 +103,7 @@ final class Commits {
                     return;
                 }
                 if (!newer.isEmpty()) {
-                    written.forEach((k, m) -> gc.deleteVersion(objectKeys.get(k), m.clouds()));
+                    written.forEach((k, m) -> gc.deleteWritten(objectKeys.get(k), m));
                     throw new TransactionAbortedException("tput of " + written.size() + " keys in " + container
                             + " aborted: a concurrent write with a newer timestamp committed first to " + newer
                             + "; nothing was written");

@@ -1,6 +1,9 @@
 package io.hybris.internal;
 
 import io.hybris.CallInterruptedException;
+import io.hybris.ConcurrentOverwriteException;
+import io.hybris.HybrisException;
+import io.hybris.ValueTooLargeException;
 import io.hybris.Consistency;
 import io.hybris.CryptoException;
 import io.hybris.HybrisConfig;
@@ -10,6 +13,7 @@ import io.hybris.KeyPage;
 import io.hybris.RewrapReport;
 import io.hybris.SweepReport;
 import io.hybris.VersionInfo;
+import io.hybris.crypto.ValueCipher;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataEntry;
 import io.hybris.spi.MetadataKey;
@@ -23,6 +27,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -38,6 +44,8 @@ import java.util.concurrent.ExecutorService;
 public final class Engine {
     /** Largest number of keys in one transactional put. */
     public static final int MAX_TPUT_KEYS = 1000;
+    /** Largest value the {@code byte[]} calls take or return: what one array holds. */
+    public static final int MAX_ARRAY = Integer.MAX_VALUE - 64;
     /** Largest page a list call returns. */
     public static final int MAX_PAGE = 10_000;
 
@@ -59,6 +67,11 @@ public final class Engine {
     private final WritePath writes;
     private final ReadPath reads;
     private final DataKeyRewrap rewrap;
+    private final ChunkedWriter chunkedWriter;
+    private final long chunkThreshold;
+    private final int readAhead;
+    private final ExecutorService io;
+    private final Set<ChunkedReader> openStreams = ConcurrentHashMap.newKeySet();
 
     public Engine(HybrisConfig config, MetadataStore metadata, List<CloudStore> cloudList, ExecutorService io,
                   ExecutorService metadataCalls, ExecutorService gcExecutor) {
@@ -87,7 +100,13 @@ public final class Engine {
         this.prober = new LatencyProber(clouds, cloudOrder, ranking, io, prefix, clientId);
         this.calls = new CloudCalls(clouds, cloudOrder, ranking, listener, io, gc);
         this.layouts = new Layouts(config, calls);
-        VersionPath path = new VersionPath(layouts, new Commits(this.metadata, gc), gc, prefix, io, metadataCalls);
+        this.io = io;
+        this.chunkThreshold = config.chunkThreshold();
+        this.readAhead = config.chunkReadAhead();
+        this.chunkedWriter = new ChunkedWriter(layouts, sealer, gc, io, prefix, config.chunkSize(),
+                config.chunkParallelUploads(), deadline, config.gcEnabled() ? config.gcGrace() : Duration.ZERO);
+        VersionPath path = new VersionPath(layouts, chunkedWriter, new Commits(this.metadata, gc), gc, prefix, io,
+                metadataCalls);
         this.cache = new CacheLayer(config.cache(), valueCache, prefix, io, config.clock());
         if (cache.enabled()) {
             CachingPath cached = new CachingPath(cache, path, path);
@@ -107,6 +126,7 @@ public final class Engine {
      */
     public void close() {
         metadata.close();
+        openStreams.forEach(r -> r.closeBecause("the client was closed while the value was being read"));
     }
 
     /** The value cache's counters. */
@@ -135,13 +155,57 @@ public final class Engine {
     // ------------------------------------------------------------------ PUT / DELETE / TPUT
 
     /** PUT (paper §3.2): read the current version, order after it, store by layout, commit. */
-    public void put(String container, String key, byte[] value) {
+    public VersionInfo put(String container, String key, byte[] value) {
         checkValue(key, value);
+        if (value.length > chunkThreshold) {
+            return putChunked(new MetadataKey(container, key), ValueSource.of(value, maxValueSize, what(container, key)));
+        }
+        return putWhole(new MetadataKey(container, key), value);
+    }
+
+    private VersionInfo putWhole(MetadataKey mk, byte[] value) {
         Deadline d = Deadline.after(deadline);
         Sealer.Sealed sealed = sealer.seal(value);
-        MetadataKey mk = new MetadataKey(container, key);
         Current cur = metadata.read(mk, d);
-        writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), sealed, 0), d);
+        return info(writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), sealed, null, 0), d));
+    }
+
+    /**
+     * PUT of a value read from a stream of {@code length} bytes ({@link ValueSource#UNKNOWN_LENGTH} if unknown):
+     * a value up to {@code hybris.chunk.threshold} is stored whole, a larger one in chunks (docs/streaming.md),
+     * each chunk by the container's layout, then its manifest, then the commit by the same rule as any PUT.
+     */
+    public VersionInfo put(String container, String key, java.io.InputStream in, long length) {
+        if (in == null) {
+            throw new InvalidRequestException("the stream for key '" + key + "' must not be null; use delete to"
+                    + " remove a key");
+        }
+        if (length < ValueSource.UNKNOWN_LENGTH) {
+            throw new InvalidRequestException("length " + length + " of the value for key '" + key + "' is invalid:"
+                    + " pass its length in bytes, or -1 if it is not known");
+        }
+        MetadataKey mk = new MetadataKey(container, key);
+        ValueSource source = new ValueSource(in, length, maxValueSize, what(container, key));
+        if (length == ValueSource.UNKNOWN_LENGTH || length > chunkThreshold) {
+            byte[] head = source.read((int) Math.min(chunkThreshold + 1, Integer.MAX_VALUE - 8));
+            if (head.length > chunkThreshold) {
+                source.pushBack(head);
+                return putChunked(mk, source);
+            }
+            return putWhole(mk, head);
+        }
+        return putWhole(mk, source.read((int) length));
+    }
+
+    private VersionInfo putChunked(MetadataKey mk, ValueSource source) {
+        Deadline d = Deadline.after(deadline);
+        Current cur = metadata.read(mk, d);
+        WritePath.ChunkedValue chunked = new WritePath.ChunkedValue(source);
+        return info(writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, chunked, 0), d));
+    }
+
+    private static String what(String container, String key) {
+        return "key '" + key + "' in " + container;
     }
 
     /** DELETE (paper §3.7): a tombstone with a newer timestamp; the data is garbage-collected. */
@@ -152,7 +216,7 @@ public final class Engine {
         if (!cur.live()) {
             return;
         }
-        writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, 0), d);
+        writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, null, 0), d);
     }
 
     /** Transactional PUT (paper §3.6): all values become visible atomically, or none. */
@@ -170,16 +234,19 @@ public final class Engine {
             Names.checkKey(k);
             checkValue(k, v);
         });
-        Map<String, Sealer.Sealed> data = new LinkedHashMap<>();
-        values.forEach((k, v) -> data.put(k, sealer.seal(v)));
         Deadline d = Deadline.after(deadline);
         Map<String, Current> read = new LinkedHashMap<>();
-        for (String k : data.keySet()) {
+        for (String k : values.keySet()) {
             read.put(k, metadata.read(new MetadataKey(container, k), d));
         }
         List<WritePath.NewVersion> versions = new ArrayList<>();
-        data.forEach((k, sealed) -> versions.add(new WritePath.NewVersion(new MetadataKey(container, k), read.get(k),
-                nextTimestamp(read.get(k)), sealed, 0)));
+        values.forEach((k, v) -> {
+            boolean large = v.length > chunkThreshold;
+            versions.add(new WritePath.NewVersion(new MetadataKey(container, k), read.get(k),
+                    nextTimestamp(read.get(k)), large ? null : sealer.seal(v),
+                    large ? new WritePath.ChunkedValue(ValueSource.of(v, maxValueSize, what(container, k))) : null,
+                    0));
+        });
         writes.writeAll(container, versions, d);
     }
 
@@ -192,20 +259,9 @@ public final class Engine {
 
     /** GET (paper §3.3 and §3.5). */
     public Optional<byte[]> get(String container, String key) {
-        Deadline d = Deadline.after(deadline);
         MetadataKey mk = new MetadataKey(container, key);
-        Current cur = metadata.read(mk, d);
-        if (!cur.live()) {
-            return Optional.empty();
-        }
-        List<Throwable> failures = new ArrayList<>();
-        byte[] dataKey = sealer.dataKey(cur.meta(), mk.toString());
-        byte[] stored = reads.read(mk, cur, d, failures);
-        if (stored != null) {
-            return Optional.of(sealer.open(dataKey, stored));
-        }
-        listener.worstCaseGet(container, key);
-        return worstCaseGet(mk, d, failures);
+        Fetched f = fetch(mk, Deadline.after(deadline));
+        return f == null ? Optional.empty() : Optional.of(value(mk, f.meta(), f.stored(), f.dataKey()));
     }
 
     /**
@@ -219,8 +275,8 @@ public final class Engine {
                 return Optional.empty();
             }
             try {
-                String what = new MetadataKey(container, key).toString();
-                return Optional.of(sealer.open(sealer.dataKey(found.meta(), what), found.stored()));
+                MetadataKey mk = new MetadataKey(container, key);
+                return Optional.of(value(mk, found.meta(), found.stored(), sealer.dataKey(found.meta(), mk.toString())));
             } catch (CryptoException e) {
                 cache.unusable(consistency, container, key, found.meta(), e);
             }
@@ -228,12 +284,113 @@ public final class Engine {
         return get(container, key);
     }
 
+    /** What a read found: the live version's metadata, its verified stored bytes and its data key (or null). */
+    private record Fetched(Metadata meta, byte[] stored, byte[] dataKey) {
+    }
+
+    /** The common-case read, then the worst case; null if the key is absent or deleted. */
+    private Fetched fetch(MetadataKey mk, Deadline d) {
+        Current cur = metadata.read(mk, d);
+        if (!cur.live()) {
+            return null;
+        }
+        List<Throwable> failures = new ArrayList<>();
+        byte[] dataKey = sealer.dataKey(cur.meta(), mk.toString()); // checked before any download
+        byte[] stored = reads.read(mk, cur, d, failures);
+        if (stored != null) {
+            return new Fetched(cur.meta(), stored, dataKey);
+        }
+        listener.worstCaseGet(mk.container(), mk.key());
+        return worstCaseGet(mk, d, failures);
+    }
+
+    /** The value of a version from its verified stored bytes (a chunked value's manifest: then its chunks). */
+    private byte[] value(MetadataKey mk, Metadata meta, byte[] stored, byte[] dataKey) {
+        if (!meta.isChunked()) {
+            return sealer.open(dataKey, stored);
+        }
+        long length = meta.chunked().valueLength();
+        if (length > MAX_ARRAY) {
+            throw new ValueTooLargeException("the value of " + what(mk.container(), mk.key()) + " has " + length
+                    + " bytes, more than one array holds; read it with getStream or getTo", MAX_ARRAY);
+        }
+        try (ChunkedReader in = chunkedReader(mk, meta, stored, dataKey, 0, length)) {
+            byte[] value = new byte[(int) length];
+            int n = 0;
+            for (int got; n < value.length && (got = in.read(value, n, value.length - n)) > 0; ) {
+                n += got;
+            }
+            if (n != length) {
+                throw new HybrisException("the chunks of " + mk + " held " + n + " bytes, its metadata says " + length);
+            }
+            return value;
+        }
+    }
+
+    /**
+     * A streaming GET of {@code range} of the key's current value; null if the key is absent or deleted. The range
+     * is checked against the length in metadata before anything is downloaded; a chunked value then costs the
+     * manifest read and fetches only the chunks covering the range, {@code hybris.chunk.read-ahead} at a time.
+     */
+    public Opened open(String container, String key, io.hybris.ByteRange range) {
+        MetadataKey mk = new MetadataKey(container, key);
+        Deadline d = Deadline.after(deadline);
+        Current cur = metadata.read(mk, d);
+        if (!cur.live()) {
+            return null;
+        }
+        long valueLength = valueLength(cur.meta());
+        range.firstIn(valueLength); // an invalid range fails before any download
+        List<Throwable> failures = new ArrayList<>();
+        byte[] dataKey = sealer.dataKey(cur.meta(), mk.toString());
+        byte[] stored = reads.read(mk, cur, d, failures);
+        Fetched f;
+        if (stored != null) {
+            f = new Fetched(cur.meta(), stored, dataKey);
+        } else {
+            listener.worstCaseGet(container, key);
+            f = worstCaseGet(mk, d, failures);
+            if (f == null) {
+                return null;
+            }
+            valueLength = valueLength(f.meta());
+        }
+        long first = range.firstIn(valueLength);
+        long length = range.lengthIn(valueLength);
+        java.io.InputStream in;
+        if (f.meta().isChunked()) {
+            in = chunkedReader(mk, f.meta(), f.stored(), f.dataKey(), first, length);
+        } else {
+            in = new java.io.ByteArrayInputStream(sealer.open(f.dataKey(), f.stored()), (int) first, (int) length);
+        }
+        return new Opened(info(f.meta()), first, length, in);
+    }
+
+    /** A stream opened by {@link #open}: {@code length} bytes of the value from offset {@code first}. */
+    public record Opened(VersionInfo version, long first, long length, java.io.InputStream in) {
+    }
+
+    private ChunkedReader chunkedReader(MetadataKey mk, Metadata meta, byte[] manifestBytes, byte[] dataKey,
+                                        long first, long length) {
+        ChunkManifest manifest = ChunkManifest.decode(manifestBytes);
+        if (manifest.valueLength() != meta.chunked().valueLength()) {
+            throw new HybrisException("the chunk manifest of " + mk + " describes " + manifest.valueLength()
+                    + " bytes, its metadata " + meta.chunked().valueLength());
+        }
+        ObjectKey version = new ObjectKey(mk.container(), mk.key(), meta.timestamp());
+        ChunkedReader reader = new ChunkedReader(manifest, version, prefix, layouts,
+                (name, chunk, d, failures) -> worstCaseChunk(mk, meta.timestamp(), name, chunk, d, failures),
+                dataKey, io, deadline, readAhead, first, length, openStreams::remove);
+        openStreams.add(reader);
+        return reader;
+    }
+
     /**
      * The worst-case GET (paper §3.5): subscribe to the key, run rounds of the version's layout (every listed cloud
      * in parallel, failed ones re-requested with backoff), restart when the metadata changes, give up at the
-     * deadline.
+     * deadline. Null if the key was deleted meanwhile.
      */
-    private Optional<byte[]> worstCaseGet(MetadataKey mk, Deadline d, List<Throwable> failures) {
+    private Fetched worstCaseGet(MetadataKey mk, Deadline d, List<Throwable> failures) {
         boolean first = true;
         while (true) {
             if (!first) {
@@ -246,19 +403,51 @@ public final class Engine {
             try {
                 Current cur = watched.current();
                 if (!cur.live()) {
-                    return Optional.empty();
+                    return null;
                 }
                 Metadata meta = cur.meta();
                 byte[] dataKey = sealer.dataKey(meta, mk.toString());
                 String objectKey = new ObjectKey(mk.container(), mk.key(), meta.timestamp()).render(prefix);
                 byte[] stored = layouts.forRead(meta).readRound(race, changed, objectKey, meta, d, failures);
                 if (stored != null) {
-                    return Optional.of(sealer.open(dataKey, stored));
+                    return new Fetched(meta, stored, dataKey);
                 }
                 // the metadata changed or the round ended: re-read
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new CallInterruptedException("get of " + mk + " interrupted", false, e);
+            } finally {
+                race.cancelAll();
+                watched.cancel();
+            }
+        }
+    }
+
+    /**
+     * The worst case for one chunk of a chunked value no listed cloud provided: rounds over its clouds while the
+     * version is current. Chunks are immutable, so once the version is superseded (and its chunks collected) the
+     * read fails rather than mixing versions.
+     */
+    private byte[] worstCaseChunk(MetadataKey mk, Timestamp version, String name, Metadata chunk, Deadline d,
+                                  List<Throwable> failures) {
+        while (true) {
+            Race<byte[]> race = calls.newReadRace();
+            Race.Signal changed = new Race.Signal("metadata changed");
+            MetadataCalls.Watched watched = metadata.readAndWatch(mk, () -> race.signal(changed), d);
+            try {
+                Metadata now = watched.current().meta();
+                if (now == null || !now.timestamp().equals(version)) {
+                    throw new ConcurrentOverwriteException(mk + " was " + (now == null || now.isTombstone()
+                            ? "deleted" : "overwritten") + " while version " + version + " was being read, and "
+                            + name + " is no longer on any cloud; read the key again");
+                }
+                byte[] stored = layouts.forRead(chunk).readRound(race, changed, name, chunk, d, failures);
+                if (stored != null) {
+                    return stored;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CallInterruptedException("read of " + mk + " interrupted", false, e);
             } finally {
                 race.cancelAll();
                 watched.cancel();
@@ -302,9 +491,23 @@ public final class Engine {
         if (!cur.live()) {
             return Optional.empty();
         }
-        Metadata m = cur.meta();
-        return Optional.of(new VersionInfo(m.timestamp().sn(), m.timestamp().clientId(), m.clouds(), m.size(),
-                Hashing.hex(m.sha256()), m.timestamp().toString()));
+        return Optional.of(info(cur.meta()));
+    }
+
+    private static VersionInfo info(Metadata m) {
+        return new VersionInfo(m.timestamp().sn(), m.timestamp().clientId(), m.clouds(), valueLength(m),
+                Hashing.hex(m.sha256()), m.timestamp().toString());
+    }
+
+    /** The length of a live version's value (not of its stored bytes, which may be ciphertext or a manifest). */
+    private static long valueLength(Metadata m) {
+        if (m.isChunked()) {
+            return m.chunked().valueLength();
+        }
+        if (m.encryption() != null) {
+            return Math.max(0, ValueCipher.plaintextLength(m.size(), ValueCipher.DEFAULT_CHUNK_SIZE));
+        }
+        return m.size();
     }
 
     /** KEK rotation (see {@link DataKeyRewrap}). */
@@ -322,8 +525,9 @@ public final class Engine {
             throw new InvalidRequestException("value for key '" + key + "' must not be null; use delete to remove a key");
         }
         if (value.length > maxValueSize) {
-            throw new InvalidRequestException("value for key '" + key + "' is " + value.length
-                    + " bytes, above hybris.value.max-size=" + maxValueSize + "; raise the limit or split the value");
+            throw new ValueTooLargeException("value for key '" + key + "' is " + value.length
+                    + " bytes, above hybris.value.max-size=" + maxValueSize + "; raise the limit or split the value",
+                    maxValueSize);
         }
     }
 }

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,7 +56,33 @@ final class GarbageCollector {
         if (!enabled || replaced == null || replaced.isTombstone()) {
             return;
         }
-        deleteVersion(new ObjectKey(container, key, replaced.timestamp()).render(prefix), replaced.clouds());
+        deleteWritten(new ObjectKey(container, key, replaced.timestamp()).render(prefix), replaced);
+    }
+
+    /**
+     * Deletes a version that metadata no longer references (or never did), in the background: its object from the
+     * clouds {@code meta} lists and, for a chunked value, every chunk on every cloud (found by listing the version's
+     * chunk prefix: one LIST request per cloud, rather than reading the manifest).
+     */
+    void deleteWritten(String objectKey, Metadata meta) {
+        deleteVersion(objectKey, meta.clouds());
+        if (meta.isChunked()) {
+            String chunkPrefix = objectKey + "#c";
+            for (CloudStore cloud : clouds.values()) {
+                submit(() -> {
+                    try {
+                        for (CloudObject o : cloud.list(chunkPrefix)) {
+                            if (ObjectKey.parseChunk(prefix, o.key()).isPresent()) {
+                                deleteNow(cloud, o.key());
+                            }
+                        }
+                    } catch (RuntimeException e) {
+                        LOG.debug("could not list the chunks of {} on cloud {}; the sweep will retry: {}", objectKey,
+                                cloud.id(), e.toString());
+                    }
+                });
+            }
+        }
     }
 
     /** Deletes an unreferenced version from the given clouds, in the background (always: it was never visible). */
@@ -81,6 +108,12 @@ final class GarbageCollector {
         }
     }
 
+    /** The version an object name belongs to: its own, or that of the chunked value it is a chunk of. */
+    private Optional<ObjectKey> versionOf(String name) {
+        Optional<ObjectKey> v = ObjectKey.parse(prefix, name);
+        return v.isPresent() ? v : ObjectKey.parseChunk(prefix, name);
+    }
+
     private boolean deleteNow(CloudStore cloud, String objectKey) {
         try {
             cloud.delete(objectKey);
@@ -92,7 +125,12 @@ final class GarbageCollector {
         }
     }
 
-    /** Lists every cloud under the prefix and deletes what no metadata references; runs on the calling thread. */
+    /**
+     * Lists every cloud under the prefix and deletes what no metadata references; runs on the calling thread. A
+     * version's object and its chunks (a chunked value) are judged together: kept while the version is current,
+     * deleted once it is superseded, and otherwise (an upload that never committed) only when the newest of its
+     * pieces on any cloud is older than the grace period, so an upload still adding chunks keeps them all.
+     */
     SweepReport sweep() {
         Instant now = clock.instant();
         Map<MetadataKey, Optional<Metadata>> current = new HashMap<>();
@@ -101,17 +139,30 @@ final class GarbageCollector {
         int young = 0;
         int deleted = 0;
         int failed = 0;
+        Map<CloudStore, List<CloudObject>> listed = new LinkedHashMap<>();
+        Map<ObjectKey, Instant> newest = new HashMap<>();
         for (CloudStore cloud : clouds.values()) {
-            List<CloudObject> objects;
             try {
-                objects = cloud.list(prefix);
+                List<CloudObject> objects = cloud.list(prefix);
+                listed.put(cloud, objects);
+                for (CloudObject object : objects) {
+                    versionOf(object.key()).ifPresent(v -> newest.merge(v, object.lastModified(),
+                            (a, b) -> a.isAfter(b) ? a : b));
+                }
             } catch (RuntimeException e) {
                 LOG.warn("sweep could not list cloud {}: {}", cloud.id(), e.toString());
                 failed++;
-                continue;
             }
-            for (CloudObject object : objects) {
+        }
+        for (Map.Entry<CloudStore, List<CloudObject>> e : listed.entrySet()) {
+            CloudStore cloud = e.getKey();
+            for (CloudObject object : e.getValue()) {
+                boolean chunk = false;
                 Optional<ObjectKey> parsed = ObjectKey.parse(prefix, object.key());
+                if (parsed.isEmpty()) {
+                    parsed = ObjectKey.parseChunk(prefix, object.key());
+                    chunk = true;
+                }
                 if (parsed.isEmpty()) {
                     continue; // under our prefix but not named by Hybris: not ours to judge
                 }
@@ -122,18 +173,18 @@ final class GarbageCollector {
                 try {
                     meta = current.computeIfAbsent(mk,
                             k -> metadata.read(k).map(VersionedValue::value).map(MetadataCodec::decode));
-                } catch (RuntimeException e) {
-                    LOG.warn("sweep could not read metadata of {}; keeping its objects: {}", mk, e.toString());
+                } catch (RuntimeException ex) {
+                    LOG.warn("sweep could not read metadata of {}; keeping its objects: {}", mk, ex.toString());
                     failed++;
                     continue;
                 }
                 boolean isCurrent = meta.isPresent() && meta.get().timestamp().equals(ok.timestamp());
-                if (isCurrent && meta.get().clouds().contains(cloud.id())) {
+                if (isCurrent && (chunk || meta.get().clouds().contains(cloud.id()))) {
                     referenced++;
                     continue;
                 }
                 boolean superseded = meta.isPresent() && meta.get().timestamp().isAfter(ok.timestamp());
-                boolean oldEnough = !object.lastModified().plus(grace).isAfter(now);
+                boolean oldEnough = !newest.getOrDefault(ok, object.lastModified()).plus(grace).isAfter(now);
                 if (!superseded && !oldEnough) {
                     young++;
                     continue;

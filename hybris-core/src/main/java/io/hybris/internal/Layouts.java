@@ -40,6 +40,11 @@ final class Layouts {
         return coded ? erasure : replicated;
     }
 
+    /** Full replication, whatever the policy (a chunked value's manifest). */
+    Layout replicated() {
+        return replicated;
+    }
+
     /** The layout the version {@code meta} was stored with. */
     Layout forRead(Metadata meta) {
         return meta.erasure() != null ? erasure : replicated;

@@ -17,10 +17,26 @@ import java.util.Objects;
  *                   by versions (paper §3.10, "η"); 0 when not in use
  * @param erasure    how the stored bytes are erasure-coded across {@code clouds} ({@code clouds.get(i)} holds chunk
  *                   {@code i}), or null if every cloud holds a full replica
+ * @param chunked    for a chunked (large) value, its length: the stored bytes are then its chunk manifest
+ *                   ({@link ChunkManifest}), and the value is in the chunks the manifest lists; null for a value
+ *                   stored whole
  */
 public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption,
-                       int cacheCounter, Erasure erasure) {
+                       int cacheCounter, Erasure erasure, Chunked chunked) {
     public static final int HASH_BYTES = 32;
+
+    /**
+     * The mark of a chunked value: the version's object is its chunk manifest, the value is in its chunks.
+     *
+     * @param valueLength the value's length in bytes (plaintext)
+     */
+    public record Chunked(long valueLength) {
+        public Chunked {
+            if (valueLength < 0) {
+                throw new IllegalArgumentException("valueLength must be >= 0: " + valueLength);
+            }
+        }
+    }
 
     /**
      * The custody record of an encrypted version's data key: the id of the key-encryption key it is wrapped with
@@ -111,6 +127,12 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
         }
     }
 
+    /** Metadata of a version stored whole. */
+    public Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption,
+                    int cacheCounter, Erasure erasure) {
+        this(timestamp, clouds, sha256, size, encryption, cacheCounter, erasure, null);
+    }
+
     /** Metadata of a replicated version (no erasure coding). */
     public Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption,
                     int cacheCounter) {
@@ -147,6 +169,10 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
             throw new IllegalArgumentException("an erasure-coded version has one cloud per chunk: "
                     + erasure.totalChunks() + " chunks, " + clouds.size() + " clouds");
         }
+        if (chunked != null && (erasure != null || clouds.isEmpty())) {
+            throw new IllegalArgumentException("a chunked version's manifest is replicated, never erasure-coded,"
+                    + " and a tombstone has no chunks");
+        }
     }
 
     /** A tombstone recording that the key was deleted at {@code timestamp}. */
@@ -156,12 +182,17 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
 
     /** The same version with another key-custody record (KEK rotation). */
     public Metadata withEncryption(Encryption e) {
-        return new Metadata(timestamp, clouds, sha256, size, e, cacheCounter, erasure);
+        return new Metadata(timestamp, clouds, sha256, size, e, cacheCounter, erasure, chunked);
     }
 
     /** The same version with another cache counter (bounded staleness by versions). */
     public Metadata withCacheCounter(int counter) {
-        return new Metadata(timestamp, clouds, sha256, size, encryption, counter, erasure);
+        return new Metadata(timestamp, clouds, sha256, size, encryption, counter, erasure, chunked);
+    }
+
+    /** Whether the value is chunked (its stored bytes are a chunk manifest). */
+    public boolean isChunked() {
+        return chunked != null;
     }
 
     /** Whether this records a deletion. */
@@ -173,12 +204,14 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
     public boolean equals(Object o) {
         return o instanceof Metadata m && timestamp.equals(m.timestamp) && clouds.equals(m.clouds)
                 && Arrays.equals(sha256, m.sha256) && size == m.size && Objects.equals(encryption, m.encryption)
-                && cacheCounter == m.cacheCounter && Objects.equals(erasure, m.erasure);
+                && cacheCounter == m.cacheCounter && Objects.equals(erasure, m.erasure)
+                && Objects.equals(chunked, m.chunked);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(timestamp, clouds, Arrays.hashCode(sha256), size, encryption, cacheCounter, erasure);
+        return Objects.hash(timestamp, clouds, Arrays.hashCode(sha256), size, encryption, cacheCounter, erasure,
+                chunked);
     }
 
     @Override
@@ -187,6 +220,7 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
                 : "Metadata[" + timestamp + ", clouds=" + clouds + ", size=" + size + ", sha256="
                 + Hashing.hex(sha256).substring(0, 12) + "..." + (encryption == null ? "" : ", " + encryption)
                 + (cacheCounter == 0 ? "" : ", cacheCounter=" + cacheCounter)
-                + (erasure == null ? "" : ", " + erasure) + "]";
+                + (erasure == null ? "" : ", " + erasure)
+                + (chunked == null ? "" : ", chunked value of " + chunked.valueLength() + " bytes") + "]";
     }
 }

@@ -35,6 +35,7 @@ public final class MetadataCodec {
     private static final int TAG_ENCRYPTION = 1;
     private static final int TAG_CACHE_COUNTER = 3;
     private static final int TAG_ERASURE = 4;
+    private static final int TAG_CHUNKED = 5;
     private static final String BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
     private static final int WRITE_ID_FLAG = 0x40;
     private static final int MAX_CLIENT_ID_CHARS = 0x3f;
@@ -77,6 +78,13 @@ public final class MetadataCodec {
                 writeVarLong(out, 1 + (long) Metadata.HASH_BYTES * e.totalChunks());
                 out.write(e.dataChunks());
                 e.chunkHashes().forEach(out::writeBytes);
+            }
+            if (m.chunked() != null) {
+                ByteArrayOutputStream body = new ByteArrayOutputStream(10);
+                writeVarLong(body, m.chunked().valueLength());
+                out.write(TAG_CHUNKED);
+                writeVarLong(out, body.size());
+                out.writeBytes(body.toByteArray());
             }
             if (m.cacheCounter() != 0) {
                 ByteArrayOutputStream body = new ByteArrayOutputStream(5);
@@ -126,6 +134,7 @@ public final class MetadataCodec {
         Metadata.Encryption encryption = null;
         long cacheCounter = -1;
         Metadata.Erasure erasure = null;
+        Metadata.Chunked chunked = null;
         while (in.remaining() > 0) {
             int tag = in.u8();
             long length = in.varLong();
@@ -155,6 +164,15 @@ public final class MetadataCodec {
                 erasure = new Metadata.Erasure(k, hashes);
                 continue;
             }
+            if (tag == TAG_CHUNKED && chunked == null) {
+                long valueLength = body.varLong();
+                body.end();
+                if (valueLength < 0) {
+                    throw new MetadataFormatException("negative chunked value length " + valueLength);
+                }
+                chunked = new Metadata.Chunked(valueLength);
+                continue;
+            }
             if (tag != TAG_ENCRYPTION || encryption != null) {
                 throw new MetadataFormatException("unknown or repeated metadata extension " + tag
                         + "; it was written by a newer client: upgrade this one");
@@ -167,7 +185,10 @@ public final class MetadataCodec {
             encryption = new Metadata.Encryption(keyId, body.bytes((int) wrappedLength));
             body.end();
         }
-        return new Metadata(ts, ids, hash, size, encryption, (int) Math.max(0, cacheCounter), erasure);
+        if (chunked != null && erasure != null) {
+            throw new MetadataFormatException("a chunked value's manifest cannot be erasure-coded");
+        }
+        return new Metadata(ts, ids, hash, size, encryption, (int) Math.max(0, cacheCounter), erasure, chunked);
     }
 
     private static void writeClientId(ByteArrayOutputStream out, String id, boolean writeIdFollows) {

@@ -22,13 +22,30 @@ public record ObjectKey(String container, String key, Timestamp timestamp) {
 
     /** The full object name under {@code prefix}. */
     public String render(String prefix) {
-        return new VersionName(container, key, timestamp.sn(), timestamp.clientId(), timestamp.writeId())
-                .render(prefix);
+        return name().render(prefix);
+    }
+
+    /** The name of chunk {@code index} of this version (a chunked value) under {@code prefix}. */
+    public String renderChunk(String prefix, int index) {
+        return name().renderChunk(prefix, index);
+    }
+
+    private VersionName name() {
+        return new VersionName(container, key, timestamp.sn(), timestamp.clientId(), timestamp.writeId());
     }
 
     /** The prefix shared by every version of one key, for listing. */
     public static String keyPrefix(String prefix, String container, String key) {
         return VersionName.keyPrefix(prefix, container, key);
+    }
+
+    /**
+     * Parses the name of a chunk written by {@link #renderChunk} into its version; empty if it is not one (never
+     * throws).
+     */
+    public static Optional<ObjectKey> parseChunk(String prefix, String name) {
+        return VersionName.parseChunk(prefix, name).map(c -> new ObjectKey(c.version().container(),
+                c.version().key(), new Timestamp(c.version().sn(), c.version().clientId(), c.version().writeId())));
     }
 
     /** Parses an object name written by {@link #render}; empty if it is not one (never throws). */

@@ -45,6 +45,36 @@ final class Sealer {
         }
     }
 
+    /**
+     * The data key of a new chunked version and its custody record for the metadata; null when values are stored
+     * unencrypted. Each chunk is sealed with {@link #sealChunk} under this key (a fresh random nonce per chunk).
+     */
+    VersionKey newVersionKey() {
+        if (keys == null) {
+            return null;
+        }
+        byte[] dataKey = ValueCipher.newDataKey(random);
+        String keyId = keys.currentKeyId();
+        return new VersionKey(dataKey, new Metadata.Encryption(keyId, keys.wrap(keyId, dataKey)));
+    }
+
+    /** A chunked version's data key (zero it with {@link VersionKey#destroy} when done) and its custody record. */
+    record VersionKey(byte[] dataKey, Metadata.Encryption encryption) {
+        void destroy() {
+            Arrays.fill(dataKey, (byte) 0);
+        }
+    }
+
+    /** The stored bytes of one chunk: encrypted under {@code dataKey}, or the chunk itself when it is null. */
+    byte[] sealChunk(byte[] dataKey, byte[] chunk) {
+        return dataKey == null ? chunk : ValueCipher.encrypt(dataKey, chunk, random);
+    }
+
+    /** One chunk's value bytes from its verified stored bytes; {@code dataKey} (null if plaintext) is kept. */
+    static byte[] openChunk(byte[] dataKey, byte[] stored) {
+        return dataKey == null ? stored : ValueCipher.decrypt(dataKey, stored);
+    }
+
     /** The data key of an encrypted version (checked before any download); null for a plaintext version. */
     byte[] dataKey(Metadata meta, String what) {
         Metadata.Encryption e = meta.encryption();

@@ -22,6 +22,7 @@ final class VersionPath implements WritePath, ReadPath {
     private static final int HASH_IN_PARALLEL_FROM = 256 << 10;
 
     private final Layouts layouts;
+    private final ChunkedWriter chunks;
     private final Commits commits;
     private final GarbageCollector gc;
     private final String prefix;
@@ -29,9 +30,10 @@ final class VersionPath implements WritePath, ReadPath {
     /** Runs the uploads of a transaction's keys in parallel. */
     private final ExecutorService transactionUploads;
 
-    VersionPath(Layouts layouts, Commits commits, GarbageCollector gc, String prefix, ExecutorService io,
-                ExecutorService transactionUploads) {
+    VersionPath(Layouts layouts, ChunkedWriter chunks, Commits commits, GarbageCollector gc, String prefix,
+                ExecutorService io, ExecutorService transactionUploads) {
         this.layouts = layouts;
+        this.chunks = chunks;
         this.commits = commits;
         this.gc = gc;
         this.prefix = prefix;
@@ -47,14 +49,15 @@ final class VersionPath implements WritePath, ReadPath {
 
     @Override
     public Metadata write(NewVersion v, Deadline d) {
-        if (v.sealed() == null) {
+        if (v.isTombstone()) {
             Metadata tombstone = Metadata.tombstone(v.timestamp());
             commits.commit(v.key(), tombstone, v.replaced(), d, null);
             return tombstone;
         }
         String objectKey = objectKey(v.key(), v.timestamp());
         Metadata meta = store(v, objectKey, d);
-        commits.commit(v.key(), meta, v.replaced(), d, objectKey);
+        // a chunked upload takes as long as its stream: the commit gets a deadline of its own
+        commits.commit(v.key(), meta, v.replaced(), v.chunked() != null ? Deadline.after(d.budget()) : d, objectKey);
         return meta;
     }
 
@@ -86,15 +89,24 @@ final class VersionPath implements WritePath, ReadPath {
         }
         if (failure != null) {
             futures.forEach(fut -> fut.cancel(true)); // uploads still running end up as orphans for the sweep
-            written.forEach((k, m) -> gc.deleteVersion(objectKeys.get(k), m.clouds()));
+            written.forEach((k, m) -> gc.deleteWritten(objectKeys.get(k), m));
             throw failure;
         }
-        commits.commitAll(container, written, read, objectKeys, d);
+        boolean chunked = versions.stream().anyMatch(v -> v.chunked() != null);
+        commits.commitAll(container, written, read, objectKeys, chunked ? Deadline.after(d.budget()) : d);
         return written;
     }
 
-    /** Stores one version by its layout and returns its metadata (not yet committed). */
+    /** Stores one version by its layout (or in chunks) and returns its metadata (not yet committed). */
     private Metadata store(NewVersion v, String objectKey, Deadline d) {
+        if (v.chunked() != null) {
+            ChunkedWriter.Stored s = chunks.store(new ObjectKey(v.key().container(), v.key().key(), v.timestamp()),
+                    v.chunked().source());
+            v.chunked().stored(s.manifest());
+            return new Metadata(v.timestamp(), s.placement().clouds(), Hashing.sha256(s.manifest()),
+                    s.manifest().length, s.encryption(), v.cacheCounter(), null,
+                    new Metadata.Chunked(s.valueLength()));
+        }
         byte[] data = v.sealed().stored();
         // the hash is needed only for the metadata: for large values compute it while the uploads run
         CompletableFuture<byte[]> hash = data.length >= HASH_IN_PARALLEL_FROM

@@ -14,13 +14,47 @@ interface WritePath {
     /**
      * A new version of one key, ordered after {@code replaced}.
      *
-     * @param sealed       the bytes to store (ciphertext when encrypted), or null for a deletion (a tombstone)
+     * @param sealed       the bytes to store whole (ciphertext when encrypted), or null
+     * @param chunked      the value to store in chunks, or null; with {@code sealed} null too, a deletion (a
+     *                     tombstone)
      * @param cacheCounter the bounded-staleness counter to record (see {@link CacheLayer#counterAfter})
      */
     record NewVersion(MetadataKey key, Current replaced, Timestamp timestamp, Sealer.Sealed sealed,
-                      int cacheCounter) {
+                      ChunkedValue chunked, int cacheCounter) {
         NewVersion withCacheCounter(int counter) {
-            return new NewVersion(key, replaced, timestamp, sealed, counter);
+            return new NewVersion(key, replaced, timestamp, sealed, chunked, counter);
+        }
+
+        /** Whether this version records a deletion. */
+        boolean isTombstone() {
+            return sealed == null && chunked == null;
+        }
+
+        /** The bytes stored under the version's name: the value, or a chunked value's manifest once stored. */
+        byte[] stored() {
+            return sealed != null ? sealed.stored() : chunked != null ? chunked.manifest() : null;
+        }
+    }
+
+    /** A value to store in chunks: its source, and, once stored, its manifest. Written by one thread. */
+    final class ChunkedValue {
+        private final ValueSource source;
+        private volatile byte[] manifest;
+
+        ChunkedValue(ValueSource source) {
+            this.source = source;
+        }
+
+        ValueSource source() {
+            return source;
+        }
+
+        byte[] manifest() {
+            return manifest;
+        }
+
+        void stored(byte[] manifest) {
+            this.manifest = manifest;
         }
     }
 

@@ -17,12 +17,32 @@ import java.util.regex.Pattern;
  * @param sn        the version's sequence number ({@code >= 0})
  * @param clientId  the writing client's id ({@code [a-z0-9][a-z0-9-]{0,31}})
  * @param writeId   the writing call's id within its client ({@code >= 0}), or {@link #NO_WRITE_ID}
+ *
+ * <p>A large value is stored in chunks ({@code docs/streaming.md}): the version's own name then holds its chunk
+ * manifest, and chunk {@code i} is stored as {@code <version name>#c<i>} ({@link #renderChunk}); every chunk of a
+ * version shares the prefix {@link #chunkPrefix}.
  */
 public record VersionName(String container, String key, long sn, String clientId, long writeId) {
     /** The write id of a version name that has none. */
     public static final long NO_WRITE_ID = -1;
 
     private static final Pattern CLIENT_ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,31}");
+    private static final String CHUNK_MARK = "#c";
+
+    /**
+     * One chunk of a chunked version, as named on the clouds.
+     *
+     * @param version the version the chunk belongs to
+     * @param index   the chunk's index in the value ({@code >= 0})
+     */
+    public record Chunk(VersionName version, int index) {
+        public Chunk {
+            Objects.requireNonNull(version, "version");
+            if (index < 0) {
+                throw new IllegalArgumentException("chunk index must be >= 0: " + index);
+            }
+        }
+    }
 
     public VersionName {
         Objects.requireNonNull(container, "container");
@@ -49,6 +69,38 @@ public record VersionName(String container, String key, long sn, String clientId
     /** The full object name under {@code prefix}. */
     public String render(String prefix) {
         return keyPrefix(prefix, container, key) + version();
+    }
+
+    /** The name of chunk {@code index} of this version under {@code prefix}. */
+    public String renderChunk(String prefix, int index) {
+        if (index < 0) {
+            throw new IllegalArgumentException("chunk index must be >= 0: " + index);
+        }
+        return chunkPrefix(prefix) + index;
+    }
+
+    /** The prefix shared by the names of every chunk of this version (and of nothing else), for listing. */
+    public String chunkPrefix(String prefix) {
+        return render(prefix) + CHUNK_MARK;
+    }
+
+    /** Parses a chunk name written by {@link #renderChunk}; empty if it is not exactly one (never throws). */
+    public static Optional<Chunk> parseChunk(String prefix, String name) {
+        int mark = name.lastIndexOf(CHUNK_MARK);
+        if (mark < 0) {
+            return Optional.empty();
+        }
+        String digits = name.substring(mark + CHUNK_MARK.length());
+        if (digits.isEmpty() || digits.length() > 10 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return Optional.empty();
+        }
+        long index = Long.parseLong(digits);
+        if (index > Integer.MAX_VALUE) {
+            return Optional.empty();
+        }
+        return parse(prefix, name.substring(0, mark))
+                .filter(v -> v.renderChunk(prefix, (int) index).equals(name))
+                .map(v -> new Chunk(v, (int) index));
     }
 
     /** The prefix shared by the names of every version of one key, for listing. */

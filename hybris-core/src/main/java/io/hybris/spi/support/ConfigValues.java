@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  */
 public final class ConfigValues {
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
-    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(b|kib|mib|gib|kb|mb|gb)?");
+    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(b|kib|mib|gib|tib|kb|mb|gb|tb)?");
 
     private ConfigValues() {
     }
@@ -52,12 +52,12 @@ public final class ConfigValues {
         }
     }
 
-    /** Parses a byte size: {@code 1048576}, {@code 64KiB}, {@code 32MiB}, {@code 1GiB} (KB/MB/GB are powers of 1000). */
+    /** Parses a byte size: {@code 1048576}, {@code 64KiB}, {@code 32MiB}, {@code 1GiB}, {@code 5TiB} (KB/MB/GB/TB are powers of 1000). */
     public static long parseSize(String key, String value) {
         Matcher m = SIZE.matcher(value.trim().toLowerCase(Locale.ROOT));
         if (!m.matches()) {
             throw new HybrisConfigurationException(key + "=" + value
-                    + " is not a size; write e.g. 1048576, 64KiB, 32MiB or 1GiB");
+                    + " is not a size; write e.g. 1048576, 64KiB, 32MiB, 1GiB or 5TiB");
         }
         long n;
         try {
@@ -70,9 +70,11 @@ public final class ConfigValues {
             case "kib" -> 1L << 10;
             case "mib" -> 1L << 20;
             case "gib" -> 1L << 30;
+            case "tib" -> 1L << 40;
             case "kb" -> 1000L;
             case "mb" -> 1000_000L;
             case "gb" -> 1000_000_000L;
+            case "tb" -> 1000_000_000_000L;
             default -> 1L;
         };
         try {

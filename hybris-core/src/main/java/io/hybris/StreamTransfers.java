@@ -1,0 +1,74 @@
+package io.hybris;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/** The file ends of the streaming calls: a file as a put's source, and a verified download into a file. */
+final class StreamTransfers {
+    /** A streaming put of a source of {@code length} bytes. */
+    interface StreamPut {
+        VersionInfo put(InputStream in, long length);
+    }
+
+    private StreamTransfers() {
+    }
+
+    /** Puts the contents of {@code file} through {@code put}. */
+    static VersionInfo putFile(Path file, StreamPut put) {
+        java.util.Objects.requireNonNull(file, "file");
+        if (!Files.isRegularFile(file)) {
+            throw new InvalidRequestException("cannot put " + file + ": " + (Files.exists(file)
+                    ? "it is not a regular file" : "no such file"));
+        }
+        try (InputStream in = Files.newInputStream(file)) {
+            return put.put(in, Files.size(file));
+        } catch (NoSuchFileException e) {
+            throw new InvalidRequestException("cannot put " + file + ": no such file");
+        } catch (IOException e) {
+            throw new ValueSourceException("reading " + file + " failed: " + e.getMessage()
+                    + "; nothing was committed", e);
+        }
+    }
+
+    /**
+     * Copies {@code in} into a temporary file beside {@code file} and renames it over {@code file} once complete;
+     * on failure the temporary file is deleted and {@code file} is untouched.
+     */
+    static void copyToFile(InputStream in, Path file) throws IOException {
+        Path target = file.toAbsolutePath();
+        Path dir = target.getParent();
+        Path part = Files.createTempFile(dir, "." + target.getFileName(), ".hybris-part");
+        boolean done = false;
+        try {
+            try (OutputStream out = Files.newOutputStream(part, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                in.transferTo(out);
+            }
+            try {
+                Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(part, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+            done = true;
+        } finally {
+            if (!done) {
+                Files.deleteIfExists(part);
+            }
+        }
+    }
+
+    /** The exception a failed download into {@code file} surfaces as: the stream's own cause, or a write failure. */
+    static HybrisException unwrap(IOException e, Path file) {
+        if (e instanceof ValueStreamException s) {
+            return s.getCause();
+        }
+        return new HybrisException("writing " + file + " failed: " + e.getMessage(), e);
+    }
+}
