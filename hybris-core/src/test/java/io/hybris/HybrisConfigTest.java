@@ -42,7 +42,11 @@ class HybrisConfigTest {
         assertThat(config.clouds()).extracting(CloudSpec::id).containsExactly("c1", "c2");
         assertThat(config.metadataType()).contains("memory");
         assertThat(config.deadline()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(config.maxValueSize()).isEqualTo(128L << 20);
+        assertThat(config.maxValueSize()).isEqualTo(5L << 40);
+        assertThat(config.chunkThreshold()).isEqualTo(8L << 20);
+        assertThat(config.chunkSize()).isEqualTo(8 << 20);
+        assertThat(config.chunkParallelUploads()).isEqualTo(4);
+        assertThat(config.chunkReadAhead()).isEqualTo(4);
         assertThat(config.objectPrefix()).isEqualTo("hybris/");
         assertThat(config.timerMin()).isEqualTo(Duration.ofMillis(250));
         assertThat(config.timerInitial()).isEqualTo(Duration.ofSeconds(2));
@@ -165,8 +169,18 @@ class HybrisConfigTest {
                 .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.timer.multiplier=NaN");
         assertThatThrownBy(() -> twoMemoryClouds().maxValueSize(-1).build())
                 .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.value.max-size=-1");
-        assertThatThrownBy(() -> twoMemoryClouds().maxValueSize(1L << 31).build())
-                .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.value.max-size=2147483648");
+        assertThatThrownBy(() -> twoMemoryClouds().maxValueSize((1L << 50) + 1).build())
+                .isInstanceOf(HybrisConfigurationException.class)
+                .hasMessageContaining("hybris.value.max-size=" + ((1L << 50) + 1));
+        assertThatThrownBy(() -> twoMemoryClouds().chunkSize(1000).build())
+                .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.chunk.size=1000");
+        assertThatThrownBy(() -> twoMemoryClouds().chunkThreshold(-1).build())
+                .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.chunk.threshold=-1");
+        assertThatThrownBy(() -> twoMemoryClouds().chunkParallelUploads(0).build())
+                .isInstanceOf(HybrisConfigurationException.class)
+                .hasMessageContaining("hybris.chunk.parallel-uploads=0");
+        assertThatThrownBy(() -> twoMemoryClouds().chunkReadAhead(65).build())
+                .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.chunk.read-ahead=65");
         assertThatThrownBy(() -> twoMemoryClouds().gcGrace(Duration.ofSeconds(-1)).build())
                 .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.gc.grace=PT-1S");
         assertThatThrownBy(() -> twoMemoryClouds().sweepInterval(Duration.ofSeconds(-1)).build())
@@ -190,6 +204,10 @@ class HybrisConfigTest {
                 "hybris.client-id=client-1",
                 "hybris.deadline=5s",
                 "hybris.value.max-size=1MiB",
+                "hybris.chunk.threshold=2MiB",
+                "hybris.chunk.size=1MiB",
+                "hybris.chunk.parallel-uploads=2",
+                "hybris.chunk.read-ahead=3",
                 "hybris.prefix=app/",
                 "hybris.timer.min=10ms",
                 "hybris.timer.initial=PT1S",
@@ -207,6 +225,10 @@ class HybrisConfigTest {
         assertThat(config.clientId()).isEqualTo("client-1");
         assertThat(config.deadline()).isEqualTo(Duration.ofSeconds(5));
         assertThat(config.maxValueSize()).isEqualTo(1L << 20);
+        assertThat(config.chunkThreshold()).isEqualTo(2L << 20);
+        assertThat(config.chunkSize()).isEqualTo(1 << 20);
+        assertThat(config.chunkParallelUploads()).isEqualTo(2);
+        assertThat(config.chunkReadAhead()).isEqualTo(3);
         assertThat(config.objectPrefix()).isEqualTo("app/");
         assertThat(config.timerMin()).isEqualTo(Duration.ofMillis(10));
         assertThat(config.timerInitial()).isEqualTo(Duration.ofSeconds(1));

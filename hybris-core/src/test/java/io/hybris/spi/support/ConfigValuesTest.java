@@ -44,6 +44,8 @@ class ConfigValuesTest {
             "64KiB, 65536",
             "32MiB, 33554432",
             "1GiB, 1073741824",
+            "5TiB, 5497558138880",
+            "2TB, 2000000000000",
             "1kb, 1000",
             "2MB, 2000000",
             "3gb, 3000000000",
@@ -54,11 +56,11 @@ class ConfigValuesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"12XB", "-1", "1.5MiB", "MiB", "", "1 TiB"})
+    @ValueSource(strings = {"12XB", "-1", "1.5MiB", "MiB", "", "1 PiB"})
     void rejectsNonSizesNamingKeyValueAndExamples(String text) {
         assertThatThrownBy(() -> ConfigValues.parseSize("hybris.value.max-size", text))
                 .isInstanceOf(HybrisConfigurationException.class)
-                .hasMessage("hybris.value.max-size=" + text + " is not a size; write e.g. 1048576, 64KiB, 32MiB or 1GiB");
+                .hasMessage("hybris.value.max-size=" + text + " is not a size; write e.g. 1048576, 64KiB, 32MiB, 1GiB or 5TiB");
     }
 
     @Test
