@@ -1,0 +1,204 @@
+package io.hybris;
+
+import io.hybris.internal.CloudOpener;
+import io.hybris.internal.Engine;
+import io.hybris.internal.Providers;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.MetadataStore;
+import io.hybris.spi.ProviderOptions;
+import io.hybris.spi.ValueCache;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What one {@link Hybris} client owns at run time: its threads (cloud I/O, metadata calls, garbage collection,
+ * async calls, maintenance), the protocol engine, and the metadata store, clouds and value cache it created from
+ * configuration (application-supplied ones are used, not owned). Opening creates them in order and closes what it
+ * created if a later step fails; closing releases them.
+ */
+final class ClientRuntime {
+    private static final Logger LOG = LoggerFactory.getLogger(Hybris.class);
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    final Engine engine;
+    final ExecutorService asyncCalls;
+    private final MetadataStore metadata;
+    private final boolean ownsMetadata;
+    private final List<CloudStore> ownedClouds;
+    private final ValueCache valueCache;
+    private final boolean ownsValueCache;
+    private final ExecutorService io;
+    private final ExecutorService metadataCalls;
+    private final ExecutorService gcExecutor;
+    private final ScheduledExecutorService sweeper;
+
+    private ClientRuntime(HybrisConfig config, MetadataStore metadata, boolean ownsMetadata, List<CloudStore> clouds,
+                          List<CloudStore> ownedClouds, ValueCache valueCache, boolean ownsValueCache) {
+        this.valueCache = valueCache;
+        this.ownsValueCache = ownsValueCache;
+        this.metadata = metadata;
+        this.ownsMetadata = ownsMetadata;
+        this.ownedClouds = List.copyOf(ownedClouds);
+        String name = "hybris-" + config.clientId() + "-" + INSTANCES.incrementAndGet();
+        this.io = Executors.newCachedThreadPool(threads(name + "-io"));
+        this.metadataCalls = Executors.newCachedThreadPool(threads(name + "-rmds"));
+        this.gcExecutor = Executors.newFixedThreadPool(2, threads(name + "-gc"));
+        this.asyncCalls = Executors.newCachedThreadPool(threads(name + "-call"));
+        this.engine = new Engine(config, metadata, clouds, io, metadataCalls, gcExecutor, valueCache);
+        if (!config.sweepInterval().isZero() || !config.probeInterval().isZero()) {
+            this.sweeper = Executors.newSingleThreadScheduledExecutor(threads(name + "-maintenance"));
+        } else {
+            this.sweeper = null;
+        }
+        if (!config.sweepInterval().isZero()) {
+            long period = config.sweepInterval().toMillis();
+            sweeper.scheduleWithFixedDelay(() -> {
+                try {
+                    engine.sweep();
+                } catch (RuntimeException e) {
+                    LOG.warn("periodic orphan sweep failed", e);
+                }
+            }, period, period, TimeUnit.MILLISECONDS);
+        }
+        if (config.probeOnOpen()) {
+            try {
+                engine.probeAllLatencies(); // the clouds in parallel, each call bounded by its timer
+            } catch (RuntimeException e) {
+                LOG.warn("latency probe at open failed; clouds rank by configuration order until measured", e);
+            }
+        }
+        if (!config.probeInterval().isZero()) {
+            Duration maxAge = config.probeInterval();
+            // first run after one interval (nothing is stale before), then twice per interval
+            long period = Math.max(1, maxAge.toMillis() / 2);
+            sweeper.scheduleWithFixedDelay(() -> {
+                try {
+                    engine.probeStaleLatencies(maxAge);
+                } catch (RuntimeException e) {
+                    LOG.warn("latency probe failed", e);
+                }
+            }, maxAge.toMillis(), period, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * Opens a client: creates (or takes) the metadata store and the clouds (those created from a type start
+     * in parallel). If anything fails, whatever was already created is closed again.
+     */
+    static ClientRuntime open(HybrisConfig config) {
+        List<CloudStore> clouds;
+        List<CloudStore> owned = new ArrayList<>();
+        MetadataStore metadata = null;
+        boolean ownsMetadata = config.metadataStore().isEmpty();
+        ValueCache valueCache = null;
+        boolean ownsValueCache = config.cache().type().isPresent();
+        CloudOpener opener = new CloudOpener();
+        try {
+            try {
+                clouds = opener.open(config.clouds());
+            } finally {
+                owned.addAll(opener.created());
+            }
+            if (ownsMetadata) {
+                String type = config.metadataType().orElseThrow();
+                metadata = Providers.metadataProvider(type)
+                        .create(new ProviderOptions("hybris.rmds." + type + ".", config.metadataOptions()));
+            } else {
+                metadata = config.metadataStore().get();
+            }
+            if (ownsValueCache) {
+                String type = config.cache().type().get();
+                valueCache = Providers.cacheProvider(type)
+                        .create(new ProviderOptions("hybris.cache.", config.cache().options()));
+            } else {
+                valueCache = config.cache().instance().orElse(null);
+            }
+            ClientRuntime runtime = new ClientRuntime(config, metadata, ownsMetadata, clouds, owned, valueCache,
+                    ownsValueCache);
+            LOG.info("Hybris client {} open: f={}, clouds={}, metadata={}", config.clientId(), config.f(),
+                    config.clouds(), metadata.describe());
+            return runtime;
+        } catch (RuntimeException e) {
+            owned.forEach(c -> closeQuietly(c, e));
+            if (ownsMetadata && metadata != null) {
+                closeQuietly(metadata, e);
+            }
+            if (ownsValueCache && valueCache != null) {
+                closeQuietly(valueCache, e);
+            }
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c, Throwable primary) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            primary.addSuppressed(e);
+        }
+    }
+
+    /**
+     * Stops the maintenance tasks, ends the calls in flight, waits briefly for background garbage collection, then
+     * releases threads, the metadata store, the clouds and the value cache this runtime created.
+     */
+    void close() {
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+        }
+        engine.close(); // calls in flight end with ClientClosedException
+        asyncCalls.shutdown();
+        gcExecutor.shutdown();
+        try {
+            if (!gcExecutor.awaitTermination(10, TimeUnit.SECONDS)) {
+                LOG.warn("garbage collection still running at close; the orphan sweep will finish it");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        gcExecutor.shutdownNow();
+        io.shutdownNow();
+        metadataCalls.shutdownNow();
+        if (ownsMetadata) {
+            try {
+                metadata.close();
+            } catch (RuntimeException e) {
+                LOG.warn("closing the metadata store failed", e);
+            }
+        }
+        for (CloudStore c : ownedClouds) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warn("closing cloud {} failed", c.id(), e);
+            }
+        }
+        if (ownsValueCache && valueCache != null) {
+            try {
+                valueCache.close();
+            } catch (RuntimeException e) {
+                LOG.warn("closing the value cache failed", e);
+            }
+        }
+    }
+
+    private static ThreadFactory threads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+}
