@@ -4,6 +4,7 @@ import io.hybris.testkit.ConsulTestAgent;
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.CallerBehaviourContract;
 import io.hybris.testkit.HybrisContract;
+import io.hybris.testkit.StreamingContract;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
@@ -38,6 +39,15 @@ class ConsulHybrisContractTest extends HybrisContract {
     /** Threads sharing a client, interrupts and close() mid-call ({@link CallerBehaviourContract}), same agent. */
     @Nested
     class CallerBehaviour extends CallerBehaviourContract {
+        @Override
+        protected MetadataStore newMetadataStore() {
+            return ConsulHybrisContractTest.this.newMetadataStore();
+        }
+    }
+
+    /** Large values: chunks, manifests, ranges ({@link StreamingContract}), same server. */
+    @Nested
+    class Streaming extends StreamingContract {
         @Override
         protected MetadataStore newMetadataStore() {
             return ConsulHybrisContractTest.this.newMetadataStore();

@@ -3,6 +3,7 @@ package io.hybris.rmds.zookeeper;
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.CallerBehaviourContract;
 import io.hybris.testkit.HybrisContract;
+import io.hybris.testkit.StreamingContract;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,6 +37,15 @@ class ZooKeeperHybrisContractTest extends HybrisContract {
     /** Threads sharing a client, interrupts and close() mid-call ({@link CallerBehaviourContract}), same server. */
     @Nested
     class CallerBehaviour extends CallerBehaviourContract {
+        @Override
+        protected MetadataStore newMetadataStore() {
+            return ZooKeeperHybrisContractTest.this.newMetadataStore();
+        }
+    }
+
+    /** Large values: chunks, manifests, ranges ({@link StreamingContract}), same server. */
+    @Nested
+    class Streaming extends StreamingContract {
         @Override
         protected MetadataStore newMetadataStore() {
             return ZooKeeperHybrisContractTest.this.newMetadataStore();

@@ -6,8 +6,10 @@ import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.EmulatedClouds;
 import io.hybris.testkit.EmulatedClouds.Kind;
 import io.hybris.testkit.HybrisContract;
+import io.hybris.testkit.StreamingContract;
 import io.hybris.testkit.TestEnvironment;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 
 import java.util.List;
 import java.util.UUID;
@@ -36,5 +38,19 @@ class EmulatedCloudsHybrisContractTest extends HybrisContract {
     @Override
     protected List<CloudStore> newClouds() {
         return clouds.threeStores("contract-" + UUID.randomUUID() + "/");
+    }
+
+    /** Large values over the emulated clouds: chunks, manifests, ranges ({@link StreamingContract}). */
+    @Nested
+    class Streaming extends StreamingContract {
+        @Override
+        protected MetadataStore newMetadataStore() {
+            return new InMemoryMetadataStore();
+        }
+
+        @Override
+        protected List<CloudStore> newClouds() {
+            return clouds.threeStores("streaming-" + UUID.randomUUID() + "/");
+        }
     }
 }
