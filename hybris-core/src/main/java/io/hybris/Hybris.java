@@ -154,7 +154,9 @@ public final class Hybris implements AutoCloseable {
      */
     public Optional<ValueStream> get(String container, String key, ByteRange range) {
         checkNames(container, key);
-        java.util.Objects.requireNonNull(range, "range");
+        if (range == null) {
+            throw new InvalidRequestException("range must not be null; use getStream for the whole value");
+        }
         return call(() -> Optional.ofNullable(engine.open(container, key, range))
                 .map(o -> new ValueStream(o.version(), o.first(), o.length(), o.in(), this::surfaced)));
     }
@@ -168,7 +170,9 @@ public final class Hybris implements AutoCloseable {
      */
     public Optional<VersionInfo> getTo(String container, String key, Path file) {
         checkNames(container, key);
-        java.util.Objects.requireNonNull(file, "file");
+        if (file == null) {
+            throw new InvalidRequestException("the file to write must not be null");
+        }
         return call(() -> {
             Optional<ValueStream> in = get(container, key, ByteRange.all());
             if (in.isEmpty()) {

@@ -22,7 +22,9 @@ final class StreamTransfers {
 
     /** Puts the contents of {@code file} through {@code put}. */
     static VersionInfo putFile(Path file, StreamPut put) {
-        java.util.Objects.requireNonNull(file, "file");
+        if (file == null) {
+            throw new InvalidRequestException("the file to put must not be null");
+        }
         if (!Files.isRegularFile(file)) {
             throw new InvalidRequestException("cannot put " + file + ": " + (Files.exists(file)
                     ? "it is not a regular file" : "no such file"));

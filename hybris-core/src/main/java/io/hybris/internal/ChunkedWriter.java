@@ -8,12 +8,14 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Stores a large value as chunks (docs/streaming.md): cuts the {@link ValueSource} into chunks of
@@ -69,6 +71,7 @@ final class ChunkedWriter {
         List<ChunkManifest.Chunk> chunks = new ArrayList<>();
         ArrayDeque<Future<Done>> inFlight = new ArrayDeque<>();
         List<Long> storedAt = new ArrayList<>();
+        AtomicBoolean abandoned = new AtomicBoolean();
         long length = 0;
         try {
             for (int index = 0; ; index++) {
@@ -80,7 +83,7 @@ final class ChunkedWriter {
                 while (inFlight.size() >= parallel) {
                     add(await(inFlight.poll(), what), chunks, storedAt);
                 }
-                inFlight.add(submit(version, index, plain, dataKey));
+                inFlight.add(submit(version, index, plain, dataKey, abandoned));
                 if (plain.length < chunkSize) {
                     break;
                 }
@@ -103,9 +106,22 @@ final class ChunkedWriter {
             }
             return new Stored(encoded, placed, key == null ? null : key.encryption(), length);
         } catch (RuntimeException e) {
-            inFlight.forEach(f -> f.cancel(true)); // a cancelled upload deletes what it stored
+            abandoned.set(true); // an upload still running deletes its chunk once stored
+            for (Future<Done> f : inFlight) {
+                if (!f.cancel(true) && f.isDone()) {
+                    try {
+                        chunks.add(f.get().chunk()); // finished before the cancel: delete it below
+                    } catch (ExecutionException | InterruptedException | CancellationException ignored) {
+                        // failed: its upload deleted what it stored
+                    }
+                } else {
+                    chunks.add(null);
+                }
+            }
             for (int i = 0; i < chunks.size(); i++) {
-                gc.deleteVersion(version.renderChunk(prefix, i), chunks.get(i).clouds());
+                if (chunks.get(i) != null) {
+                    gc.deleteVersion(version.renderChunk(prefix, i), chunks.get(i).clouds());
+                }
             }
             throw e;
         } finally {
@@ -135,15 +151,21 @@ final class ChunkedWriter {
         return longest;
     }
 
-    private Future<Done> submit(ObjectKey version, int index, byte[] plain, byte[] dataKey) {
+    private Future<Done> submit(ObjectKey version, int index, byte[] plain, byte[] dataKey,
+                                AtomicBoolean abandoned) {
         byte[][] holder = {plain}; // dropped once sealed, so an encrypted chunk is not held twice while uploading
         try {
             return io.submit(() -> {
                 byte[] stored = sealer.sealChunk(dataKey, holder[0]);
                 holder[0] = null;
                 byte[] hash = Hashing.sha256(stored);
+                String name = version.renderChunk(prefix, index);
                 Layout.Placement placed = layouts.forWrite(version.container(), stored.length)
-                        .store(version.renderChunk(prefix, index), stored, Deadline.after(perChunk));
+                        .store(name, stored, Deadline.after(perChunk));
+                if (abandoned.get()) {
+                    gc.deleteVersion(name, placed.clouds());
+                    throw new CallInterruptedException("upload abandoned", false, null);
+                }
                 return new Done(new ChunkManifest.Chunk(stored.length, hash, placed.clouds(), placed.erasure()),
                         System.nanoTime());
             });

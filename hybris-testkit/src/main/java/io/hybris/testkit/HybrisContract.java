@@ -457,8 +457,14 @@ public abstract class HybrisContract extends HybrisContractFixture {
                 .hasMessageContaining("'U'").hasMessageContaining("index 0");
         assertThatThrownBy(() -> h.put(null, "k", v)).isInstanceOf(InvalidRequestException.class)
                 .hasMessage("container must not be null");
-        assertThatThrownBy(() -> h.put(C, "k", null)).isInstanceOf(InvalidRequestException.class)
+        assertThatThrownBy(() -> h.put(C, "k", (byte[]) null)).isInstanceOf(InvalidRequestException.class)
                 .hasMessageContaining("must not be null");
+        assertThatThrownBy(() -> h.put(C, "k", (java.io.InputStream) null, 1)).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("must not be null");
+        assertThatThrownBy(() -> h.put(C, "k", (java.nio.file.Path) null)).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("must not be null");
+        assertThatThrownBy(() -> h.put(C, "k", new java.io.ByteArrayInputStream(v), -2))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("length -2");
         assertThatThrownBy(() -> h.put(C, "k", new byte[1025])).isInstanceOf(InvalidRequestException.class)
                 .hasMessageContaining("1025 bytes").hasMessageContaining("hybris.value.max-size=1024");
         assertThatThrownBy(() -> h.tput(C, Map.of())).isInstanceOf(InvalidRequestException.class);

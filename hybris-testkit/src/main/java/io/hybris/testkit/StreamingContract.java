@@ -80,7 +80,7 @@ public abstract class StreamingContract extends HybrisContractFixture {
             }
             // every chunk and the manifest are on f+1 = 2 clouds
             long chunks = (size + CHUNK - 1) / CHUNK;
-            long stored = raw.stream().mapToLong(c -> objectsOn(c, "known-" + size + "#")).sum();
+            long stored = raw.stream().mapToLong(c -> objectsOn(c, "/known-" + size + "#")).sum();
             assertThat(stored).isEqualTo(2 * (chunks + 1));
         }
         assertThat(h.getStream(C, "absent")).isEmpty();
@@ -166,7 +166,7 @@ public abstract class StreamingContract extends HybrisContractFixture {
                 assertThat(names).as("on %s", cloud.id())
                         .allSatisfy(n -> assertThat(n).contains("#" + current.version()));
             }
-            assertThat(raw.stream().mapToLong(c -> objectsOn(c, "big#")).sum()).isEqualTo(2 * (3 + 1));
+            assertThat(raw.stream().mapToLong(c -> objectsOn(c, "/big#")).sum()).isEqualTo(2 * (3 + 1));
         });
         h.delete(C, "big");
         await().atMost(AWAIT).until(() -> raw.stream().mapToLong(c -> c.list("hybris/").size()).sum() == 0);
@@ -183,7 +183,7 @@ public abstract class StreamingContract extends HybrisContractFixture {
 
             @Override
             public int read() throws IOException {
-                if (left-- == 0) {
+                if (left-- <= 0) {
                     throw new IOException("disk went away");
                 }
                 return 7;
@@ -194,7 +194,7 @@ public abstract class StreamingContract extends HybrisContractFixture {
                 .hasCauseInstanceOf(IOException.class);
         assertThat(h.describe(C, "big")).hasValue(before);
         // the uploaded chunks are deleted in the background; the sweep finds nothing of the failed write later
-        await().atMost(AWAIT).until(() -> raw.stream().mapToLong(c -> objectsOn(c, "big#")).sum() == 2 * (3 + 1));
+        await().atMost(AWAIT).until(() -> raw.stream().mapToLong(c -> objectsOn(c, "/big#")).sum() == 2 * (3 + 1));
         clock.advance(Duration.ofMinutes(11));
         SweepReport sweep = h.sweepOrphans();
         assertThat(sweep.deleted()).isZero();
