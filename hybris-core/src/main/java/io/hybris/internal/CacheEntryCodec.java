@@ -42,11 +42,11 @@ final class CacheEntryCodec {
         out.write(MAGIC);
         out.write(kind);
         out.writeBytes(ByteBuffer.allocate(8).putLong(knownAtMillis).array());
-        writeVarInt(out, n.length);
+        Varints.write(out, n.length);
         out.writeBytes(n);
-        writeVarInt(out, m.length);
+        Varints.write(out, m.length);
         out.writeBytes(m);
-        writeVarInt(out, s.length);
+        Varints.write(out, s.length);
         out.writeBytes(s);
         return out.toByteArray();
     }
@@ -93,14 +93,6 @@ final class CacheEntryCodec {
         byte[] out = new byte[n];
         in.get(out);
         return out;
-    }
-
-    private static void writeVarInt(ByteArrayOutputStream out, int v) {
-        while ((v & ~0x7F) != 0) {
-            out.write((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        out.write(v);
     }
 
     private static int readVarInt(ByteBuffer in) {

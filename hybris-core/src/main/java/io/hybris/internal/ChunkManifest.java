@@ -108,17 +108,17 @@ record ChunkManifest(int chunkSize, long valueLength, List<Chunk> chunks) {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream(64 + 40 * chunks.size());
         out.write(FORMAT_V1);
-        writeVarLong(out, chunkSize);
-        writeVarLong(out, valueLength);
+        Varints.write(out, chunkSize);
+        Varints.write(out, valueLength);
         out.write(table.size());
         table.keySet().forEach(id -> {
             byte[] ascii = id.getBytes(StandardCharsets.US_ASCII);
             out.write(ascii.length);
             out.writeBytes(ascii);
         });
-        writeVarLong(out, chunks.size());
+        Varints.write(out, chunks.size());
         for (Chunk c : chunks) {
-            writeVarLong(out, c.storedSize());
+            Varints.write(out, c.storedSize());
             out.writeBytes(c.sha256());
             out.write(c.erasure() == null ? 0 : c.erasure().dataChunks());
             out.write(c.clouds().size());
@@ -143,8 +143,8 @@ record ChunkManifest(int chunkSize, long valueLength, List<Chunk> chunks) {
                 throw new MetadataFormatException("unknown chunk manifest format " + version
                         + " (this client reads " + FORMAT_V1 + "); upgrade the client");
             }
-            long chunkSize = readVarLong(in);
-            long valueLength = readVarLong(in);
+            long chunkSize = Varints.read(in);
+            long valueLength = Varints.read(in);
             if (chunkSize < 1 || chunkSize > Integer.MAX_VALUE || valueLength < 0) {
                 throw new MetadataFormatException("chunk manifest with chunk size " + chunkSize + " and length "
                         + valueLength);
@@ -156,14 +156,14 @@ record ChunkManifest(int chunkSize, long valueLength, List<Chunk> chunks) {
                 in.get(id);
                 table.add(new String(id, StandardCharsets.US_ASCII));
             }
-            long n = readVarLong(in);
+            long n = Varints.read(in);
             if (n != chunkCount(valueLength, (int) chunkSize) || n > bytes.length) {
                 throw new MetadataFormatException("chunk manifest lists " + n + " chunks for a " + valueLength
                         + "-byte value in chunks of " + chunkSize);
             }
             List<Chunk> chunks = new ArrayList<>((int) n);
             for (long i = 0; i < n; i++) {
-                long stored = readVarLong(in);
+                long stored = Varints.read(in);
                 byte[] sha = new byte[Metadata.HASH_BYTES];
                 in.get(sha);
                 int k = in.get() & 0xff;
@@ -198,25 +198,5 @@ record ChunkManifest(int chunkSize, long valueLength, List<Chunk> chunks) {
         } catch (IllegalArgumentException e) {
             throw new MetadataFormatException("invalid chunk manifest: " + e.getMessage());
         }
-    }
-
-    private static void writeVarLong(ByteArrayOutputStream out, long v) {
-        while ((v & ~0x7FL) != 0) {
-            out.write((int) ((v & 0x7F) | 0x80));
-            v >>>= 7;
-        }
-        out.write((int) v);
-    }
-
-    private static long readVarLong(ByteBuffer in) {
-        long result = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            int b = in.get() & 0xff;
-            result |= (long) (b & 0x7F) << shift;
-            if ((b & 0x80) == 0) {
-                return result;
-            }
-        }
-        throw new MetadataFormatException("malformed varint in chunk manifest");
     }
 }

@@ -47,14 +47,14 @@ public final class MetadataCodec {
     public static byte[] encode(Metadata m) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(64);
         out.write(FORMAT_V1);
-        writeVarLong(out, m.timestamp().sn());
+        Varints.write(out, m.timestamp().sn());
         writeClientId(out, m.timestamp().clientId(), m.timestamp().hasWriteId());
         if (m.timestamp().hasWriteId()) {
-            writeVarLong(out, m.timestamp().writeId());
+            Varints.write(out, m.timestamp().writeId());
         }
         out.write(m.clouds().size());
         if (!m.isTombstone()) {
-            writeVarLong(out, m.size());
+            Varints.write(out, m.size());
             out.writeBytes(m.sha256());
             for (String cloud : m.clouds()) {
                 byte[] id = cloud.getBytes(StandardCharsets.US_ASCII);
@@ -66,31 +66,31 @@ public final class MetadataCodec {
                 byte[] keyId = m.encryption().keyId().getBytes(StandardCharsets.US_ASCII);
                 body.write(keyId.length);
                 body.writeBytes(keyId);
-                writeVarLong(body, m.encryption().wrapped().length);
+                Varints.write(body, m.encryption().wrapped().length);
                 body.writeBytes(m.encryption().wrapped());
                 out.write(TAG_ENCRYPTION);
-                writeVarLong(out, body.size());
+                Varints.write(out, body.size());
                 out.writeBytes(body.toByteArray());
             }
             if (m.erasure() != null) {
                 Metadata.Erasure e = m.erasure();
                 out.write(TAG_ERASURE);
-                writeVarLong(out, 1 + (long) Metadata.HASH_BYTES * e.totalChunks());
+                Varints.write(out, 1 + (long) Metadata.HASH_BYTES * e.totalChunks());
                 out.write(e.dataChunks());
                 e.chunkHashes().forEach(out::writeBytes);
             }
             if (m.chunked() != null) {
                 ByteArrayOutputStream body = new ByteArrayOutputStream(10);
-                writeVarLong(body, m.chunked().valueLength());
+                Varints.write(body, m.chunked().valueLength());
                 out.write(TAG_CHUNKED);
-                writeVarLong(out, body.size());
+                Varints.write(out, body.size());
                 out.writeBytes(body.toByteArray());
             }
             if (m.cacheCounter() != 0) {
                 ByteArrayOutputStream body = new ByteArrayOutputStream(5);
-                writeVarLong(body, m.cacheCounter());
+                Varints.write(body, m.cacheCounter());
                 out.write(TAG_CACHE_COUNTER);
-                writeVarLong(out, body.size());
+                Varints.write(out, body.size());
                 out.writeBytes(body.toByteArray());
             }
         }
@@ -241,14 +241,6 @@ public final class MetadataCodec {
             sb.append(BASE32.charAt((acc >>> bits) & 31));
         }
         return sb.toString();
-    }
-
-    private static void writeVarLong(ByteArrayOutputStream out, long v) {
-        while ((v & ~0x7FL) != 0) {
-            out.write((int) ((v & 0x7F) | 0x80));
-            v >>>= 7;
-        }
-        out.write((int) v);
     }
 
     private static final class Reader {
