@@ -1,19 +1,14 @@
 package io.hybris.internal;
 
-import io.hybris.CallInterruptedException;
-import io.hybris.ConcurrentOverwriteException;
-import io.hybris.HybrisException;
-import io.hybris.ValueTooLargeException;
 import io.hybris.Consistency;
-import io.hybris.CryptoException;
 import io.hybris.HybrisConfig;
 import io.hybris.HybrisListener;
 import io.hybris.InvalidRequestException;
 import io.hybris.KeyPage;
 import io.hybris.RewrapReport;
 import io.hybris.SweepReport;
+import io.hybris.ValueTooLargeException;
 import io.hybris.VersionInfo;
-import io.hybris.crypto.ValueCipher;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataEntry;
 import io.hybris.spi.MetadataKey;
@@ -27,8 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -65,13 +58,10 @@ public final class Engine {
     private final Sealer sealer;
     private final CacheLayer cache;
     private final WritePath writes;
-    private final ReadPath reads;
+    private final Reads reads;
     private final DataKeyRewrap rewrap;
     private final ChunkedWriter chunkedWriter;
     private final long chunkThreshold;
-    private final int readAhead;
-    private final ExecutorService io;
-    private final Set<ChunkedReader> openStreams = ConcurrentHashMap.newKeySet();
 
     public Engine(HybrisConfig config, MetadataStore metadata, List<CloudStore> cloudList, ExecutorService io,
                   ExecutorService metadataCalls, ExecutorService gcExecutor) {
@@ -100,22 +90,22 @@ public final class Engine {
         this.prober = new LatencyProber(clouds, cloudOrder, ranking, io, prefix, clientId);
         this.calls = new CloudCalls(clouds, cloudOrder, ranking, listener, io, gc);
         this.layouts = new Layouts(config, calls);
-        this.io = io;
         this.chunkThreshold = config.chunkThreshold();
-        this.readAhead = config.chunkReadAhead();
         this.chunkedWriter = new ChunkedWriter(layouts, sealer, gc, io, prefix, config.chunkSize(),
                 config.chunkParallelUploads(), deadline, config.gcEnabled() ? config.gcGrace() : Duration.ZERO);
         VersionPath path = new VersionPath(layouts, chunkedWriter, new Commits(this.metadata, gc), gc, prefix, io,
                 metadataCalls);
         this.cache = new CacheLayer(config.cache(), valueCache, prefix, io, config.clock());
+        ReadPath readPath = path;
         if (cache.enabled()) {
             CachingPath cached = new CachingPath(cache, path, path);
             this.writes = cached;
-            this.reads = cached;
+            readPath = cached;
         } else {
             this.writes = path;
-            this.reads = path;
         }
+        this.reads = new Reads(this.metadata, readPath, cache, sealer, calls, layouts, listener, prefix, io, deadline,
+                config.chunkReadAhead());
         this.rewrap = new DataKeyRewrap(metadata, this.metadata, sealer, deadline);
     }
 
@@ -126,7 +116,7 @@ public final class Engine {
      */
     public void close() {
         metadata.close();
-        openStreams.forEach(r -> r.closeBecause("the client was closed while the value was being read"));
+        reads.close();
     }
 
     /** The value cache's counters. */
@@ -167,7 +157,7 @@ public final class Engine {
         Deadline d = Deadline.after(deadline);
         Sealer.Sealed sealed = sealer.seal(value);
         Current cur = metadata.read(mk, d);
-        return info(writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), sealed, null, 0), d));
+        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), sealed, null, 0), d).toVersionInfo();
     }
 
     /**
@@ -201,7 +191,7 @@ public final class Engine {
         Deadline d = Deadline.after(deadline);
         Current cur = metadata.read(mk, d);
         WritePath.ChunkedValue chunked = new WritePath.ChunkedValue(source);
-        return info(writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, chunked, 0), d));
+        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, chunked, 0), d).toVersionInfo();
     }
 
     private static String what(String container, String key) {
@@ -259,9 +249,7 @@ public final class Engine {
 
     /** GET (paper §3.3 and §3.5). */
     public Optional<byte[]> get(String container, String key) {
-        MetadataKey mk = new MetadataKey(container, key);
-        Fetched f = fetch(mk, Deadline.after(deadline));
-        return f == null ? Optional.empty() : Optional.of(value(mk, f.meta(), f.stored(), f.dataKey()));
+        return reads.get(container, key);
     }
 
     /**
@@ -269,190 +257,16 @@ public final class Engine {
      * metadata store when they may, and fall back to the linearizable GET otherwise.
      */
     public Optional<byte[]> get(String container, String key, Consistency consistency) {
-        CacheLayer.Found found = cache.weakRead(consistency, container, key);
-        if (found != null) {
-            if (found.meta().isTombstone()) {
-                return Optional.empty();
-            }
-            try {
-                MetadataKey mk = new MetadataKey(container, key);
-                return Optional.of(value(mk, found.meta(), found.stored(), sealer.dataKey(found.meta(), mk.toString())));
-            } catch (CryptoException e) {
-                cache.unusable(consistency, container, key, found.meta(), e);
-            }
-        }
-        return get(container, key);
+        return reads.get(container, key, consistency);
     }
 
-    /** What a read found: the live version's metadata, its verified stored bytes and its data key (or null). */
-    private record Fetched(Metadata meta, byte[] stored, byte[] dataKey) {
-    }
-
-    /** The common-case read, then the worst case; null if the key is absent or deleted. */
-    private Fetched fetch(MetadataKey mk, Deadline d) {
-        Current cur = metadata.read(mk, d);
-        if (!cur.live()) {
-            return null;
-        }
-        List<Throwable> failures = new ArrayList<>();
-        byte[] dataKey = sealer.dataKey(cur.meta(), mk.toString()); // checked before any download
-        byte[] stored = reads.read(mk, cur, d, failures);
-        if (stored != null) {
-            return new Fetched(cur.meta(), stored, dataKey);
-        }
-        listener.worstCaseGet(mk.container(), mk.key());
-        return worstCaseGet(mk, d, failures);
-    }
-
-    /** The value of a version from its verified stored bytes (a chunked value's manifest: then its chunks). */
-    private byte[] value(MetadataKey mk, Metadata meta, byte[] stored, byte[] dataKey) {
-        if (!meta.isChunked()) {
-            return sealer.open(dataKey, stored);
-        }
-        long length = meta.chunked().valueLength();
-        if (length > MAX_ARRAY) {
-            throw new ValueTooLargeException("the value of " + what(mk.container(), mk.key()) + " has " + length
-                    + " bytes, more than one array holds; read it with getStream or getTo", MAX_ARRAY);
-        }
-        try (ChunkedReader in = chunkedReader(mk, meta, stored, dataKey, 0, length)) {
-            byte[] value = new byte[(int) length];
-            int n = 0;
-            for (int got; n < value.length && (got = in.read(value, n, value.length - n)) > 0; ) {
-                n += got;
-            }
-            if (n != length) {
-                throw new HybrisException("the chunks of " + mk + " held " + n + " bytes, its metadata says " + length);
-            }
-            return value;
-        }
-    }
-
-    /**
-     * A streaming GET of {@code range} of the key's current value; null if the key is absent or deleted. The range
-     * is checked against the length in metadata before anything is downloaded; a chunked value then costs the
-     * manifest read and fetches only the chunks covering the range, {@code hybris.chunk.read-ahead} at a time.
-     */
+    /** A streaming GET of {@code range} of the key's current value; null if the key is absent or deleted. */
     public Opened open(String container, String key, io.hybris.ByteRange range) {
-        MetadataKey mk = new MetadataKey(container, key);
-        Deadline d = Deadline.after(deadline);
-        Current cur = metadata.read(mk, d);
-        if (!cur.live()) {
-            return null;
-        }
-        long valueLength = valueLength(cur.meta());
-        range.firstIn(valueLength); // an invalid range fails before any download
-        List<Throwable> failures = new ArrayList<>();
-        byte[] dataKey = sealer.dataKey(cur.meta(), mk.toString());
-        byte[] stored = reads.read(mk, cur, d, failures);
-        Fetched f;
-        if (stored != null) {
-            f = new Fetched(cur.meta(), stored, dataKey);
-        } else {
-            listener.worstCaseGet(container, key);
-            f = worstCaseGet(mk, d, failures);
-            if (f == null) {
-                return null;
-            }
-            valueLength = valueLength(f.meta());
-        }
-        long first = range.firstIn(valueLength);
-        long length = range.lengthIn(valueLength);
-        java.io.InputStream in;
-        if (f.meta().isChunked()) {
-            in = chunkedReader(mk, f.meta(), f.stored(), f.dataKey(), first, length);
-        } else {
-            in = new java.io.ByteArrayInputStream(sealer.open(f.dataKey(), f.stored()), (int) first, (int) length);
-        }
-        return new Opened(info(f.meta()), first, length, in);
+        return reads.open(container, key, range);
     }
 
     /** A stream opened by {@link #open}: {@code length} bytes of the value from offset {@code first}. */
     public record Opened(VersionInfo version, long first, long length, java.io.InputStream in) {
-    }
-
-    private ChunkedReader chunkedReader(MetadataKey mk, Metadata meta, byte[] manifestBytes, byte[] dataKey,
-                                        long first, long length) {
-        ChunkManifest manifest = ChunkManifest.decode(manifestBytes);
-        if (manifest.valueLength() != meta.chunked().valueLength()) {
-            throw new HybrisException("the chunk manifest of " + mk + " describes " + manifest.valueLength()
-                    + " bytes, its metadata " + meta.chunked().valueLength());
-        }
-        ObjectKey version = new ObjectKey(mk.container(), mk.key(), meta.timestamp());
-        ChunkedReader reader = new ChunkedReader(manifest, version, prefix, layouts,
-                (name, chunk, d, failures) -> worstCaseChunk(mk, meta.timestamp(), name, chunk, d, failures),
-                dataKey, io, deadline, readAhead, first, length, openStreams::remove);
-        openStreams.add(reader);
-        return reader;
-    }
-
-    /**
-     * The worst-case GET (paper §3.5): subscribe to the key, run rounds of the version's layout (every listed cloud
-     * in parallel, failed ones re-requested with backoff), restart when the metadata changes, give up at the
-     * deadline. Null if the key was deleted meanwhile.
-     */
-    private Fetched worstCaseGet(MetadataKey mk, Deadline d, List<Throwable> failures) {
-        boolean first = true;
-        while (true) {
-            if (!first) {
-                listener.getRestarted(mk.container(), mk.key());
-            }
-            first = false;
-            Race<byte[]> race = calls.newReadRace();
-            Race.Signal changed = new Race.Signal("metadata changed");
-            MetadataCalls.Watched watched = metadata.readAndWatch(mk, () -> race.signal(changed), d);
-            try {
-                Current cur = watched.current();
-                if (!cur.live()) {
-                    return null;
-                }
-                Metadata meta = cur.meta();
-                byte[] dataKey = sealer.dataKey(meta, mk.toString());
-                String objectKey = new ObjectKey(mk.container(), mk.key(), meta.timestamp()).render(prefix);
-                byte[] stored = layouts.forRead(meta).readRound(race, changed, objectKey, meta, d, failures);
-                if (stored != null) {
-                    return new Fetched(meta, stored, dataKey);
-                }
-                // the metadata changed or the round ended: re-read
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CallInterruptedException("get of " + mk + " interrupted", false, e);
-            } finally {
-                race.cancelAll();
-                watched.cancel();
-            }
-        }
-    }
-
-    /**
-     * The worst case for one chunk of a chunked value no listed cloud provided: rounds over its clouds while the
-     * version is current. Chunks are immutable, so once the version is superseded (and its chunks collected) the
-     * read fails rather than mixing versions.
-     */
-    private byte[] worstCaseChunk(MetadataKey mk, Timestamp version, String name, Metadata chunk, Deadline d,
-                                  List<Throwable> failures) {
-        while (true) {
-            Race<byte[]> race = calls.newReadRace();
-            Race.Signal changed = new Race.Signal("metadata changed");
-            MetadataCalls.Watched watched = metadata.readAndWatch(mk, () -> race.signal(changed), d);
-            try {
-                Metadata now = watched.current().meta();
-                if (now == null || !now.timestamp().equals(version)) {
-                    throw new ConcurrentOverwriteException(mk + " was " + (now == null || now.isTombstone()
-                            ? "deleted" : "overwritten") + " while version " + version + " was being read, and "
-                            + name + " is no longer on any cloud; read the key again");
-                }
-                byte[] stored = layouts.forRead(chunk).readRound(race, changed, name, chunk, d, failures);
-                if (stored != null) {
-                    return stored;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CallInterruptedException("read of " + mk + " interrupted", false, e);
-            } finally {
-                race.cancelAll();
-                watched.cancel();
-            }
-        }
     }
 
     // ------------------------------------------------------------------ LIST / DESCRIBE / maintenance
@@ -491,23 +305,7 @@ public final class Engine {
         if (!cur.live()) {
             return Optional.empty();
         }
-        return Optional.of(info(cur.meta()));
-    }
-
-    private static VersionInfo info(Metadata m) {
-        return new VersionInfo(m.timestamp().sn(), m.timestamp().clientId(), m.clouds(), valueLength(m),
-                Hashing.hex(m.sha256()), m.timestamp().toString());
-    }
-
-    /** The length of a live version's value (not of its stored bytes, which may be ciphertext or a manifest). */
-    private static long valueLength(Metadata m) {
-        if (m.isChunked()) {
-            return m.chunked().valueLength();
-        }
-        if (m.encryption() != null) {
-            return Math.max(0, ValueCipher.plaintextLength(m.size(), ValueCipher.DEFAULT_CHUNK_SIZE));
-        }
-        return m.size();
+        return Optional.of(cur.meta().toVersionInfo());
     }
 
     /** KEK rotation (see {@link DataKeyRewrap}). */

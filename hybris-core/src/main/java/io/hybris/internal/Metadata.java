@@ -1,5 +1,8 @@
 package io.hybris.internal;
 
+import io.hybris.VersionInfo;
+import io.hybris.crypto.ValueCipher;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -193,6 +196,23 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
     /** Whether the value is chunked (its stored bytes are a chunk manifest). */
     public boolean isChunked() {
         return chunked != null;
+    }
+
+    /** The length of a live version's value (not of its stored bytes, which may be ciphertext or a manifest). */
+    public long valueLength() {
+        if (chunked != null) {
+            return chunked.valueLength();
+        }
+        if (encryption != null) {
+            return Math.max(0, ValueCipher.plaintextLength(size, ValueCipher.DEFAULT_CHUNK_SIZE));
+        }
+        return size;
+    }
+
+    /** What the API reports about this (live) version. */
+    public VersionInfo toVersionInfo() {
+        return new VersionInfo(timestamp.sn(), timestamp.clientId(), clouds, valueLength(), Hashing.hex(sha256),
+                timestamp.toString());
     }
 
     /** Whether this records a deletion. */

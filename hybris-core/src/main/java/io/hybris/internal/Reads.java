@@ -1,0 +1,255 @@
+package io.hybris.internal;
+
+import io.hybris.ByteRange;
+import io.hybris.CallInterruptedException;
+import io.hybris.ConcurrentOverwriteException;
+import io.hybris.Consistency;
+import io.hybris.CryptoException;
+import io.hybris.HybrisException;
+import io.hybris.HybrisListener;
+import io.hybris.ValueTooLargeException;
+import io.hybris.spi.MetadataKey;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * GET in every form (paper §3.3, §3.5, §3.10): the metadata read, the common-case read of the version's stored bytes
+ * (through the value cache when configured), the worst-case read under a metadata watch, and what the bytes become:
+ * the value of a version stored whole, or for a chunked value a {@link ChunkedReader} over its manifest, for the
+ * whole value or a range (docs/streaming.md). Tracks the streams it opened so that closing the client ends them.
+ * Thread-safe.
+ */
+final class Reads {
+    private final MetadataCalls metadata;
+    private final ReadPath reads;
+    private final CacheLayer cache;
+    private final Sealer sealer;
+    private final CloudCalls calls;
+    private final Layouts layouts;
+    private final HybrisListener listener;
+    private final String prefix;
+    private final ExecutorService io;
+    private final Duration deadline;
+    private final int readAhead;
+    private final Set<ChunkedReader> openStreams = ConcurrentHashMap.newKeySet();
+
+    Reads(MetadataCalls metadata, ReadPath reads, CacheLayer cache, Sealer sealer, CloudCalls calls, Layouts layouts,
+          HybrisListener listener, String prefix, ExecutorService io, Duration deadline, int readAhead) {
+        this.metadata = metadata;
+        this.reads = reads;
+        this.cache = cache;
+        this.sealer = sealer;
+        this.calls = calls;
+        this.layouts = layouts;
+        this.listener = listener;
+        this.prefix = prefix;
+        this.io = io;
+        this.deadline = deadline;
+        this.readAhead = readAhead;
+    }
+
+    /** Ends the streams still open: their next read fails with {@code ClientClosedException}. */
+    void close() {
+        openStreams.forEach(r -> r.closeBecause("the client was closed while the value was being read"));
+    }
+
+    /** GET (paper §3.3 and §3.5). */
+    Optional<byte[]> get(String container, String key) {
+        MetadataKey mk = new MetadataKey(container, key);
+        Fetched f = fetch(mk, Deadline.after(deadline));
+        return f == null ? Optional.empty() : Optional.of(value(mk, f.meta(), f.stored(), f.dataKey()));
+    }
+
+    /**
+     * GET in the given consistency mode (paper §3.10): the weaker modes answer from the value cache without the
+     * metadata store when they may, and fall back to the linearizable GET otherwise.
+     */
+    Optional<byte[]> get(String container, String key, Consistency consistency) {
+        CacheLayer.Found found = cache.weakRead(consistency, container, key);
+        if (found != null) {
+            if (found.meta().isTombstone()) {
+                return Optional.empty();
+            }
+            try {
+                MetadataKey mk = new MetadataKey(container, key);
+                return Optional.of(value(mk, found.meta(), found.stored(), sealer.dataKey(found.meta(), mk.toString())));
+            } catch (CryptoException e) {
+                cache.unusable(consistency, container, key, found.meta(), e);
+            }
+        }
+        return get(container, key);
+    }
+
+    /** What a read found: the live version's metadata, its verified stored bytes and its data key (or null). */
+    private record Fetched(Metadata meta, byte[] stored, byte[] dataKey) {
+    }
+
+    /** The common-case read, then the worst case; null if the key is absent or deleted. */
+    private Fetched fetch(MetadataKey mk, Deadline d) {
+        Current cur = metadata.read(mk, d);
+        if (!cur.live()) {
+            return null;
+        }
+        List<Throwable> failures = new ArrayList<>();
+        byte[] dataKey = sealer.dataKey(cur.meta(), mk.toString()); // checked before any download
+        byte[] stored = reads.read(mk, cur, d, failures);
+        if (stored != null) {
+            return new Fetched(cur.meta(), stored, dataKey);
+        }
+        listener.worstCaseGet(mk.container(), mk.key());
+        return worstCaseGet(mk, d, failures);
+    }
+
+    /** The value of a version from its verified stored bytes (a chunked value's manifest: then its chunks). */
+    private byte[] value(MetadataKey mk, Metadata meta, byte[] stored, byte[] dataKey) {
+        if (!meta.isChunked()) {
+            return sealer.open(dataKey, stored);
+        }
+        long length = meta.chunked().valueLength();
+        if (length > Engine.MAX_ARRAY) {
+            throw new ValueTooLargeException("the value of " + "key '" + mk.key() + "' in " + mk.container() + " has " + length
+                    + " bytes, more than one array holds; read it with getStream or getTo", Engine.MAX_ARRAY);
+        }
+        try (ChunkedReader in = chunkedReader(mk, meta, stored, dataKey, 0, length)) {
+            byte[] value = new byte[(int) length];
+            int n = 0;
+            for (int got; n < value.length && (got = in.read(value, n, value.length - n)) > 0; ) {
+                n += got;
+            }
+            if (n != length) {
+                throw new HybrisException("the chunks of " + mk + " held " + n + " bytes, its metadata says " + length);
+            }
+            return value;
+        }
+    }
+
+    /**
+     * A streaming GET of {@code range} of the key's current value; null if the key is absent or deleted. The range
+     * is checked against the length in metadata before anything is downloaded; a chunked value then costs the
+     * manifest read and fetches only the chunks covering the range, {@code hybris.chunk.read-ahead} at a time.
+     */
+    Engine.Opened open(String container, String key, ByteRange range) {
+        MetadataKey mk = new MetadataKey(container, key);
+        Deadline d = Deadline.after(deadline);
+        Current cur = metadata.read(mk, d);
+        if (!cur.live()) {
+            return null;
+        }
+        long valueLength = cur.meta().valueLength();
+        range.firstIn(valueLength); // an invalid range fails before any download
+        List<Throwable> failures = new ArrayList<>();
+        byte[] dataKey = sealer.dataKey(cur.meta(), mk.toString());
+        byte[] stored = reads.read(mk, cur, d, failures);
+        Fetched f;
+        if (stored != null) {
+            f = new Fetched(cur.meta(), stored, dataKey);
+        } else {
+            listener.worstCaseGet(container, key);
+            f = worstCaseGet(mk, d, failures);
+            if (f == null) {
+                return null;
+            }
+            valueLength = f.meta().valueLength();
+        }
+        long first = range.firstIn(valueLength);
+        long length = range.lengthIn(valueLength);
+        java.io.InputStream in;
+        if (f.meta().isChunked()) {
+            in = chunkedReader(mk, f.meta(), f.stored(), f.dataKey(), first, length);
+        } else {
+            in = new java.io.ByteArrayInputStream(sealer.open(f.dataKey(), f.stored()), (int) first, (int) length);
+        }
+        return new Engine.Opened(f.meta().toVersionInfo(), first, length, in);
+    }
+
+    private ChunkedReader chunkedReader(MetadataKey mk, Metadata meta, byte[] manifestBytes, byte[] dataKey,
+                                        long first, long length) {
+        ChunkManifest manifest = ChunkManifest.decode(manifestBytes);
+        if (manifest.valueLength() != meta.chunked().valueLength()) {
+            throw new HybrisException("the chunk manifest of " + mk + " describes " + manifest.valueLength()
+                    + " bytes, its metadata " + meta.chunked().valueLength());
+        }
+        ObjectKey version = new ObjectKey(mk.container(), mk.key(), meta.timestamp());
+        ChunkedReader reader = new ChunkedReader(manifest, version, prefix, layouts,
+                (name, chunk, d, failures) -> worstCaseChunk(mk, meta.timestamp(), name, chunk, d, failures),
+                dataKey, io, deadline, readAhead, first, length, openStreams::remove);
+        openStreams.add(reader);
+        return reader;
+    }
+
+    /**
+     * The worst-case GET (paper §3.5): subscribe to the key, run rounds of the version's layout (every listed cloud
+     * in parallel, failed ones re-requested with backoff), restart when the metadata changes, give up at the
+     * deadline. Null if the key was deleted meanwhile.
+     */
+    private Fetched worstCaseGet(MetadataKey mk, Deadline d, List<Throwable> failures) {
+        boolean first = true;
+        while (true) {
+            if (!first) {
+                listener.getRestarted(mk.container(), mk.key());
+            }
+            first = false;
+            Race<byte[]> race = calls.newReadRace();
+            Race.Signal changed = new Race.Signal("metadata changed");
+            MetadataCalls.Watched watched = metadata.readAndWatch(mk, () -> race.signal(changed), d);
+            try {
+                Current cur = watched.current();
+                if (!cur.live()) {
+                    return null;
+                }
+                Metadata meta = cur.meta();
+                byte[] dataKey = sealer.dataKey(meta, mk.toString());
+                String objectKey = new ObjectKey(mk.container(), mk.key(), meta.timestamp()).render(prefix);
+                byte[] stored = layouts.forRead(meta).readRound(race, changed, objectKey, meta, d, failures);
+                if (stored != null) {
+                    return new Fetched(meta, stored, dataKey);
+                }
+                // the metadata changed or the round ended: re-read
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CallInterruptedException("get of " + mk + " interrupted", false, e);
+            } finally {
+                race.cancelAll();
+                watched.cancel();
+            }
+        }
+    }
+
+    /**
+     * The worst case for one chunk of a chunked value no listed cloud provided: rounds over its clouds while the
+     * version is current. Chunks are immutable, so once the version is superseded (and its chunks collected) the
+     * read fails rather than mixing versions.
+     */
+    private byte[] worstCaseChunk(MetadataKey mk, Timestamp version, String name, Metadata chunk, Deadline d,
+                                  List<Throwable> failures) {
+        while (true) {
+            Race<byte[]> race = calls.newReadRace();
+            Race.Signal changed = new Race.Signal("metadata changed");
+            MetadataCalls.Watched watched = metadata.readAndWatch(mk, () -> race.signal(changed), d);
+            try {
+                Metadata now = watched.current().meta();
+                if (now == null || !now.timestamp().equals(version)) {
+                    throw new ConcurrentOverwriteException(mk + " was " + (now == null || now.isTombstone()
+                            ? "deleted" : "overwritten") + " while version " + version + " was being read, and "
+                            + name + " is no longer on any cloud; read the key again");
+                }
+                byte[] stored = layouts.forRead(chunk).readRound(race, changed, name, chunk, d, failures);
+                if (stored != null) {
+                    return stored;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CallInterruptedException("read of " + mk + " interrupted", false, e);
+            } finally {
+                race.cancelAll();
+                watched.cancel();
+            }
+        }
+    }
+}
