@@ -96,13 +96,23 @@ public final class Hybris implements AutoCloseable {
      * @throws MetadataStoreException    the metadata store failed (unavailable: outcome unknown)
      * @throws CallInterruptedException  the calling thread was interrupted (outcome unknown if it says so)
      * @throws ClientClosedException     the client was closed before or during the call (outcome unknown)
+     * @return the version committed (its {@link VersionInfo#version()} is what {@link PutOptions#ifMatch} takes)
      */
-    public void put(String container, String key, byte[] value) {
+    public VersionInfo put(String container, String key, byte[] value) {
+        return put(container, key, value, PutOptions.none());
+    }
+
+    /**
+     * {@link #put(String, String, byte[])} with a precondition: {@link PutOptions#ifMatch} (the key's current
+     * version must be the given one) or {@link PutOptions#ifAbsent} (the key must have no value). The precondition
+     * is checked before anything is uploaded and again atomically by the commit.
+     *
+     * @throws PreconditionFailedException the precondition does not hold (nothing written; carries the current
+     *                                     version)
+     */
+    public VersionInfo put(String container, String key, byte[] value, PutOptions options) {
         checkNames(container, key);
-        call(() -> {
-            engine.put(container, key, value);
-            return null;
-        });
+        return call(() -> engine.put(container, key, value, options));
     }
 
     /**
@@ -121,8 +131,16 @@ public final class Hybris implements AutoCloseable {
      * @throws NotEnoughCloudsException     a chunk could not be stored on enough clouds
      */
     public VersionInfo put(String container, String key, InputStream value, long length) {
+        return put(container, key, value, length, PutOptions.none());
+    }
+
+    /**
+     * {@link #put(String, String, InputStream, long)} with a precondition (see
+     * {@link #put(String, String, byte[], PutOptions)}), checked before the first chunk is uploaded.
+     */
+    public VersionInfo put(String container, String key, InputStream value, long length, PutOptions options) {
         checkNames(container, key);
-        return call(() -> engine.put(container, key, value, length));
+        return call(() -> engine.put(container, key, value, length, options));
     }
 
     /**
@@ -133,7 +151,8 @@ public final class Hybris implements AutoCloseable {
      */
     public VersionInfo put(String container, String key, Path file) {
         checkNames(container, key);
-        return call(() -> StreamTransfers.putFile(file, (in, length) -> engine.put(container, key, in, length)));
+        return call(() -> StreamTransfers.putFile(file,
+                (in, length) -> engine.put(container, key, in, length, PutOptions.none())));
     }
 
     /**
@@ -218,27 +237,47 @@ public final class Hybris implements AutoCloseable {
         return engine.cacheStats();
     }
 
-    /** Deletes {@code key} (a tombstone in metadata; the data is garbage-collected). Deleting a missing key is a no-op. */
-    public void delete(String container, String key) {
+    /**
+     * Deletes {@code key} (a tombstone in metadata; the data is garbage-collected). Returns the deletion's version;
+     * deleting a key with no value is a no-op and returns empty.
+     */
+    public Optional<VersionInfo> delete(String container, String key) {
+        return delete(container, key, DeleteOptions.none());
+    }
+
+    /**
+     * {@link #delete(String, String)} with a precondition: {@link DeleteOptions#ifMatch} deletes only the given
+     * version (a key with no value fails it).
+     *
+     * @throws PreconditionFailedException the precondition does not hold (nothing written)
+     */
+    public Optional<VersionInfo> delete(String container, String key, DeleteOptions options) {
         checkNames(container, key);
-        call(() -> {
-            engine.delete(container, key);
-            return null;
-        });
+        return call(() -> engine.delete(container, key, options));
     }
 
     /**
      * Writes several keys of one container atomically: after it returns, all values are visible; if it throws,
-     * none is. At most 1000 keys.
+     * none is. At most 1000 keys. Returns the committed versions by key.
      *
      * @throws TransactionAbortedException a concurrent newer write to one of the keys won; nothing was written
      */
-    public void tput(String container, Map<String, byte[]> values) {
+    public Map<String, VersionInfo> tput(String container, Map<String, byte[]> values) {
+        return tput(container, values, Map.of());
+    }
+
+    /**
+     * {@link #tput(String, Map)} with a precondition per key ({@code preconditions} may name some of the keys): the
+     * transaction commits only if every precondition holds, checked before anything is uploaded and again
+     * atomically by the commit — a sync client's commit is all or nothing against its parents.
+     *
+     * @throws PreconditionFailedException a precondition does not hold (nothing written; names the key and carries
+     *                                     its current version)
+     */
+    public Map<String, VersionInfo> tput(String container, Map<String, byte[]> values,
+                                         Map<String, PutOptions> preconditions) {
         Names.checkContainer(container);
-        call(() -> {
-            engine.tput(container, values);
-            return null;
-        });
+        return call(() -> engine.tput(container, values, preconditions));
     }
 
     /** All live keys of {@code container} (from metadata only; deleted keys excluded). */
@@ -308,12 +347,14 @@ public final class Hybris implements AutoCloseable {
     // ---------------------------------------------------------------- asynchronous twins
 
     /** {@link #put} on the client's threads. */
-    public CompletableFuture<Void> putAsync(String container, String key, byte[] value) {
+    public CompletableFuture<VersionInfo> putAsync(String container, String key, byte[] value) {
+        return putAsync(container, key, value, PutOptions.none());
+    }
+
+    /** {@link #put(String, String, byte[], PutOptions)} on the client's threads. */
+    public CompletableFuture<VersionInfo> putAsync(String container, String key, byte[] value, PutOptions options) {
         byte[] copy = value == null ? null : value.clone();
-        return async(() -> {
-            put(container, key, copy);
-            return null;
-        });
+        return async(() -> put(container, key, copy, options));
     }
 
     /**
@@ -355,20 +396,26 @@ public final class Hybris implements AutoCloseable {
     }
 
     /** {@link #delete} on the client's threads. */
-    public CompletableFuture<Void> deleteAsync(String container, String key) {
-        return async(() -> {
-            delete(container, key);
-            return null;
-        });
+    public CompletableFuture<Optional<VersionInfo>> deleteAsync(String container, String key) {
+        return async(() -> delete(container, key));
+    }
+
+    /** {@link #delete(String, String, DeleteOptions)} on the client's threads. */
+    public CompletableFuture<Optional<VersionInfo>> deleteAsync(String container, String key, DeleteOptions options) {
+        return async(() -> delete(container, key, options));
     }
 
     /** {@link #tput} on the client's threads. */
-    public CompletableFuture<Void> tputAsync(String container, Map<String, byte[]> values) {
+    public CompletableFuture<Map<String, VersionInfo>> tputAsync(String container, Map<String, byte[]> values) {
+        return tputAsync(container, values, Map.of());
+    }
+
+    /** {@link #tput(String, Map, Map)} on the client's threads. */
+    public CompletableFuture<Map<String, VersionInfo>> tputAsync(String container, Map<String, byte[]> values,
+                                                                 Map<String, PutOptions> preconditions) {
         Map<String, byte[]> copy = values == null ? null : Map.copyOf(values);
-        return async(() -> {
-            tput(container, copy);
-            return null;
-        });
+        Map<String, PutOptions> conditions = preconditions == null ? null : Map.copyOf(preconditions);
+        return async(() -> tput(container, copy, conditions));
     }
 
     /** {@link #list(String)} on the client's threads. */

@@ -36,8 +36,12 @@ final class Commits {
      * Commits {@code meta} over {@code read}, the version this write ordered itself after.
      *
      * @param objectKey the version's object name (its copies, deleted if a newer write won), or null for a tombstone
+     * @param required  the write's precondition, or null: with one, a concurrent change that breaks it (or orders
+     *                  after this write) fails the write instead of being ordered before it
+     * @throws io.hybris.PreconditionFailedException if a concurrent write broke the precondition (nothing
+     *                                               committed, the copies deleted)
      */
-    void commit(MetadataKey mk, Metadata meta, Current read, Deadline d, String objectKey) {
+    void commit(MetadataKey mk, Metadata meta, Current read, Deadline d, String objectKey, Preconditions required) {
         Current replaced = read;
         byte[] encoded = MetadataCodec.encode(meta);
         while (true) {
@@ -52,6 +56,12 @@ final class Commits {
                     // our own update landed (a retried request after a lost connection)
                     gc.collectSuperseded(mk.container(), mk.key(), replaced.meta());
                     return;
+                }
+                if (required != null && !stillHolds(required, now.meta(), meta)) {
+                    if (objectKey != null) {
+                        gc.deleteWritten(objectKey, meta);
+                    }
+                    throw required.failed(mk, now.meta(), true);
                 }
                 if (now.meta() != null && now.meta().timestamp().isAfter(meta.timestamp())) {
                     // overwritten by a newer write: linearized just before it; our copy is garbage
@@ -71,7 +81,7 @@ final class Commits {
      * @throws TransactionAbortedException if a newer write committed to one of the keys first (nothing written)
      */
     void commitAll(String container, Map<String, Metadata> written, Map<String, Current> read,
-                   Map<String, String> objectKeys, Deadline d) {
+                   Map<String, String> objectKeys, Map<String, Preconditions> required, Deadline d) {
         Map<String, Current> replaced = new LinkedHashMap<>(read);
         while (true) {
             List<MetadataUpdate> updates = new ArrayList<>();
@@ -87,10 +97,17 @@ final class Commits {
                 // that retried a request after a lost answer), even if a newer write has since replaced another key
                 boolean landed = false;
                 List<String> newer = new ArrayList<>();
+                RuntimeException broken = null;
                 for (Map.Entry<String, Metadata> e : written.entrySet()) {
-                    Current now = metadata.read(new MetadataKey(container, e.getKey()), d);
+                    MetadataKey mk = new MetadataKey(container, e.getKey());
+                    Current now = metadata.read(mk, d);
                     Timestamp stored = now.meta() == null ? null : now.meta().timestamp();
                     landed |= isOurs(now.meta(), e.getValue());
+                    Preconditions condition = required.get(e.getKey());
+                    if (broken == null && condition != null && !isOurs(now.meta(), e.getValue())
+                            && !stillHolds(condition, now.meta(), e.getValue())) {
+                        broken = condition.failed(mk, now.meta(), true);
+                    }
                     if (stored != null && !stored.isAfter(e.getValue().timestamp())
                             && !stored.equals(e.getValue().timestamp())) {
                         replaced.put(e.getKey(), now);
@@ -102,6 +119,10 @@ final class Commits {
                     replaced.forEach((k, c) -> gc.collectSuperseded(container, k, c.meta()));
                     return;
                 }
+                if (broken != null) {
+                    written.forEach((k, m) -> gc.deleteWritten(objectKeys.get(k), m));
+                    throw broken;
+                }
                 if (!newer.isEmpty()) {
                     written.forEach((k, m) -> gc.deleteWritten(objectKeys.get(k), m));
                     throw new TransactionAbortedException("tput of " + written.size() + " keys in " + container
@@ -111,6 +132,14 @@ final class Commits {
             }
             // any other exception: the outcome is unknown, the copies stay for the sweep (see commit)
         }
+    }
+
+    /**
+     * Whether a conditional write may still commit over {@code now}: its precondition holds for it and the write's
+     * timestamp still orders after it.
+     */
+    private static boolean stillHolds(Preconditions required, Metadata now, Metadata written) {
+        return required.holds(now) && (now == null || written.timestamp().isAfter(now.timestamp()));
     }
 
     /** Whether {@code stored} is the update {@code written} by this very call: same write identity, same bytes. */

@@ -4,7 +4,9 @@ import io.hybris.Consistency;
 import io.hybris.HybrisConfig;
 import io.hybris.HybrisListener;
 import io.hybris.InvalidRequestException;
+import io.hybris.DeleteOptions;
 import io.hybris.KeyPage;
+import io.hybris.PutOptions;
 import io.hybris.RewrapReport;
 import io.hybris.SweepReport;
 import io.hybris.ValueTooLargeException;
@@ -144,20 +146,27 @@ public final class Engine {
 
     // ------------------------------------------------------------------ PUT / DELETE / TPUT
 
-    /** PUT (paper §3.2): read the current version, order after it, store by layout, commit. */
-    public VersionInfo put(String container, String key, byte[] value) {
+    /**
+     * PUT (paper §3.2): read the current version, check the precondition (if any), order after it, store by layout,
+     * commit. Returns the committed version.
+     */
+    public VersionInfo put(String container, String key, byte[] value, PutOptions options) {
         checkValue(key, value);
+        MetadataKey mk = new MetadataKey(container, key);
+        Preconditions required = Preconditions.of(options);
         if (value.length > chunkThreshold) {
-            return putChunked(new MetadataKey(container, key), ValueSource.of(value, maxValueSize, what(container, key)));
+            return putChunked(mk, ValueSource.of(value, maxValueSize, what(container, key)), required);
         }
-        return putWhole(new MetadataKey(container, key), value);
+        return putWhole(mk, value, required);
     }
 
-    private VersionInfo putWhole(MetadataKey mk, byte[] value) {
+    private VersionInfo putWhole(MetadataKey mk, byte[] value, Preconditions required) {
         Deadline d = Deadline.after(deadline);
-        Sealer.Sealed sealed = sealer.seal(value);
         Current cur = metadata.read(mk, d);
-        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), sealed, null, 0), d).toVersionInfo();
+        Preconditions.check(mk, required, cur);
+        Sealer.Sealed sealed = sealer.seal(value);
+        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), sealed, null, 0, required), d)
+                .toVersionInfo();
     }
 
     /**
@@ -165,7 +174,7 @@ public final class Engine {
      * a value up to {@code hybris.chunk.threshold} is stored whole, a larger one in chunks (docs/streaming.md),
      * each chunk by the container's layout, then its manifest, then the commit by the same rule as any PUT.
      */
-    public VersionInfo put(String container, String key, java.io.InputStream in, long length) {
+    public VersionInfo put(String container, String key, java.io.InputStream in, long length, PutOptions options) {
         if (in == null) {
             throw new InvalidRequestException("the stream for key '" + key + "' must not be null; use delete to"
                     + " remove a key");
@@ -175,42 +184,56 @@ public final class Engine {
                     + " pass its length in bytes, or -1 if it is not known");
         }
         MetadataKey mk = new MetadataKey(container, key);
+        Preconditions required = Preconditions.of(options);
         ValueSource source = new ValueSource(in, length, maxValueSize, what(container, key));
         if (length == ValueSource.UNKNOWN_LENGTH || length > chunkThreshold) {
             byte[] head = source.read((int) Math.min(chunkThreshold + 1, Integer.MAX_VALUE - 8));
             if (head.length > chunkThreshold) {
                 source.pushBack(head);
-                return putChunked(mk, source);
+                return putChunked(mk, source, required);
             }
-            return putWhole(mk, head);
+            return putWhole(mk, head, required);
         }
-        return putWhole(mk, source.read((int) length));
+        return putWhole(mk, source.read((int) length), required);
     }
 
-    private VersionInfo putChunked(MetadataKey mk, ValueSource source) {
+    private VersionInfo putChunked(MetadataKey mk, ValueSource source, Preconditions required) {
         Deadline d = Deadline.after(deadline);
         Current cur = metadata.read(mk, d);
+        Preconditions.check(mk, required, cur); // before a single chunk is uploaded
         WritePath.ChunkedValue chunked = new WritePath.ChunkedValue(source);
-        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, chunked, 0), d).toVersionInfo();
+        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, chunked, 0, required), d)
+                .toVersionInfo();
     }
 
     private static String what(String container, String key) {
         return "key '" + key + "' in " + container;
     }
 
-    /** DELETE (paper §3.7): a tombstone with a newer timestamp; the data is garbage-collected. */
-    public void delete(String container, String key) {
+    /**
+     * DELETE (paper §3.7): a tombstone with a newer timestamp; the data is garbage-collected. Returns the deletion's
+     * version, or empty when the key had no value (then nothing is written).
+     */
+    public Optional<VersionInfo> delete(String container, String key, DeleteOptions options) {
         Deadline d = Deadline.after(deadline);
         MetadataKey mk = new MetadataKey(container, key);
+        Preconditions required = Preconditions.of(options);
         Current cur = metadata.read(mk, d);
+        Preconditions.check(mk, required, cur);
         if (!cur.live()) {
-            return;
+            return Optional.empty();
         }
-        writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, null, 0), d);
+        Metadata tombstone = writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, null, 0,
+                required), d);
+        return Optional.of(tombstone.toVersionInfo());
     }
 
-    /** Transactional PUT (paper §3.6): all values become visible atomically, or none. */
-    public void tput(String container, Map<String, byte[]> values) {
+    /**
+     * Transactional PUT (paper §3.6): all values become visible atomically, or none; a key with a precondition in
+     * {@code options} commits only if it holds (checked first, and again atomically at the commit). Returns the
+     * committed versions by key.
+     */
+    public Map<String, VersionInfo> tput(String container, Map<String, byte[]> values, Map<String, PutOptions> options) {
         if (values == null || values.isEmpty()) {
             throw new InvalidRequestException("tput needs at least one key and value");
         }
@@ -224,10 +247,20 @@ public final class Engine {
             Names.checkKey(k);
             checkValue(k, v);
         });
+        Map<String, PutOptions> conditions = options == null ? Map.of() : options;
+        for (String k : conditions.keySet()) {
+            if (!values.containsKey(k)) {
+                throw new InvalidRequestException("tput has a precondition for key '" + k + "', which it does not"
+                        + " write; pass preconditions only for the keys in the transaction");
+            }
+        }
         Deadline d = Deadline.after(deadline);
         Map<String, Current> read = new LinkedHashMap<>();
         for (String k : values.keySet()) {
-            read.put(k, metadata.read(new MetadataKey(container, k), d));
+            MetadataKey mk = new MetadataKey(container, k);
+            Current cur = metadata.read(mk, d);
+            Preconditions.check(mk, Preconditions.of(conditions.get(k)), cur);
+            read.put(k, cur);
         }
         List<WritePath.NewVersion> versions = new ArrayList<>();
         values.forEach((k, v) -> {
@@ -235,9 +268,11 @@ public final class Engine {
             versions.add(new WritePath.NewVersion(new MetadataKey(container, k), read.get(k),
                     nextTimestamp(read.get(k)), large ? null : sealer.seal(v),
                     large ? new WritePath.ChunkedValue(ValueSource.of(v, maxValueSize, what(container, k))) : null,
-                    0));
+                    0, Preconditions.of(conditions.get(k))));
         });
-        writes.writeAll(container, versions, d);
+        Map<String, VersionInfo> committed = new LinkedHashMap<>();
+        writes.writeAll(container, versions, d).forEach((k, m) -> committed.put(k, m.toVersionInfo()));
+        return committed;
     }
 
     /** The timestamp of a new write over {@code cur}: the next sequence number, this client, a fresh write id. */

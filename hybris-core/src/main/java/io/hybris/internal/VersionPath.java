@@ -51,13 +51,14 @@ final class VersionPath implements WritePath, ReadPath {
     public Metadata write(NewVersion v, Deadline d) {
         if (v.isTombstone()) {
             Metadata tombstone = Metadata.tombstone(v.timestamp());
-            commits.commit(v.key(), tombstone, v.replaced(), d, null);
+            commits.commit(v.key(), tombstone, v.replaced(), d, null, v.required());
             return tombstone;
         }
         String objectKey = objectKey(v.key(), v.timestamp());
         Metadata meta = store(v, objectKey, d);
         // a chunked upload takes as long as its stream: the commit gets a deadline of its own
-        commits.commit(v.key(), meta, v.replaced(), v.chunked() != null ? Deadline.after(d.budget()) : d, objectKey);
+        commits.commit(v.key(), meta, v.replaced(), v.chunked() != null ? Deadline.after(d.budget()) : d, objectKey,
+                v.required());
         return meta;
     }
 
@@ -66,11 +67,15 @@ final class VersionPath implements WritePath, ReadPath {
         Map<String, Metadata> written = new LinkedHashMap<>();
         Map<String, String> objectKeys = new LinkedHashMap<>();
         Map<String, Current> read = new LinkedHashMap<>();
+        Map<String, Preconditions> required = new LinkedHashMap<>();
         List<Future<Metadata>> futures = new ArrayList<>();
         for (NewVersion v : versions) {
             String objectKey = objectKey(v.key(), v.timestamp());
             objectKeys.put(v.key().key(), objectKey);
             read.put(v.key().key(), v.replaced());
+            if (v.required() != null) {
+                required.put(v.key().key(), v.required());
+            }
             futures.add(transactionUploads.submit(() -> store(v, objectKey, d)));
         }
         RuntimeException failure = null;
@@ -93,7 +98,7 @@ final class VersionPath implements WritePath, ReadPath {
             throw failure;
         }
         boolean chunked = versions.stream().anyMatch(v -> v.chunked() != null);
-        commits.commitAll(container, written, read, objectKeys, chunked ? Deadline.after(d.budget()) : d);
+        commits.commitAll(container, written, read, objectKeys, required, chunked ? Deadline.after(d.budget()) : d);
         return written;
     }
 

@@ -18,11 +18,12 @@ interface WritePath {
      * @param chunked      the value to store in chunks, or null; with {@code sealed} null too, a deletion (a
      *                     tombstone)
      * @param cacheCounter the bounded-staleness counter to record (see {@link CacheLayer#counterAfter})
+     * @param required     the write's precondition, or null for none
      */
     record NewVersion(MetadataKey key, Current replaced, Timestamp timestamp, Sealer.Sealed sealed,
-                      ChunkedValue chunked, int cacheCounter) {
+                      ChunkedValue chunked, int cacheCounter, Preconditions required) {
         NewVersion withCacheCounter(int counter) {
-            return new NewVersion(key, replaced, timestamp, sealed, chunked, counter);
+            return new NewVersion(key, replaced, timestamp, sealed, chunked, counter, required);
         }
 
         /** Whether this version records a deletion. */

@@ -109,7 +109,7 @@ public abstract class HybrisContract extends HybrisContractFixture {
     void putCopiesTheCallersArray() {
         Hybris h = openPlain();
         byte[] v = bytes("original");
-        CompletableFuture<Void> f = h.putAsync(C, "k", v);
+        CompletableFuture<VersionInfo> f = h.putAsync(C, "k", v);
         v[0] = 'X';
         f.join();
         assertThat(str(h.get(C, "k"))).isEqualTo("original");
@@ -337,7 +337,7 @@ public abstract class HybrisContract extends HybrisContractFixture {
                 .toList();
         Hybris tx = open(config(gated).clientId("txclient"));
         Hybris other = open(config(raw).clientId("other"));
-        CompletableFuture<Void> tput = tx.tputAsync(C, Map.of("a", bytes("tx-a"), "b", bytes("tx-b")));
+        CompletableFuture<Map<String, VersionInfo>> tput = tx.tputAsync(C, Map.of("a", bytes("tx-a"), "b", bytes("tx-b")));
         await().atMost(AWAIT).until(() -> gated.stream().mapToInt(g -> g.awaitBlocked(1, Duration.ZERO) ? 1 : 0)
                 .sum() >= 2);
         other.put(C, "b", bytes("other-1"));
@@ -357,7 +357,7 @@ public abstract class HybrisContract extends HybrisContractFixture {
                 .toList();
         Hybris tx = open(config(gated).clientId("zz-tx"));
         Hybris other = open(config(raw).clientId("aa-other"));
-        CompletableFuture<Void> tput = tx.tputAsync(C, Map.of("a", bytes("tx-a"), "b", bytes("tx-b")));
+        CompletableFuture<Map<String, VersionInfo>> tput = tx.tputAsync(C, Map.of("a", bytes("tx-a"), "b", bytes("tx-b")));
         await().atMost(AWAIT).until(() -> gated.stream().mapToInt(g -> g.awaitBlocked(1, Duration.ZERO) ? 1 : 0)
                 .sum() >= 2);
         other.put(C, "b", bytes("other-1")); // timestamp (1, aa-other) < (1, zz-tx)

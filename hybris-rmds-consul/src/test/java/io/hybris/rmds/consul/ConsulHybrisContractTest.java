@@ -3,6 +3,7 @@ package io.hybris.rmds.consul;
 import io.hybris.testkit.ConsulTestAgent;
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.CallerBehaviourContract;
+import io.hybris.testkit.ConditionalWriteContract;
 import io.hybris.testkit.HybrisContract;
 import io.hybris.testkit.StreamingContract;
 import org.junit.jupiter.api.AfterAll;
@@ -48,6 +49,15 @@ class ConsulHybrisContractTest extends HybrisContract {
     /** Large values: chunks, manifests, ranges ({@link StreamingContract}), same server. */
     @Nested
     class Streaming extends StreamingContract {
+        @Override
+        protected MetadataStore newMetadataStore() {
+            return ConsulHybrisContractTest.this.newMetadataStore();
+        }
+    }
+
+    /** Conditional writes ({@link ConditionalWriteContract}), same server. */
+    @Nested
+    class ConditionalWrites extends ConditionalWriteContract {
         @Override
         protected MetadataStore newMetadataStore() {
             return ConsulHybrisContractTest.this.newMetadataStore();

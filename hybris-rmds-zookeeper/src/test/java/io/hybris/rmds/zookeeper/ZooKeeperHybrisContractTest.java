@@ -2,6 +2,7 @@ package io.hybris.rmds.zookeeper;
 
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.CallerBehaviourContract;
+import io.hybris.testkit.ConditionalWriteContract;
 import io.hybris.testkit.HybrisContract;
 import io.hybris.testkit.StreamingContract;
 import org.apache.curator.test.TestingServer;
@@ -46,6 +47,15 @@ class ZooKeeperHybrisContractTest extends HybrisContract {
     /** Large values: chunks, manifests, ranges ({@link StreamingContract}), same server. */
     @Nested
     class Streaming extends StreamingContract {
+        @Override
+        protected MetadataStore newMetadataStore() {
+            return ZooKeeperHybrisContractTest.this.newMetadataStore();
+        }
+    }
+
+    /** Conditional writes ({@link ConditionalWriteContract}), same server. */
+    @Nested
+    class ConditionalWrites extends ConditionalWriteContract {
         @Override
         protected MetadataStore newMetadataStore() {
             return ZooKeeperHybrisContractTest.this.newMetadataStore();

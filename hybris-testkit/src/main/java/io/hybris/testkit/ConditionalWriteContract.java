@@ -1,0 +1,213 @@
+package io.hybris.testkit;
+
+import io.hybris.DeleteOptions;
+import io.hybris.Hybris;
+import io.hybris.PreconditionFailedException;
+import io.hybris.PutOptions;
+import io.hybris.SweepReport;
+import io.hybris.VersionInfo;
+import io.hybris.spi.CloudObject;
+import io.hybris.spi.CloudStore;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Conditional writes (the sync-backend issue): {@link PutOptions#ifMatch}, {@link PutOptions#ifAbsent},
+ * {@link DeleteOptions#ifMatch} and per-key preconditions of a transaction — checked before anything is uploaded,
+ * re-checked atomically at the commit, the lost race failing with {@link PreconditionFailedException} carrying the
+ * current version and leaving nothing behind. Every metadata store runs it.
+ */
+public abstract class ConditionalWriteContract extends HybrisContractFixture {
+
+    @Test
+    void putsReturnTheirVersionAndIfMatchAndIfAbsentGuardThem() {
+        Hybris h = openPlain();
+        VersionInfo first = h.put(C, "k", bytes("v1"), PutOptions.ifAbsent());
+        assertThat(first).isEqualTo(h.describe(C, "k").orElseThrow());
+        assertThatThrownBy(() -> h.put(C, "k", bytes("again"), PutOptions.ifAbsent()))
+                .isInstanceOfSatisfying(PreconditionFailedException.class, e -> {
+                    assertThat(e.key()).isEqualTo("k");
+                    assertThat(e.current()).hasValue(first);
+                }).hasMessageContaining("needs no value").hasMessageContaining("nothing was written");
+        VersionInfo second = h.put(C, "k", bytes("v2"), PutOptions.ifMatch(first.version()));
+        assertThat(second.sequence()).isEqualTo(first.sequence() + 1);
+        assertThatThrownBy(() -> h.put(C, "k", bytes("stale"), PutOptions.ifMatch(first.version())))
+                .isInstanceOfSatisfying(PreconditionFailedException.class,
+                        e -> assertThat(e.current()).hasValue(second));
+        assertThat(str(h.get(C, "k"))).isEqualTo("v2");
+        // a deleted key is absent again
+        assertThat(h.delete(C, "k")).hasValueSatisfying(d -> assertThat(d.sequence()).isEqualTo(second.sequence() + 1));
+        assertThatThrownBy(() -> h.put(C, "k", bytes("x"), PutOptions.ifMatch(second.version())))
+                .isInstanceOfSatisfying(PreconditionFailedException.class, e -> assertThat(e.current()).isEmpty());
+        assertThat(h.put(C, "k", bytes("v3"), PutOptions.ifAbsent()).sequence()).isEqualTo(second.sequence() + 2);
+        assertThat(h.delete(C, "never")).isEmpty();
+    }
+
+    @Test
+    void aFailedPreconditionUploadsNothing() {
+        List<RecordingCloudStore> clouds = recording(UnaryOperator.identity());
+        Hybris h = open(config(clouds).chunkSize(64 << 10).chunkThreshold(64 << 10));
+        VersionInfo v = h.put(C, "k", bytes("v1"));
+        clouds.forEach(RecordingCloudStore::reset);
+        assertThatThrownBy(() -> h.put(C, "k", bytes("v2"), PutOptions.ifAbsent()))
+                .isInstanceOf(PreconditionFailedException.class);
+        byte[] large = new byte[300 << 10];
+        assertThatThrownBy(() -> h.put(C, "k", new ByteArrayInputStream(large), large.length,
+                PutOptions.ifMatch("1_someone.1"))).isInstanceOf(PreconditionFailedException.class);
+        assertThatThrownBy(() -> h.tput(C, Map.of("k", bytes("a"), "other", bytes("b")),
+                Map.of("k", PutOptions.ifAbsent()))).isInstanceOf(PreconditionFailedException.class);
+        assertThatThrownBy(() -> h.delete(C, "k", DeleteOptions.ifMatch("1_someone.1")))
+                .isInstanceOf(PreconditionFailedException.class);
+        assertThat(clouds).allSatisfy(c -> assertThat(c.count(RecordingCloudStore.Op.PUT)).isZero());
+        assertThat(h.describe(C, "k")).hasValue(v);
+        assertThat(h.describe(C, "other")).isEmpty();
+    }
+
+    @Test
+    void deleteIfMatchDeletesOnlyThatVersion() {
+        Hybris h = openPlain();
+        VersionInfo v1 = h.put(C, "k", bytes("v1"));
+        VersionInfo v2 = h.put(C, "k", bytes("v2"));
+        assertThatThrownBy(() -> h.delete(C, "k", DeleteOptions.ifMatch(v1.version())))
+                .isInstanceOfSatisfying(PreconditionFailedException.class, e -> assertThat(e.current()).hasValue(v2));
+        assertThat(str(h.get(C, "k"))).isEqualTo("v2");
+        assertThat(h.delete(C, "k", DeleteOptions.ifMatch(v2.version()))).isPresent();
+        assertThat(h.get(C, "k")).isEmpty();
+        assertThatThrownBy(() -> h.delete(C, "k", DeleteOptions.ifMatch(v2.version())))
+                .isInstanceOfSatisfying(PreconditionFailedException.class, e -> assertThat(e.current()).isEmpty());
+    }
+
+    @Test
+    void aWriteThatLosesTheRaceAtItsCommitFailsWithTheWinnerAndLeavesNothing() throws Exception {
+        MutableClock clock = new MutableClock();
+        List<GatedCloudStore> gated = raw.stream()
+                .map(c -> GatedCloudStore.of(c, key -> key.contains("_slow-writer."))).toList();
+        Hybris slow = open(config(gated).clientId("slow-writer").clock(clock).gcGrace(Duration.ofMinutes(10)));
+        Hybris fast = open(config(raw).clientId("fast-writer"));
+        VersionInfo base = fast.put(C, "k", bytes("base"));
+        CompletableFuture<VersionInfo> lost = CompletableFuture.supplyAsync(
+                () -> slow.put(C, "k", bytes("slow"), PutOptions.ifMatch(base.version())));
+        assertThat(gated.get(0).awaitBlocked(1, AWAIT) || gated.get(1).awaitBlocked(1, AWAIT)).isTrue();
+        // the precondition held when the slow write checked it; now another write commits first
+        VersionInfo winner = fast.put(C, "k", bytes("fast"));
+        gated.forEach(GatedCloudStore::open);
+        assertThat(lost).failsWithin(AWAIT).withThrowableThat().havingRootCause()
+                .isInstanceOfSatisfying(PreconditionFailedException.class, e -> {
+                    assertThat(e.current()).hasValue(winner);
+                    assertThat(e.getMessage()).contains("a concurrent write committed first");
+                });
+        assertThat(str(fast.get(C, "k"))).isEqualTo("fast");
+        await().atMost(AWAIT).untilAsserted(() -> assertThat(objectsOn(raw, "_slow-writer.")).isZero());
+        clock.advance(Duration.ofMinutes(11));
+        SweepReport sweep = slow.sweepOrphans();
+        assertThat(sweep.deleted()).isZero();
+    }
+
+    @Test
+    void aTransactionCommitsOnlyIfEveryPreconditionHolds() throws Exception {
+        Hybris h = openPlain();
+        VersionInfo a = h.put(C, "a", bytes("a1"));
+        Map<String, VersionInfo> done = h.tput(C, Map.of("a", bytes("a2"), "b", bytes("b1")),
+                Map.of("a", PutOptions.ifMatch(a.version()), "b", PutOptions.ifAbsent()));
+        assertThat(done.keySet()).containsExactlyInAnyOrder("a", "b");
+        assertThat(done.get("a")).isEqualTo(h.describe(C, "a").orElseThrow());
+        assertThatThrownBy(() -> h.tput(C, Map.of("a", bytes("a3"), "b", bytes("b2")),
+                Map.of("a", PutOptions.ifMatch(done.get("a").version()), "b", PutOptions.ifAbsent())))
+                .isInstanceOfSatisfying(PreconditionFailedException.class, e -> {
+                    assertThat(e.key()).isEqualTo("b");
+                    assertThat(e.current()).hasValue(done.get("b"));
+                });
+        assertThat(str(h.get(C, "a"))).isEqualTo("a2");
+        assertThat(str(h.get(C, "b"))).isEqualTo("b1");
+        assertThatThrownBy(() -> h.tput(C, Map.of("a", bytes("x")), Map.of("zzz", PutOptions.ifAbsent())))
+                .hasMessageContaining("'zzz'");
+
+        // lost at the commit: the uploads are held while another write changes "a"
+        List<GatedCloudStore> gated = raw.stream()
+                .map(c -> GatedCloudStore.of(c, key -> key.contains("_txn-writer."))).toList();
+        Hybris slow = open(config(gated).clientId("txn-writer"));
+        VersionInfo aNow = h.describe(C, "a").orElseThrow();
+        CompletableFuture<Map<String, VersionInfo>> lost = CompletableFuture.supplyAsync(() -> slow.tput(C,
+                Map.of("a", bytes("a-slow"), "c", bytes("c-slow")), Map.of("a", PutOptions.ifMatch(aNow.version()))));
+        await().atMost(AWAIT).until(() -> gated.stream().mapToInt(GatedCloudStore::blockedCount).sum() >= 2);
+        VersionInfo winner = h.put(C, "a", bytes("a-fast"));
+        gated.forEach(GatedCloudStore::open);
+        assertThat(lost).failsWithin(AWAIT).withThrowableThat().havingRootCause()
+                .isInstanceOfSatisfying(PreconditionFailedException.class,
+                        e -> assertThat(e.current()).hasValue(winner));
+        assertThat(h.get(C, "c")).isEmpty();
+        await().atMost(AWAIT).untilAsserted(() -> assertThat(objectsOn(raw, "_txn-writer.")).isZero());
+    }
+
+    @Test
+    void eightWritersRacingIfMatchOnOneKeyWinOncePerVersion() throws Exception {
+        Hybris h = openPlain();
+        h.put(C, "k", bytes("w-base"));
+        int writers = 8;
+        int attempts = 15;
+        List<String[]> wins = Collections.synchronizedList(new ArrayList<>()); // {base version, new version, value}
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                int writer = w;
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < attempts; i++) {
+                        VersionInfo base = h.describe(C, "k").orElseThrow();
+                        String value = "w" + writer + "-" + i;
+                        try {
+                            VersionInfo mine = h.put(C, "k", bytes(value), PutOptions.ifMatch(base.version()));
+                            wins.add(new String[] {base.version(), mine.version(), value});
+                        } catch (PreconditionFailedException lostRace) {
+                            assertThat(lostRace.current()).isPresent();
+                            assertThat(lostRace.current().get().version()).isNotEqualTo(base.version());
+                        }
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> f : futures) {
+                f.get(2, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        // exactly one winner per base version, and the winners form one chain ending at the current version
+        assertThat(wins).isNotEmpty();
+        assertThat(wins.stream().map(w -> w[0]).distinct().count()).isEqualTo(wins.size());
+        java.util.Map<String, String[]> byNewVersion = new java.util.HashMap<>();
+        wins.forEach(w -> byNewVersion.put(w[1], w));
+        String current = h.describe(C, "k").orElseThrow().version();
+        assertThat(str(h.get(C, "k"))).isEqualTo(byNewVersion.get(current)[2]);
+        int chain = 0;
+        for (String[] w = byNewVersion.get(current); w != null; w = byNewVersion.get(w[0])) {
+            chain++;
+        }
+        assertThat(chain).as("every win was based on the win before it").isEqualTo(wins.size());
+    }
+
+    private long objectsOn(List<CloudStore> clouds, String fragment) {
+        return clouds.stream().flatMap(c -> c.list("").stream()).map(CloudObject::key)
+                .filter(k -> k.contains(fragment)).count();
+    }
+}
