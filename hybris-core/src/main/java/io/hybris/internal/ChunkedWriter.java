@@ -8,14 +8,13 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Stores a large value as chunks (docs/streaming.md): cuts the {@link ValueSource} into chunks of
@@ -69,9 +68,8 @@ final class ChunkedWriter {
         Sealer.VersionKey key = sealer.newVersionKey();
         byte[] dataKey = key == null ? null : key.dataKey();
         List<ChunkManifest.Chunk> chunks = new ArrayList<>();
-        ArrayDeque<Future<Done>> inFlight = new ArrayDeque<>();
+        ArrayDeque<Upload> inFlight = new ArrayDeque<>();
         List<Long> storedAt = new ArrayList<>();
-        AtomicBoolean abandoned = new AtomicBoolean();
         long length = 0;
         try {
             for (int index = 0; ; index++) {
@@ -81,15 +79,17 @@ final class ChunkedWriter {
                 }
                 length += plain.length;
                 while (inFlight.size() >= parallel) {
-                    add(await(inFlight.poll(), what), chunks, storedAt);
+                    add(await(inFlight.peek(), what), chunks, storedAt);
+                    inFlight.poll(); // only once collected: a failed wait leaves it for the clean-up below
                 }
-                inFlight.add(submit(version, index, plain, dataKey, abandoned));
+                inFlight.add(submit(version, index, plain, dataKey));
                 if (plain.length < chunkSize) {
                     break;
                 }
             }
             while (!inFlight.isEmpty()) {
-                add(await(inFlight.poll(), what), chunks, storedAt);
+                add(await(inFlight.peek(), what), chunks, storedAt);
+                inFlight.poll();
             }
             ChunkManifest manifest = new ChunkManifest(chunkSize, length, chunks);
             byte[] encoded = manifest.encode();
@@ -106,22 +106,17 @@ final class ChunkedWriter {
             }
             return new Stored(encoded, placed, key == null ? null : key.encryption(), length);
         } catch (RuntimeException e) {
-            abandoned.set(true); // an upload still running deletes its chunk once stored
-            for (Future<Done> f : inFlight) {
-                if (!f.cancel(true) && f.isDone()) {
-                    try {
-                        chunks.add(f.get().chunk()); // finished before the cancel: delete it below
-                    } catch (ExecutionException | InterruptedException | CancellationException ignored) {
-                        // failed: its upload deleted what it stored
-                    }
-                } else {
-                    chunks.add(null);
+            // an upload still running deletes what it stored once it finishes (or is cancelled); one that already
+            // finished but was not collected yet is deleted here
+            inFlight.forEach(u -> {
+                Done done = u.stored().getAndSet(ABANDONED);
+                if (done != null && done != ABANDONED) {
+                    gc.deleteVersion(version.renderChunk(prefix, u.index()), done.chunk().clouds());
                 }
-            }
+                u.future().cancel(true);
+            });
             for (int i = 0; i < chunks.size(); i++) {
-                if (chunks.get(i) != null) {
-                    gc.deleteVersion(version.renderChunk(prefix, i), chunks.get(i).clouds());
-                }
+                gc.deleteVersion(version.renderChunk(prefix, i), chunks.get(i).clouds());
             }
             throw e;
         } finally {
@@ -133,6 +128,16 @@ final class ChunkedWriter {
 
     /** A stored chunk and when it became durable. */
     private record Done(ChunkManifest.Chunk chunk, long storedAt) {
+    }
+
+    /** What {@link Upload#stored} holds once the put failed: an upload finishing after that deletes its chunk. */
+    private static final Done ABANDONED = new Done(null, 0);
+
+    /**
+     * A chunk upload in flight: its future, and its result handed over exactly once, either to the put (which then
+     * owns the chunk) or, if the put failed first, back to the upload, which deletes it.
+     */
+    private record Upload(int index, Future<Done> future, AtomicReference<Done> stored) {
     }
 
     private static void add(Done done, List<ChunkManifest.Chunk> chunks, List<Long> storedAt) {
@@ -151,33 +156,34 @@ final class ChunkedWriter {
         return longest;
     }
 
-    private Future<Done> submit(ObjectKey version, int index, byte[] plain, byte[] dataKey,
-                                AtomicBoolean abandoned) {
+    private Upload submit(ObjectKey version, int index, byte[] plain, byte[] dataKey) {
         byte[][] holder = {plain}; // dropped once sealed, so an encrypted chunk is not held twice while uploading
+        AtomicReference<Done> handed = new AtomicReference<>();
         try {
-            return io.submit(() -> {
-                byte[] stored = sealer.sealChunk(dataKey, holder[0]);
+            return new Upload(index, io.submit(() -> {
+                byte[] sealed = sealer.sealChunk(dataKey, holder[0]);
                 holder[0] = null;
-                byte[] hash = Hashing.sha256(stored);
-                String name = version.renderChunk(prefix, index);
-                Layout.Placement placed = layouts.forWrite(version.container(), stored.length)
-                        .store(name, stored, Deadline.after(perChunk));
-                if (abandoned.get()) {
-                    gc.deleteVersion(name, placed.clouds());
-                    throw new CallInterruptedException("upload abandoned", false, null);
+                byte[] hash = Hashing.sha256(sealed);
+                Layout.Placement placed = layouts.forWrite(version.container(), sealed.length)
+                        .store(version.renderChunk(prefix, index), sealed, Deadline.after(perChunk));
+                Done done = new Done(new ChunkManifest.Chunk(sealed.length, hash, placed.clouds(),
+                        placed.erasure()), System.nanoTime());
+                if (!handed.compareAndSet(null, done)) { // the put failed meanwhile: nobody will reference it
+                    gc.deleteVersion(version.renderChunk(prefix, index), placed.clouds());
                 }
-                return new Done(new ChunkManifest.Chunk(stored.length, hash, placed.clouds(), placed.erasure()),
-                        System.nanoTime());
-            });
+                return done;
+            }), handed);
         } catch (RejectedExecutionException e) {
             throw new HybrisException("the client's I/O threads are shut down (client closing)", e);
         }
     }
 
-    private Done await(Future<Done> upload, String what) {
+    private Done await(Upload upload, String what) {
         try {
             // each chunk's own deadline ends its upload; the margin only guards against a lost completion
-            return upload.get(perChunk.toNanos() + TimeUnit.SECONDS.toNanos(5), TimeUnit.NANOSECONDS);
+            Done done = upload.future().get(perChunk.toNanos() + TimeUnit.SECONDS.toNanos(5), TimeUnit.NANOSECONDS);
+            upload.stored().set(ABANDONED); // collected: the put owns the chunk now
+            return done;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CallInterruptedException("put of " + what + " interrupted before its metadata update; nothing"
