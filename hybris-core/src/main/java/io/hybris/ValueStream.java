@@ -31,6 +31,7 @@ public final class ValueStream extends InputStream {
     private final long length;
     private final InputStream bytes;
     private final UnaryOperator<RuntimeException> surfaced;
+    private volatile boolean closed;
 
     /**
      * A stream over {@code bytes}, which hold {@code length} bytes of {@code version} from offset {@code first}.
@@ -62,6 +63,7 @@ public final class ValueStream extends InputStream {
 
     @Override
     public int read() throws IOException {
+        ensureOpen();
         try {
             return bytes.read();
         } catch (RuntimeException e) {
@@ -71,6 +73,7 @@ public final class ValueStream extends InputStream {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
+        ensureOpen();
         try {
             return bytes.read(b, off, len);
         } catch (RuntimeException e) {
@@ -80,6 +83,7 @@ public final class ValueStream extends InputStream {
 
     @Override
     public long skip(long n) throws IOException {
+        ensureOpen();
         try {
             return bytes.skip(n);
         } catch (RuntimeException e) {
@@ -89,13 +93,21 @@ public final class ValueStream extends InputStream {
 
     @Override
     public int available() throws IOException {
+        ensureOpen();
         return bytes.available();
     }
 
     /** Stops the downloads still running and releases their buffers. Idempotent. */
     @Override
     public void close() throws IOException {
+        closed = true;
         bytes.close();
+    }
+
+    private void ensureOpen() throws IOException {
+        if (closed) {
+            throw new IOException("stream closed");
+        }
     }
 
     private ValueStreamException failed(RuntimeException e) {

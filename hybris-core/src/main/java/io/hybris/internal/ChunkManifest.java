@@ -29,7 +29,7 @@ import java.util.Objects;
  *   if k > 0: c SHA-256s, one per fragment
  * </pre>
  * Decoding rejects unknown versions, truncation, trailing bytes and a chunk count that does not match the length.
- * About 36 bytes per replicated chunk: 4.6 KiB for a 1 GiB value in 8 MiB chunks.
+ * About 40 bytes per replicated chunk: 5 KiB for a 1 GiB value in 8 MiB chunks.
  *
  * @param chunkSize   value bytes per chunk (all but the last)
  * @param valueLength the value's length
