@@ -1,7 +1,11 @@
 package io.hybris.ycsb;
 
 import io.hybris.Hybris;
+import io.hybris.HybrisException;
 import io.hybris.KeyPage;
+import io.hybris.PreconditionFailedException;
+import io.hybris.PutOptions;
+import io.hybris.ValueStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import site.ycsb.ByteArrayByteIterator;
@@ -19,7 +23,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.Vector;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A YCSB binding for Hybris: {@code bin/ycsb run hybris -P workloads/workloada -p hybris.config=hybris.properties}
@@ -34,10 +37,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>insert: PUT of the whole record (replacing any previous one);</li>
  *   <li>read: GET, decoding only the requested fields ({@code null}: all); a requested field the record lacks is
  *       simply absent from the result;</li>
- *   <li>update: read-modify-write: GET, merge the given fields over the stored ones, PUT. Writes to one record
- *       are serialised among this JVM's threads ({@link RecordLocks}), so concurrent updates here never lose each
- *       other's fields; between processes Hybris is last-writer-wins per key;</li>
- *   <li>delete: a metadata read (to tell NOT_FOUND) then a Hybris DELETE;</li>
+ *   <li>update: read-modify-write: GET (with the version read), merge the given fields over the stored ones, PUT
+ *       {@code ifMatch} that version; a concurrent write in between (in this JVM or any other process) fails the
+ *       PUT's precondition and the update retries from the GET, so concurrent updates never lose each other's
+ *       fields (up to {@value #UPDATE_ATTEMPTS} attempts, then ERROR);</li>
+ *   <li>delete: a Hybris DELETE, NOT_FOUND when there was no record;</li>
  *   <li>scan: the start key's record plus the next keys of the table in key order, found by a paged LIST of the
  *       table's key prefix {@code t/} ({@code hybris.scan.page-size} keys per page, from metadata only) and read
  *       with concurrent GETs. A record deleted between the LIST and its GET is left out.</li>
@@ -56,7 +60,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public class HybrisClient extends DB {
     private static final Logger LOG = LoggerFactory.getLogger(HybrisClient.class);
-    private static final RecordLocks LOCKS = new RecordLocks(1024);
+    /** How many times an update retries a read-modify-write that lost its precondition to a concurrent write. */
+    static final int UPDATE_ATTEMPTS = 100;
 
     private SharedClients.Lease lease;
     private Hybris hybris;
@@ -120,15 +125,11 @@ public class HybrisClient extends DB {
     @Override
     public Status insert(String table, String key, Map<String, ByteIterator> values) {
         String hybrisKey = key(table, key);
-        ReentrantLock lock = LOCKS.of(container + "/" + hybrisKey);
-        lock.lock();
         try {
             hybris.put(container, hybrisKey, RecordCodec.encode(bytes(values)));
             return Status.OK;
         } catch (RuntimeException e) {
             return failed("insert", hybrisKey, e);
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -136,39 +137,46 @@ public class HybrisClient extends DB {
     public Status update(String table, String key, Map<String, ByteIterator> values) {
         String hybrisKey = key(table, key);
         Map<String, byte[]> changes = bytes(values);
-        ReentrantLock lock = LOCKS.of(container + "/" + hybrisKey);
-        lock.lock();
         try {
-            Optional<byte[]> current = hybris.get(container, hybrisKey);
-            if (current.isEmpty()) {
-                return Status.NOT_FOUND;
+            for (int attempt = 1; ; attempt++) {
+                byte[] record;
+                String version;
+                Optional<ValueStream> current = hybris.getStream(container, hybrisKey);
+                if (current.isEmpty()) {
+                    return Status.NOT_FOUND;
+                }
+                try (ValueStream in = current.get()) {
+                    record = in.readAllBytes();
+                    version = in.version().version();
+                }
+                Map<String, byte[]> merged = RecordCodec.decode(record, null);
+                merged.putAll(changes);
+                try {
+                    hybris.put(container, hybrisKey, RecordCodec.encode(merged), PutOptions.ifMatch(version));
+                    return Status.OK;
+                } catch (PreconditionFailedException lost) {
+                    if (lost.current().isEmpty()) {
+                        return Status.NOT_FOUND; // deleted meanwhile
+                    }
+                    if (attempt == UPDATE_ATTEMPTS) {
+                        return failed("update", hybrisKey, lost);
+                    }
+                }
             }
-            Map<String, byte[]> merged = RecordCodec.decode(current.get(), null);
-            merged.putAll(changes);
-            hybris.put(container, hybrisKey, RecordCodec.encode(merged));
-            return Status.OK;
+        } catch (java.io.IOException e) {
+            return failed("update", hybrisKey, new HybrisException("reading " + hybrisKey + " failed", e));
         } catch (RuntimeException e) {
             return failed("update", hybrisKey, e);
-        } finally {
-            lock.unlock();
         }
     }
 
     @Override
     public Status delete(String table, String key) {
         String hybrisKey = key(table, key);
-        ReentrantLock lock = LOCKS.of(container + "/" + hybrisKey);
-        lock.lock();
         try {
-            if (hybris.describe(container, hybrisKey).isEmpty()) {
-                return Status.NOT_FOUND;
-            }
-            hybris.delete(container, hybrisKey);
-            return Status.OK;
+            return hybris.delete(container, hybrisKey).isPresent() ? Status.OK : Status.NOT_FOUND;
         } catch (RuntimeException e) {
             return failed("delete", hybrisKey, e);
-        } finally {
-            lock.unlock();
         }
     }
 
