@@ -267,9 +267,10 @@ public final class Hybris implements AutoCloseable {
     }
 
     /**
-     * {@link #tput(String, Map)} with a precondition per key ({@code preconditions} may name some of the keys): the
-     * transaction commits only if every precondition holds, checked before anything is uploaded and again
-     * atomically by the commit — a sync client's commit is all or nothing against its parents.
+     * {@link #tput(String, Map)} with options per key ({@code preconditions} may name some of the keys): a
+     * precondition and application metadata each ({@link PutOptions}). The transaction commits only if every
+     * precondition holds, checked before anything is uploaded and again atomically by the commit — a sync client's
+     * commit is all or nothing against its parents.
      *
      * @throws PreconditionFailedException a precondition does not hold (nothing written; names the key and carries
      *                                     its current version)

@@ -1,6 +1,10 @@
 package io.hybris;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Per-call options of a PUT: a precondition on the key's current version, checked before anything is uploaded
@@ -12,18 +16,31 @@ import java.util.Optional;
  * <pre>{@code
  * VersionInfo base = hybris.put("notes", "todo.txt", v1, PutOptions.ifAbsent());
  * hybris.put("notes", "todo.txt", v2, PutOptions.ifMatch(base.version()));   // fails if someone wrote since
+ * hybris.put("notes", "todo.txt", v3, PutOptions.none().withMetadata(Map.of("content-type", "text/plain")));
  * }</pre>
+ *
+ * <p><b>Application metadata</b> ({@link #withMetadata}): small per-version name/value pairs (a content type, an
+ * mtime, a sync app's parent pointer) kept with the version's entry in the metadata store — not on the clouds — and
+ * returned with the version ({@link VersionInfo#metadata()}: by {@code describe}, by a stream's {@code version()}).
+ * Names are 1-64 characters of {@code [a-z0-9._-]} starting with a letter or digit; values are any text without
+ * control characters; all pairs together at most {@value #MAX_METADATA_BYTES} bytes of UTF-8 (as S3's user
+ * metadata).
  */
 public final class PutOptions {
-    private static final PutOptions NONE = new PutOptions(null, false);
-    private static final PutOptions IF_ABSENT = new PutOptions(null, true);
+    /** The most bytes of application metadata (names and values, UTF-8) one version may carry. */
+    public static final int MAX_METADATA_BYTES = 2048;
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+    private static final PutOptions NONE = new PutOptions(null, false, Map.of());
+    private static final PutOptions IF_ABSENT = new PutOptions(null, true, Map.of());
 
     private final String ifMatch;
     private final boolean ifAbsent;
+    private final Map<String, String> metadata;
 
-    private PutOptions(String ifMatch, boolean ifAbsent) {
+    private PutOptions(String ifMatch, boolean ifAbsent, Map<String, String> metadata) {
         this.ifMatch = ifMatch;
         this.ifAbsent = ifAbsent;
+        this.metadata = metadata;
     }
 
     /** No precondition: the write is ordered after whatever is current (the default). */
@@ -46,7 +63,46 @@ public final class PutOptions {
             throw new InvalidRequestException("ifMatch needs a version (VersionInfo.version()), got "
                     + (version == null ? "null" : "an empty string") + "; use ifAbsent() for a key with no value");
         }
-        return new PutOptions(version, false);
+        return new PutOptions(version, false, Map.of());
+    }
+
+    /**
+     * These options with application metadata {@code metadata} for the version written (replacing any set before).
+     *
+     * @throws InvalidRequestException naming the pair, if a name or value is invalid or all together exceed
+     *                                 {@value #MAX_METADATA_BYTES} bytes
+     */
+    public PutOptions withMetadata(Map<String, String> metadata) {
+        if (metadata == null) {
+            throw new InvalidRequestException("metadata must not be null; pass Map.of() for none");
+        }
+        int bytes = 0;
+        Map<String, String> sorted = new TreeMap<>();
+        for (Map.Entry<String, String> e : metadata.entrySet()) {
+            String name = e.getKey();
+            String value = e.getValue();
+            if (name == null || !NAME.matcher(name).matches()) {
+                throw new InvalidRequestException("metadata name " + (name == null ? "null" : "'" + name + "'")
+                        + " is invalid: use 1-64 characters of a-z, 0-9, '.', '_', '-', starting with a letter or"
+                        + " digit");
+            }
+            if (value == null || value.chars().anyMatch(Character::isISOControl)) {
+                throw new InvalidRequestException("metadata value of '" + name + "' must be text without control"
+                        + " characters" + (value == null ? ", not null" : ""));
+            }
+            bytes += name.length() + value.getBytes(StandardCharsets.UTF_8).length;
+            sorted.put(name, value);
+        }
+        if (bytes > MAX_METADATA_BYTES) {
+            throw new InvalidRequestException("metadata of " + metadata.size() + " pairs takes " + bytes + " bytes,"
+                    + " more than " + MAX_METADATA_BYTES + "; keep large data in the value");
+        }
+        return new PutOptions(ifMatch, ifAbsent, java.util.Collections.unmodifiableMap(sorted));
+    }
+
+    /** The application metadata of the version written (empty: none). */
+    public Map<String, String> metadata() {
+        return metadata;
     }
 
     /** The version the write requires, if any. */
@@ -66,6 +122,7 @@ public final class PutOptions {
 
     @Override
     public String toString() {
-        return ifMatch != null ? "ifMatch(" + ifMatch + ")" : ifAbsent ? "ifAbsent()" : "none()";
+        return (ifMatch != null ? "ifMatch(" + ifMatch + ")" : ifAbsent ? "ifAbsent()" : "none()")
+                + (metadata.isEmpty() ? "" : ".withMetadata(" + metadata + ")");
     }
 }

@@ -1,24 +1,38 @@
 package io.hybris;
 
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 
 /**
- * What the metadata says about a key's current value: which version it is, where it is stored and how to
- * verify it. Returned by {@link Hybris#describe}.
+ * What the metadata says about one version of a key: which version it is, where it is stored, how to verify it,
+ * and the application metadata written with it. Returned by {@link Hybris#describe}, by the writes (the version
+ * they committed) and by a stream ({@link ValueStream#version()}).
  *
  * @param sequence  the timestamp's sequence number (grows by one per write of the key)
  * @param clientId  the client that wrote the version
- * @param clouds    ids of the clouds holding the value, in the order they acknowledged it
- * @param size      the value's size in bytes
- * @param sha256Hex the SHA-256 of the stored bytes, lower-case hex
+ * @param clouds    ids of the clouds holding the value, in the order they acknowledged it (empty for a deletion)
+ * @param size      the value's length in bytes (0 for a deletion)
+ * @param sha256Hex the SHA-256 of the stored bytes (for a chunked value, of its chunk manifest), lower-case hex;
+ *                  empty for a deletion
  * @param version   the version's identity, unique per write: {@code <sequence>_<clientId>.<write id>} (the
  *                  write id, in base 36, tells apart two writes of one client that chose the same sequence
- *                  number); the suffix of the version's object names on the clouds
+ *                  number); the suffix of the version's object names on the clouds, and what
+ *                  {@link PutOptions#ifMatch} and {@link DeleteOptions#ifMatch} take
+ * @param metadata  the version's application metadata ({@link PutOptions#withMetadata}), by name; empty if none
  */
 public record VersionInfo(long sequence, String clientId, List<String> clouds, long size, String sha256Hex,
-                          String version) {
+                          String version, Map<String, String> metadata) {
     public VersionInfo {
         clouds = List.copyOf(clouds);
-        java.util.Objects.requireNonNull(version, "version");
+        Objects.requireNonNull(version, "version");
+        metadata = Collections.unmodifiableMap(new TreeMap<>(metadata));
+    }
+
+    /** Whether this is the version a deletion wrote (no value: no clouds, no hash). */
+    public boolean isDeletion() {
+        return sha256Hex.isEmpty();
     }
 }

@@ -155,17 +155,22 @@ public final class Engine {
         MetadataKey mk = new MetadataKey(container, key);
         Preconditions required = Preconditions.of(options);
         if (value.length > chunkThreshold) {
-            return putChunked(mk, ValueSource.of(value, maxValueSize, what(container, key)), required);
+            return putChunked(mk, ValueSource.of(value, maxValueSize, what(container, key)), required,
+                    metadataOf(options));
         }
-        return putWhole(mk, value, required);
+        return putWhole(mk, value, required, metadataOf(options));
     }
 
-    private VersionInfo putWhole(MetadataKey mk, byte[] value, Preconditions required) {
+    private static Map<String, String> metadataOf(PutOptions options) {
+        return options == null ? Map.of() : options.metadata();
+    }
+
+    private VersionInfo putWhole(MetadataKey mk, byte[] value, Preconditions required, Map<String, String> meta) {
         Deadline d = Deadline.after(deadline);
         Current cur = metadata.read(mk, d);
         Preconditions.check(mk, required, cur);
         Sealer.Sealed sealed = sealer.seal(value);
-        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), sealed, null, 0, required), d)
+        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), sealed, null, 0, required, meta), d)
                 .toVersionInfo();
     }
 
@@ -190,20 +195,21 @@ public final class Engine {
             byte[] head = source.read((int) Math.min(chunkThreshold + 1, Integer.MAX_VALUE - 8));
             if (head.length > chunkThreshold) {
                 source.pushBack(head);
-                return putChunked(mk, source, required);
+                return putChunked(mk, source, required, metadataOf(options));
             }
-            return putWhole(mk, head, required);
+            return putWhole(mk, head, required, metadataOf(options));
         }
-        return putWhole(mk, source.read((int) length), required);
+        return putWhole(mk, source.read((int) length), required, metadataOf(options));
     }
 
-    private VersionInfo putChunked(MetadataKey mk, ValueSource source, Preconditions required) {
+    private VersionInfo putChunked(MetadataKey mk, ValueSource source, Preconditions required,
+                                   Map<String, String> meta) {
         Deadline d = Deadline.after(deadline);
         Current cur = metadata.read(mk, d);
         Preconditions.check(mk, required, cur); // before a single chunk is uploaded
         WritePath.ChunkedValue chunked = new WritePath.ChunkedValue(source);
-        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, chunked, 0, required), d)
-                .toVersionInfo();
+        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, chunked, 0, required, meta),
+                d).toVersionInfo();
     }
 
     private static String what(String container, String key) {
@@ -224,7 +230,7 @@ public final class Engine {
             return Optional.empty();
         }
         Metadata tombstone = writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, null, 0,
-                required), d);
+                required, Map.of()), d);
         return Optional.of(tombstone.toVersionInfo());
     }
 
@@ -268,7 +274,7 @@ public final class Engine {
             versions.add(new WritePath.NewVersion(new MetadataKey(container, k), read.get(k),
                     nextTimestamp(read.get(k)), large ? null : sealer.seal(v),
                     large ? new WritePath.ChunkedValue(ValueSource.of(v, maxValueSize, what(container, k))) : null,
-                    0, Preconditions.of(conditions.get(k))));
+                    0, Preconditions.of(conditions.get(k)), metadataOf(conditions.get(k))));
         });
         Map<String, VersionInfo> committed = new LinkedHashMap<>();
         writes.writeAll(container, versions, d).forEach((k, m) -> committed.put(k, m.toVersionInfo()));

@@ -4,6 +4,9 @@ import io.hybris.VersionInfo;
 import io.hybris.crypto.ValueCipher;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.List;
 import java.util.Objects;
 
@@ -23,9 +26,10 @@ import java.util.Objects;
  * @param chunked    for a chunked (large) value, its length: the stored bytes are then its chunk manifest
  *                   ({@link ChunkManifest}), and the value is in the chunks the manifest lists; null for a value
  *                   stored whole
+ * @param userMetadata the version's application metadata (name to value, sorted by name); empty if none
  */
 public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption,
-                       int cacheCounter, Erasure erasure, Chunked chunked) {
+                       int cacheCounter, Erasure erasure, Chunked chunked, Map<String, String> userMetadata) {
     public static final int HASH_BYTES = 32;
 
     /**
@@ -130,6 +134,12 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
         }
     }
 
+    /** Metadata without application metadata. */
+    public Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption,
+                    int cacheCounter, Erasure erasure, Chunked chunked) {
+        this(timestamp, clouds, sha256, size, encryption, cacheCounter, erasure, chunked, Map.of());
+    }
+
     /** Metadata of a version stored whole. */
     public Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption,
                     int cacheCounter, Erasure erasure) {
@@ -172,6 +182,10 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
             throw new IllegalArgumentException("an erasure-coded version has one cloud per chunk: "
                     + erasure.totalChunks() + " chunks, " + clouds.size() + " clouds");
         }
+        userMetadata = Collections.unmodifiableMap(new TreeMap<>(userMetadata));
+        if (!userMetadata.isEmpty() && clouds.isEmpty()) {
+            throw new IllegalArgumentException("a tombstone carries no application metadata");
+        }
         if (chunked != null && (erasure != null || clouds.isEmpty())) {
             throw new IllegalArgumentException("a chunked version's manifest is replicated, never erasure-coded,"
                     + " and a tombstone has no chunks");
@@ -185,12 +199,12 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
 
     /** The same version with another key-custody record (KEK rotation). */
     public Metadata withEncryption(Encryption e) {
-        return new Metadata(timestamp, clouds, sha256, size, e, cacheCounter, erasure, chunked);
+        return new Metadata(timestamp, clouds, sha256, size, e, cacheCounter, erasure, chunked, userMetadata);
     }
 
     /** The same version with another cache counter (bounded staleness by versions). */
     public Metadata withCacheCounter(int counter) {
-        return new Metadata(timestamp, clouds, sha256, size, encryption, counter, erasure, chunked);
+        return new Metadata(timestamp, clouds, sha256, size, encryption, counter, erasure, chunked, userMetadata);
     }
 
     /** Whether the value is chunked (its stored bytes are a chunk manifest). */
@@ -212,7 +226,7 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
     /** What the API reports about this (live) version. */
     public VersionInfo toVersionInfo() {
         return new VersionInfo(timestamp.sn(), timestamp.clientId(), clouds, valueLength(), Hashing.hex(sha256),
-                timestamp.toString());
+                timestamp.toString(), userMetadata);
     }
 
     /** Whether this records a deletion. */
@@ -225,13 +239,13 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
         return o instanceof Metadata m && timestamp.equals(m.timestamp) && clouds.equals(m.clouds)
                 && Arrays.equals(sha256, m.sha256) && size == m.size && Objects.equals(encryption, m.encryption)
                 && cacheCounter == m.cacheCounter && Objects.equals(erasure, m.erasure)
-                && Objects.equals(chunked, m.chunked);
+                && Objects.equals(chunked, m.chunked) && userMetadata.equals(m.userMetadata);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(timestamp, clouds, Arrays.hashCode(sha256), size, encryption, cacheCounter, erasure,
-                chunked);
+                chunked, userMetadata);
     }
 
     @Override
@@ -241,6 +255,7 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
                 + Hashing.hex(sha256).substring(0, 12) + "..." + (encryption == null ? "" : ", " + encryption)
                 + (cacheCounter == 0 ? "" : ", cacheCounter=" + cacheCounter)
                 + (erasure == null ? "" : ", " + erasure)
-                + (chunked == null ? "" : ", chunked value of " + chunked.valueLength() + " bytes") + "]";
+                + (chunked == null ? "" : ", chunked value of " + chunked.valueLength() + " bytes")
+                + (userMetadata.isEmpty() ? "" : ", metadata=" + userMetadata.keySet()) + "]";
     }
 }

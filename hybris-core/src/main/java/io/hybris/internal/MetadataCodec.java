@@ -36,6 +36,7 @@ public final class MetadataCodec {
     private static final int TAG_CACHE_COUNTER = 3;
     private static final int TAG_ERASURE = 4;
     private static final int TAG_CHUNKED = 5;
+    private static final int TAG_USER_METADATA = 6;
     private static final String BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
     private static final int WRITE_ID_FLAG = 0x40;
     private static final int MAX_CLIENT_ID_CHARS = 0x3f;
@@ -83,6 +84,21 @@ public final class MetadataCodec {
                 ByteArrayOutputStream body = new ByteArrayOutputStream(10);
                 Varints.write(body, m.chunked().valueLength());
                 out.write(TAG_CHUNKED);
+                Varints.write(out, body.size());
+                out.writeBytes(body.toByteArray());
+            }
+            if (!m.userMetadata().isEmpty()) {
+                ByteArrayOutputStream body = new ByteArrayOutputStream(64);
+                Varints.write(body, m.userMetadata().size());
+                m.userMetadata().forEach((name, value) -> {
+                    byte[] n = name.getBytes(StandardCharsets.UTF_8);
+                    byte[] v = value.getBytes(StandardCharsets.UTF_8);
+                    Varints.write(body, n.length);
+                    body.writeBytes(n);
+                    Varints.write(body, v.length);
+                    body.writeBytes(v);
+                });
+                out.write(TAG_USER_METADATA);
                 Varints.write(out, body.size());
                 out.writeBytes(body.toByteArray());
             }
@@ -135,6 +151,7 @@ public final class MetadataCodec {
         long cacheCounter = -1;
         Metadata.Erasure erasure = null;
         Metadata.Chunked chunked = null;
+        java.util.Map<String, String> userMetadata = null;
         while (in.remaining() > 0) {
             int tag = in.u8();
             long length = in.varLong();
@@ -164,6 +181,22 @@ public final class MetadataCodec {
                 erasure = new Metadata.Erasure(k, hashes);
                 continue;
             }
+            if (tag == TAG_USER_METADATA && userMetadata == null) {
+                long count = body.varLong();
+                if (count > body.remaining()) {
+                    throw new MetadataFormatException("application metadata with " + count + " pairs truncated");
+                }
+                userMetadata = new java.util.TreeMap<>();
+                for (long i = 0; i < count; i++) {
+                    String name = new String(body.bytes(length(body)), StandardCharsets.UTF_8);
+                    String value = new String(body.bytes(length(body)), StandardCharsets.UTF_8);
+                    if (userMetadata.put(name, value) != null) {
+                        throw new MetadataFormatException("application metadata repeats '" + name + "'");
+                    }
+                }
+                body.end();
+                continue;
+            }
             if (tag == TAG_CHUNKED && chunked == null) {
                 long valueLength = body.varLong();
                 body.end();
@@ -188,7 +221,16 @@ public final class MetadataCodec {
         if (chunked != null && erasure != null) {
             throw new MetadataFormatException("a chunked value's manifest cannot be erasure-coded");
         }
-        return new Metadata(ts, ids, hash, size, encryption, (int) Math.max(0, cacheCounter), erasure, chunked);
+        return new Metadata(ts, ids, hash, size, encryption, (int) Math.max(0, cacheCounter), erasure, chunked,
+                userMetadata == null ? java.util.Map.of() : userMetadata);
+    }
+
+    private static int length(Reader in) {
+        long n = in.varLong();
+        if (n > in.remaining()) {
+            throw new MetadataFormatException("a length of " + n + " bytes runs past the entry");
+        }
+        return (int) n;
     }
 
     private static void writeClientId(ByteArrayOutputStream out, String id, boolean writeIdFollows) {

@@ -110,7 +110,7 @@ final class VersionPath implements WritePath, ReadPath {
             v.chunked().stored(s.manifest());
             return new Metadata(v.timestamp(), s.placement().clouds(), Hashing.sha256(s.manifest()),
                     s.manifest().length, s.encryption(), v.cacheCounter(), null,
-                    new Metadata.Chunked(s.valueLength()));
+                    new Metadata.Chunked(s.valueLength()), v.userMetadata());
         }
         byte[] data = v.sealed().stored();
         // the hash is needed only for the metadata: for large values compute it while the uploads run
@@ -120,7 +120,7 @@ final class VersionPath implements WritePath, ReadPath {
         try {
             Layout.Placement placed = layouts.forWrite(v.key().container(), data.length).store(objectKey, data, d);
             return new Metadata(v.timestamp(), placed.clouds(), hash.join(), data.length, v.sealed().encryption(),
-                    v.cacheCounter(), placed.erasure());
+                    v.cacheCounter(), placed.erasure(), null, v.userMetadata());
         } catch (RuntimeException e) {
             hash.cancel(false);
             throw e;

@@ -19,11 +19,13 @@ interface WritePath {
      *                     tombstone)
      * @param cacheCounter the bounded-staleness counter to record (see {@link CacheLayer#counterAfter})
      * @param required     the write's precondition, or null for none
+     * @param userMetadata the version's application metadata (empty: none)
      */
     record NewVersion(MetadataKey key, Current replaced, Timestamp timestamp, Sealer.Sealed sealed,
-                      ChunkedValue chunked, int cacheCounter, Preconditions required) {
+                      ChunkedValue chunked, int cacheCounter, Preconditions required,
+                      java.util.Map<String, String> userMetadata) {
         NewVersion withCacheCounter(int counter) {
-            return new NewVersion(key, replaced, timestamp, sealed, chunked, counter, required);
+            return new NewVersion(key, replaced, timestamp, sealed, chunked, counter, required, userMetadata);
         }
 
         /** Whether this version records a deletion. */

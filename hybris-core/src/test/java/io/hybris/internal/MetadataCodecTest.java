@@ -39,6 +39,28 @@ class MetadataCodecTest {
     }
 
     @Test
+    void applicationMetadataRoundTripsAndIsValidated() {
+        java.util.Map<String, String> meta = java.util.Map.of("content-type", "text/plain", "mtime", "1732435200",
+                "note", "naïve ☃", "empty", "");
+        Metadata m = new Metadata(new Timestamp(4, "abcdefgh"), List.of("c1", "c2"), new byte[32], 10, null, 0,
+                null, null, meta);
+        byte[] encoded = MetadataCodec.encode(m);
+        assertThat(MetadataCodec.decode(encoded)).isEqualTo(m);
+        assertThat(MetadataCodec.decode(encoded).userMetadata()).isEqualTo(meta);
+        // without metadata the entry is unchanged (no empty tag)
+        Metadata none = new Metadata(new Timestamp(4, "abcdefgh"), List.of("c1", "c2"), new byte[32], 10);
+        assertThat(MetadataCodec.encode(none)).hasSize(encoded.length - 2 - 1 - (1 + 12 + 1 + 10) - (1 + 5 + 1 + 10)
+                - (1 + 4 + 1 + 10) - (1 + 5 + 1 + 0));
+        // every truncation inside the tag is rejected
+        for (int cut = MetadataCodec.encode(none).length + 1; cut < encoded.length; cut++) {
+            byte[] truncated = Arrays.copyOf(encoded, cut);
+            assertThatThrownBy(() -> MetadataCodec.decode(truncated)).isInstanceOf(MetadataFormatException.class);
+        }
+        assertThatThrownBy(() -> new Metadata(new Timestamp(4, "abcdefgh"), List.of(), new byte[0], 0, null, 0,
+                null, null, meta)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void sizesRoundTrip() {
         for (long size : new long[] {0, 1, 127, 128, 1024, 16_383, 16_384, 64L << 20, 5L << 30, Long.MAX_VALUE}) {
             Metadata m = replicated(3, "abcdefgh", size, "c1", "c2");

@@ -61,6 +61,37 @@ public abstract class ConditionalWriteContract extends HybrisContractFixture {
     }
 
     @Test
+    void applicationMetadataTravelsWithTheVersion() throws Exception {
+        Hybris h = open(config(raw).chunkSize(64 << 10).chunkThreshold(64 << 10));
+        Map<String, String> meta = Map.of("content-type", "text/plain; charset=utf-8", "mtime", "1732435200",
+                "parent", "7_a1b2c3.x", "note", "naïve ☃");
+        VersionInfo small = h.put(C, "small", bytes("v"), PutOptions.none().withMetadata(meta));
+        VersionInfo large = h.put(C, "large", new ByteArrayInputStream(new byte[200 << 10]), -1,
+                PutOptions.ifAbsent().withMetadata(Map.of("content-type", "video/mp4")));
+        assertThat(small.metadata()).isEqualTo(meta);
+        assertThat(h.describe(C, "small").orElseThrow().metadata()).isEqualTo(meta);
+        assertThat(h.describe(C, "large").orElseThrow().metadata()).containsExactly(Map.entry("content-type",
+                "video/mp4"));
+        try (io.hybris.ValueStream in = h.getStream(C, "small").orElseThrow()) {
+            assertThat(in.version().metadata()).isEqualTo(meta);
+        }
+        Map<String, VersionInfo> tx = h.tput(C, Map.of("small", bytes("v2"), "t", bytes("t")),
+                Map.of("small", PutOptions.ifMatch(small.version()).withMetadata(Map.of("rev", "2"))));
+        assertThat(tx.get("small").metadata()).containsExactly(Map.entry("rev", "2"));
+        assertThat(tx.get("t").metadata()).isEmpty();
+        // metadata belongs to a version: an overwrite without any drops it
+        h.put(C, "small", bytes("v3"));
+        assertThat(h.describe(C, "small").orElseThrow().metadata()).isEmpty();
+        assertThat(large.metadata()).containsKey("content-type");
+        assertThatThrownBy(() -> PutOptions.none().withMetadata(Map.of("Bad Name", "x")))
+                .isInstanceOf(io.hybris.InvalidRequestException.class).hasMessageContaining("'Bad Name'");
+        assertThatThrownBy(() -> PutOptions.none().withMetadata(Map.of("big", "x".repeat(2048))))
+                .isInstanceOf(io.hybris.InvalidRequestException.class).hasMessageContaining("2048");
+        assertThatThrownBy(() -> PutOptions.none().withMetadata(Map.of("ctl", "a\nb")))
+                .isInstanceOf(io.hybris.InvalidRequestException.class).hasMessageContaining("control");
+    }
+
+    @Test
     void aFailedPreconditionUploadsNothing() {
         List<RecordingCloudStore> clouds = recording(UnaryOperator.identity());
         Hybris h = open(config(clouds).chunkSize(64 << 10).chunkThreshold(64 << 10));
