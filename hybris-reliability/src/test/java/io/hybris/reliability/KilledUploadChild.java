@@ -34,6 +34,7 @@ public final class KilledUploadChild {
     }
 
     public static void main(String[] args) {
+        ParentWatch.haltWhenParentDies();
         try {
             run(args);
             System.err.println("the endless put returned");

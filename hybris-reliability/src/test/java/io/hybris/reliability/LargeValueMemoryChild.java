@@ -29,6 +29,7 @@ public final class LargeValueMemoryChild {
     }
 
     public static void main(String[] args) {
+        ParentWatch.haltWhenParentDies();
         try {
             run(args);
         } catch (Throwable t) {
