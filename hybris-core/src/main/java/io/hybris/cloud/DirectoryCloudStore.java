@@ -115,10 +115,13 @@ public final class DirectoryCloudStore implements CloudStore {
     public Optional<byte[]> get(String objectKey, long maxBytes) {
         Path file = pathOf(objectKey);
         try (SeekableByteChannel channel = Files.newByteChannel(file)) {
-            if (channel.size() > maxBytes) {
+            long size = channel.size();
+            if (size > maxBytes) {
                 throw new OversizedObjectException(id, objectKey, maxBytes);
             }
-            return Optional.of(BoundedReads.readAtMost(Channels.newInputStream(channel), maxBytes, id, objectKey));
+            // the file's size is known: read straight into an array of that size, not through a growing buffer
+            return Optional.of(BoundedReads.readAtMost(Channels.newInputStream(channel), maxBytes, size, id,
+                    objectKey, (bytes, offset, length) -> { }));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (ClosedByInterruptException e) {

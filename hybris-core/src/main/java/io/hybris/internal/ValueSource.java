@@ -97,7 +97,7 @@ final class ValueSource {
         int want = declared == UNKNOWN_LENGTH ? n : (int) Math.min(n, declared - total);
         byte[] got;
         try {
-            got = in.readNBytes(want);
+            got = readUpTo(want);
             total += got.length;
             if (got.length < want) {
                 ended = true;
@@ -130,6 +130,21 @@ final class ValueSource {
                     + " was committed", false, null);
         }
         return got;
+    }
+
+    /**
+     * Up to {@code want} bytes, fewer only at the end of the stream. Once the value is known to be large (its
+     * length was declared, or an earlier read already returned bytes) they are read straight into an array of
+     * {@code want} bytes: {@link InputStream#readNBytes(int)} would gather them in 8 KiB buffers and copy them,
+     * holding a chunk twice. The first read of a stream of unknown length, which may be short, grows as it goes.
+     */
+    private byte[] readUpTo(int want) throws IOException {
+        if (declared == UNKNOWN_LENGTH && total == 0) {
+            return in.readNBytes(want);
+        }
+        byte[] buffer = new byte[want];
+        int n = in.readNBytes(buffer, 0, want);
+        return n == want ? buffer : Arrays.copyOf(buffer, n);
     }
 
     private ValueTooLargeException tooLarge(long size) {
