@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /** The memcached value cache for Hybris ({@code hybris.cache.type=memcached}). */
 @SuppressWarnings("requires-automatic")
 module io.hybris.cache {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Hybris core: the client API ({@code io.hybris}), the service-provider interfaces that clouds, metadata stores,
  * value caches and erasure coders implement ({@code io.hybris.spi}), the local stores for tests and embedding

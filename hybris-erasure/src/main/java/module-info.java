@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /** Erasure coders for Hybris: Reed-Solomon over GF(2^8) in Java, and ISA-L through JNI where it is installed. */
 module io.hybris.erasure {
     requires transitive io.hybris.core;

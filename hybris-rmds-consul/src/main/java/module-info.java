@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /** The Consul metadata store for Hybris ({@code hybris.rmds.type=consul}). */
 @SuppressWarnings("requires-automatic")
 module io.hybris.rmds.consul {

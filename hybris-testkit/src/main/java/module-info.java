@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The Hybris test kit: contract suites every cloud driver, metadata store and client must pass, faulty and
  * instrumented stores for fault injection, a linearizability checker, and helpers that drive the test servers.

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /** The Azure Blob Storage cloud driver for Hybris ({@code hybris.cloud.<id>.type=azure}). */
 module io.hybris.cloud.azure {
     requires transitive io.hybris.core;

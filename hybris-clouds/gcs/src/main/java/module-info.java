@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /** The Google Cloud Storage cloud driver for Hybris ({@code hybris.cloud.<id>.type=gcs}). */
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module io.hybris.cloud.gcs {

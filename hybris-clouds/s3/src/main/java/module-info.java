@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /** The AWS S3 (and S3-compatible) cloud driver for Hybris ({@code hybris.cloud.<id>.type=s3}). */
 @SuppressWarnings({"requires-automatic", "module"})
 module io.hybris.cloud.s3 {

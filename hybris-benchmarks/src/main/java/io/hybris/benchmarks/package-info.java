@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Every Hybris benchmark, each side by side with its baseline in the same run: JMH benchmarks (raw Curator /
  * consul-client on the same server, raw JDK crypto on the same buffers), end-to-end programs on in-memory and

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Encryption of values and custody of their keys (paper §3.8, extended; DESIGN.md §4 "Confidentiality").
  * <ul>

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.hybris.spi;
 
 /** A cancellable watch. Cancelling twice, or after the watch fired, is a no-op. */

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The seams of Hybris: {@link io.hybris.spi.MetadataStore} (the trusted metadata store, paper's RMDS),
  * {@link io.hybris.spi.CloudStore} (one untrusted cloud), {@link io.hybris.spi.KeyProvider} (custody of data

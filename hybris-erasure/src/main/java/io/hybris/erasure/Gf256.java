@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.hybris.erasure;
 
 /** Arithmetic in GF(2^8) with the polynomial 0x11d (the field of ISA-L and most Reed-Solomon libraries). */

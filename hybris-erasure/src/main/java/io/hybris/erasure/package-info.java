@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Reed-Solomon erasure coding for Hybris: {@link io.hybris.erasure.JavaErasureCoder} (pure Java, SWAR) and
  * {@link io.hybris.erasure.NativeErasureCoder} (ISA-L through JNI), both implementing the fixed code of

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Testing Hybris and applications built on it: fault-injecting {@link io.hybris.spi.CloudStore} decorators
  * (corrupt, stale, oversized, slow, unavailable, eventually consistent, gated, recording), the contract suites

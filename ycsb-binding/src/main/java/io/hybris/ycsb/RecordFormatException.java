@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.hybris.ycsb;
 
 /** A stored value is not a well-formed record of {@link RecordCodec}'s format; the message says what is wrong. */

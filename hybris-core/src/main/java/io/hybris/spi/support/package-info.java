@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * A kit for adapter authors, so every driver and store does the same thing the same way: typed option
  * descriptors ({@link io.hybris.spi.support.Option}, {@link io.hybris.spi.support.OptionSet},

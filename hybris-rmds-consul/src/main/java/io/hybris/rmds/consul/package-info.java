@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Hybris metadata on HashiCorp Consul's KV store (the paper's second RMDS, §4.2).
  *

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Hybris metadata on Apache ZooKeeper (the paper's RMDS, §4.1).
  *

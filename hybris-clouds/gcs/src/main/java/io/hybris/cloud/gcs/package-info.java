@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The Google Cloud Storage driver: {@link io.hybris.cloud.gcs.GcsCloudStore}, a
  * {@link io.hybris.spi.CloudStore} on one bucket (optionally under an object-name prefix) through the

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The Hybris cloud driver for Amazon S3 and S3-compatible servers (MinIO, Ceph RGW, ...), on the AWS SDK for
  * Java v2.

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * An in-process ZooKeeper server for the single-process default setup ({@code hybris.rmds.type=embedded-zookeeper}).
  *
