@@ -19,6 +19,17 @@ final class ConfigChecks {
     private static final long MAX_VALUE_SIZE = 1L << 50;
     private static final int MIN_CHUNK = 64 << 10;
     private static final int MAX_CHUNK = 512 << 20;
+    /** A random client id: 8 characters of base32. */
+    static String generatedClientId() {
+        String alphabet = "abcdefghijklmnopqrstuvwxyz234567";
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        StringBuilder sb = new StringBuilder(8);
+        for (int i = 0; i < 8; i++) {
+            sb.append(alphabet.charAt(random.nextInt(32)));
+        }
+        return sb.toString();
+    }
+
     private ConfigChecks() {
     }
 

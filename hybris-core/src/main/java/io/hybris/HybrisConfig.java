@@ -8,12 +8,7 @@ import io.hybris.spi.CloudStore;
 import io.hybris.spi.KeyProvider;
 import io.hybris.spi.MetadataStore;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -41,51 +36,11 @@ import java.util.TreeMap;
  * }</pre>
  *
  * <h2>Properties</h2>
- * <table>
- * <caption>Configuration keys</caption>
- * <tr><th>key</th><th>default</th><th>meaning</th></tr>
- * <tr><td>{@code hybris.f}</td><td>1</td><td>faulty clouds tolerated; needs {@code f+1} clouds, {@code 2f+1} to
- *   write through an outage</td></tr>
- * <tr><td>{@code hybris.client-id}</td><td>random</td><td>unique id of this client instance ({@code [a-z0-9-]},
- *   1-32 chars); two live clients must never share one</td></tr>
- * <tr><td>{@code hybris.deadline}</td><td>30s</td><td>longest any call may take</td></tr>
- * <tr><td>{@code hybris.value.max-size}</td><td>5TiB</td><td>largest value accepted by put (the {@code byte[]}
- *   calls are also limited by what one array holds, about 2 GiB)</td></tr>
- * <tr><td>{@code hybris.chunk.threshold}</td><td>8MiB</td><td>values above this are stored in chunks with a
- *   manifest (docs/streaming.md); at most this many bytes of a value are held whole in memory</td></tr>
- * <tr><td>{@code hybris.chunk.size}</td><td>8MiB</td><td>value bytes per chunk of a chunked value (64KiB to
- *   512MiB): larger chunks mean fewer requests, more memory and a longer time to first byte</td></tr>
- * <tr><td>{@code hybris.chunk.parallel-uploads}</td><td>4</td><td>chunks of one put uploading at a time</td></tr>
- * <tr><td>{@code hybris.chunk.read-ahead}</td><td>4</td><td>chunks a stream fetches ahead of its reader</td></tr>
- * <tr><td>{@code hybris.prefix}</td><td>{@code hybris/}</td><td>object-name prefix Hybris owns on every cloud</td></tr>
- * <tr><td>{@code hybris.timer.min}</td><td>250ms</td><td>shortest per-cloud timer before trying another cloud</td></tr>
- * <tr><td>{@code hybris.timer.initial}</td><td>2s</td><td>timer for a cloud with no latency observations yet</td></tr>
- * <tr><td>{@code hybris.timer.multiplier}</td><td>3</td><td>timer = multiplier x observed latency</td></tr>
- * <tr><td>{@code hybris.gc.enabled}</td><td>true</td><td>delete superseded versions in the background</td></tr>
- * <tr><td>{@code hybris.gc.grace}</td><td>1h</td><td>the sweep deletes unreferenced objects older than this</td></tr>
- * <tr><td>{@code hybris.gc.sweep-interval}</td><td>0 (off)</td><td>run the orphan sweep periodically</td></tr>
- * <tr><td>{@code hybris.ranking.probe-interval}</td><td>5m</td><td>re-measure clouds whose latency estimates
- * are older than this (a slow or failed cloud gets no traffic, so only a probe sees it recover); 0 turns probing
- * off</td></tr>
- * <tr><td>{@code hybris.ranking.probe-on-open}</td><td>false</td><td>measure every cloud while opening (the paper's
- * start-up ranking; the clouds in parallel, each bounded by its timer), so the first reads and writes do not
- * settle on whichever clouds are configured first</td></tr>
- * <tr><td>{@code hybris.erasure.policy}</td><td>replication</td><td>{@code replication} ({@code f+1} full
- *   copies), {@code erasure} ({@code k} data + {@code f} parity chunks on {@code k+f} clouds) or {@code threshold}
- *   (erasure coding for stored values of at least {@code hybris.erasure.threshold} bytes)</td></tr>
- * <tr><td>{@code hybris.erasure.k}</td><td>2</td><td>data chunks per erasure-coded value; {@code k+f} clouds
- *   needed</td></tr>
- * <tr><td>{@code hybris.erasure.threshold}</td><td>1MiB</td><td>smallest value the {@code threshold} policy
- *   erasure-codes</td></tr>
- * <tr><td>{@code hybris.erasure.coder}</td><td>auto</td><td>{@code auto} (native ISA-L coder if it loads, else
- *   Java), {@code java} or {@code native} (open fails if it cannot load); needs the hybris-erasure module</td></tr>
- * <tr><td>{@code hybris.container.<name>.erasure.policy}, {@code .threshold}</td><td></td><td>the same, for one
- *   container</td></tr>
- * <tr><td>{@code hybris.rmds.type}</td><td>(required)</td><td>metadata store: {@code zookeeper},
- *   {@code embedded-zookeeper}, {@code memory}; options under {@code hybris.rmds.<type>.}</td></tr>
- * <tr><td>{@code hybris.cloud.<id>.type}</td><td>(required)</td><td>cloud provider: {@code directory},
- *   {@code memory}, ...; options under {@code hybris.cloud.<id>.}</td></tr>
- * </table>
+ * Every setting has a property key ({@code hybris.f}, {@code hybris.deadline}, {@code hybris.chunk.size},
+ * {@code hybris.erasure.policy}, {@code hybris.rmds.type} with its store's options under
+ * {@code hybris.rmds.<type>.}, {@code hybris.cloud.<id>.type} with its driver's options under
+ * {@code hybris.cloud.<id>.}, ...); each builder method names its key. The configuration reference in the
+ * project's README lists every key with its default and meaning; the providers' options are in their docs.
  * Every key can be overridden by an environment variable named after it in upper case with dots and dashes
  * as underscores ({@code hybris.rmds.zookeeper.digest} becomes {@code HYBRIS_RMDS_ZOOKEEPER_DIGEST}): keep
  * secrets out of the file. Unknown {@code hybris.*} keys are errors; other keys are ignored.
@@ -153,7 +108,7 @@ public final class HybrisConfig {
 
     private HybrisConfig(Builder b) {
         this.f = b.f;
-        this.clientId = b.clientId != null ? b.clientId : generateClientId();
+        this.clientId = b.clientId != null ? b.clientId : ConfigChecks.generatedClientId();
         this.clouds = List.copyOf(b.clouds.values());
         this.metadataType = b.metadataType;
         this.metadataOptions = Map.copyOf(b.metadataOptions);
@@ -197,15 +152,7 @@ public final class HybrisConfig {
 
     /** Reads a properties file, with overrides from {@code env} (for tests: pass a map). */
     public static HybrisConfig fromProperties(Path file, Map<String, String> env) {
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-        } catch (IOException e) {
-            throw new HybrisConfigurationException("cannot read configuration file " + file + ": " + e, e);
-        }
-        Map<String, String> map = new TreeMap<>();
-        p.stringPropertyNames().forEach(k -> map.put(k, p.getProperty(k)));
-        return fromMap(map, env);
+        return fromMap(PropertiesBinder.read(file), env);
     }
 
     /** Builds from property keys and values (as in a properties file) with overrides from {@code env}. */
@@ -216,16 +163,6 @@ public final class HybrisConfig {
     /** The environment variable that overrides a property key, e.g. {@code HYBRIS_RMDS_ZOOKEEPER_DIGEST}. */
     public static String environmentVariableFor(String propertyKey) {
         return propertyKey.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
-    }
-
-    private static String generateClientId() {
-        String alphabet = "abcdefghijklmnopqrstuvwxyz234567";
-        SecureRandom random = new SecureRandom();
-        StringBuilder sb = new StringBuilder(8);
-        for (int i = 0; i < 8; i++) {
-            sb.append(alphabet.charAt(random.nextInt(32)));
-        }
-        return sb.toString();
     }
 
     /** Faulty clouds tolerated. */

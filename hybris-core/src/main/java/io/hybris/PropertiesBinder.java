@@ -23,6 +23,19 @@ import io.hybris.HybrisConfig.ErasurePolicy;
 
 /** Binds flat properties (plus environment overrides) to a {@link HybrisConfig.Builder}. */
 final class PropertiesBinder {
+    /** The keys and values of a properties file. */
+    static Map<String, String> read(java.nio.file.Path file) {
+        java.util.Properties p = new java.util.Properties();
+        try (java.io.Reader r = java.nio.file.Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
+            p.load(r);
+        } catch (java.io.IOException e) {
+            throw new HybrisConfigurationException("cannot read configuration file " + file + ": " + e, e);
+        }
+        Map<String, String> map = new java.util.TreeMap<>();
+        p.stringPropertyNames().forEach(k -> map.put(k, p.getProperty(k)));
+        return map;
+    }
+
     private static final Map<String, Function<Builder, Function<String, Builder>>> CORE = new LinkedHashMap<>();
 
     static {
