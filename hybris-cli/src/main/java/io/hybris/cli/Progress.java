@@ -93,7 +93,7 @@ class Progress implements AutoCloseable {
         StringBuilder s = new StringBuilder(label).append(' ');
         if (total >= 0) {
             double fraction = total == 0 ? 1.0 : Math.min(1.0, (double) n / total);
-            int barWidth = Math.max(10, Math.min(30, Terminal.width() - 70));
+            int barWidth = Math.max(10, Math.min(30, Terminal.width() - 60));
             int filled = (int) Math.round(fraction * barWidth);
             s.append(String.format(Locale.ROOT, "%3d%% [", (int) Math.floor(fraction * 100)))
                     .append("#".repeat(filled)).append(" ".repeat(barWidth - filled)).append("] ")

@@ -1,5 +1,6 @@
 package io.hybris.cli;
 
+import io.hybris.InvalidRequestException;
 import io.hybris.RewrapReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -24,6 +25,8 @@ final class RewrapCommand implements Callable<Integer> {
         RewrapReport r;
         try (Progress progress = session.task("re-wrapping data keys")) {
             r = session.hybris().rewrapDataKeys();
+        } catch (InvalidRequestException e) { // no key provider configured
+            throw new CliException(ExitCode.CONFIG, e.getMessage(), e);
         }
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("examined", r.examined());
