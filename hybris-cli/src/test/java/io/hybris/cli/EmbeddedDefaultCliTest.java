@@ -223,6 +223,32 @@ class EmbeddedDefaultCliTest {
     }
 
     @Test
+    void anUnreachableMetadataStoreIsExitCodeFourWithOneLine() throws IOException {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort(); // closed again: nothing listens there
+        }
+        String clouds = "hybris.cloud.a.type=directory\nhybris.cloud.a.path=" + work.resolve("ua") + "\n"
+                + "hybris.cloud.b.type=directory\nhybris.cloud.b.path=" + work.resolve("ub") + "\n";
+        Path zk = work.resolve("zk-closed.properties");
+        Files.writeString(zk, "hybris.f=1\nhybris.deadline=3s\nhybris.rmds.type=zookeeper\n"
+                + "hybris.rmds.zookeeper.connect=127.0.0.1:" + port + "\n"
+                + "hybris.rmds.zookeeper.start-timeout=2s\nhybris.rmds.zookeeper.connect-timeout=1s\n" + clouds);
+        failsWithOneLine(cli.run("--config", zk.toString(), "ls", "c"), ExitCode.UNAVAILABLE, "ZooKeeper",
+                "127.0.0.1:" + port);
+        Path consul = work.resolve("consul-closed.properties");
+        Files.writeString(consul, "hybris.f=1\nhybris.deadline=3s\nhybris.rmds.type=consul\n"
+                + "hybris.rmds.consul.address=127.0.0.1:" + port + "\n"
+                + "hybris.rmds.consul.start-timeout=2s\nhybris.rmds.consul.connect-timeout=1s\n" + clouds);
+        CliProcess.Result json = cli.run("--config", consul.toString(), "--json", "put", "c", "k", "-");
+        failsWithOneLine(json, ExitCode.UNAVAILABLE, "Consul", "127.0.0.1:" + port);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> error = (Map<String, Object>) JsonReader.object(json.stdout()).get("error");
+        assertThat(error).containsEntry("exitCode", 4L).containsEntry("type", "MetadataUnavailableException");
+    }
+
+    @Test
     void largeValuesStreamThroughFilesAndStdout() throws IOException {
         byte[] value = new byte[20 << 20];
         new Random(7).nextBytes(value);
