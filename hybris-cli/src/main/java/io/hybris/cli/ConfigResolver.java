@@ -26,8 +26,11 @@ final class ConfigResolver {
     /** The embedded default's cloud ids. */
     static final String[] EMBEDDED_CLOUDS = {"disk1", "disk2", "disk3"};
 
-    /** A configuration and a short description of where it came from, for messages. */
-    record Resolved(HybrisConfig config, String description) {
+    /**
+     * A configuration, a short description of where it came from (for messages), and the embedded default's data
+     * directory (null for a configuration file).
+     */
+    record Resolved(HybrisConfig config, String description, Path dataDir) {
     }
 
     private final Map<String, String> env;
@@ -54,14 +57,14 @@ final class ConfigResolver {
                         + ") is not readable");
             }
             try {
-                return new Resolved(HybrisConfig.fromProperties(file, env), file.toString());
+                return new Resolved(HybrisConfig.fromProperties(file, env), file.toString(), null);
             } catch (HybrisConfigurationException e) {
                 throw new CliException(ExitCode.CONFIG, file + ": " + e.getMessage(), e);
             }
         }
         Path dir = dataDir(dataDirOption);
         return new Resolved(HybrisConfig.fromMap(embeddedDefault(dir), env),
-                "the embedded default in " + dir);
+                "the embedded default in " + dir, dir);
     }
 
     /** The embedded default's data directory: the option, else {@code $HYBRIS_DATA_DIR}, else {@code ~/.hybris}. */

@@ -52,8 +52,8 @@ final class Session implements AutoCloseable {
     Hybris hybris() {
         if (hybris == null) {
             ConfigResolver.Resolved resolved = new ConfigResolver(env).resolve(options.config, options.dataDir);
-            if (options.config == null && !env.containsKey(ConfigResolver.CONFIG_ENV)) {
-                Path dir = new ConfigResolver(env).dataDir(options.dataDir);
+            Path dir = resolved.dataDir();
+            if (dir != null) {
                 try {
                     Files.createDirectories(dir);
                 } catch (IOException e) {
