@@ -339,6 +339,17 @@ public final class Hybris implements AutoCloseable {
     }
 
     /**
+     * What this client knows about each cloud, fastest first: its rank for small reads, its small-value latency
+     * estimates, whether its latest observation failed, and the errors its calls met since the client opened.
+     * A snapshot from memory: no cloud is contacted (call {@link #refreshLatencyRanking()} first to measure every
+     * cloud now, as a health probe).
+     */
+    public List<CloudStatus> cloudStatus() {
+        ensureOpen();
+        return engine.cloudStatus();
+    }
+
+    /**
      * KEK rotation: re-wraps every encrypted value's data key under the key provider's current key-encryption
      * key by rewriting metadata with conditional updates; no cloud object is read or written. Safe while other
      * clients write; entries already under the current KEK are skipped, so running it again resumes an

@@ -211,7 +211,7 @@ final class CloudCalls {
             try {
                 cloud.put(objectKey, data);
             } catch (RuntimeException e) {
-                ranking.recordFailure(cloudId, Op.WRITE, data.length);
+                ranking.recordError(cloudId, Op.WRITE, data.length, e);
                 listener.cloudOperation(cloudId, CloudOperation.PUT, objectKey, Outcome.ERROR, since(t0));
                 throw e;
             }
@@ -381,11 +381,11 @@ final class CloudCalls {
             try {
                 got = cloud.get(objectKey, length, arrived::update);
             } catch (OversizedObjectException e) {
-                ranking.recordFailure(cloudId, Op.READ, length);
+                ranking.recordError(cloudId, Op.READ, length, e);
                 listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.OVERSIZED, since(t0));
                 throw e;
             } catch (RuntimeException e) {
-                ranking.recordFailure(cloudId, Op.READ, length);
+                ranking.recordError(cloudId, Op.READ, length, e);
                 listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, since(t0));
                 throw e;
             }
@@ -395,10 +395,11 @@ final class CloudCalls {
             }
             byte[] value = got.get();
             if (value.length != length || !Hashing.matches(expected.sha256(), arrived.digest())) {
-                ranking.recordFailure(cloudId, Op.READ, length);
+                CloudValueException corrupt = new CloudValueException(cloudId + " returned " + value.length
+                        + " bytes for " + expected.what() + " that do not match the metadata hash");
+                ranking.recordError(cloudId, Op.READ, length, corrupt);
                 listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.CORRUPT, since(t0));
-                throw new CloudValueException(cloudId + " returned " + value.length + " bytes for "
-                        + expected.what() + " that do not match the metadata hash");
+                throw corrupt;
             }
             ranking.recordSuccess(cloudId, Op.READ, length, System.nanoTime() - t0);
             listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.OK, since(t0));

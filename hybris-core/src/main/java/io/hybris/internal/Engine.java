@@ -58,6 +58,7 @@ public final class Engine {
     private final CloudCalls calls;
     private final Layouts layouts;
     private final LatencyRanking ranking;
+    private final List<String> cloudOrder;
     private final LatencyProber prober;
     private final GarbageCollector gc;
     private final HybrisListener listener;
@@ -87,6 +88,7 @@ public final class Engine {
         cloudList.forEach(c -> byId.put(c.id(), c));
         Map<String, CloudStore> clouds = Map.copyOf(byId);
         List<String> cloudOrder = List.copyOf(byId.keySet());
+        this.cloudOrder = cloudOrder;
         this.ranking = new LatencyRanking(cloudOrder, config.timerMin(), config.timerInitial(),
                 config.timerMultiplier());
         this.listener = new SafeListener(config.listener());
@@ -133,6 +135,11 @@ public final class Engine {
     /** The latency ranking (for diagnostics). */
     public LatencyRanking ranking() {
         return ranking;
+    }
+
+    /** Each cloud's rank, small-value latency estimates and recorded errors, fastest first. */
+    public List<io.hybris.CloudStatus> cloudStatus() {
+        return ranking.status(cloudOrder);
     }
 
     /**

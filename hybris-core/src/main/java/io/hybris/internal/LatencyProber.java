@@ -148,7 +148,12 @@ final class LatencyProber {
             return false;
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
             cancel(f);
-            ranking.recordFailure(cloud.id(), op, size);
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            if (e instanceof TimeoutException) {
+                cause = new TimeoutException("probe of " + size + " bytes took longer than the cloud's timer ("
+                        + TimeUnit.NANOSECONDS.toMillis(timeout) + " ms)");
+            }
+            ranking.recordError(cloud.id(), op, size, cause);
             LOG.debug("latency probe {} on cloud {} failed: {}", op, cloud.id(), e.toString());
             return false;
         }

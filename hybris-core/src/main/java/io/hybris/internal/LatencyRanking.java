@@ -4,12 +4,16 @@
  */
 package io.hybris.internal;
 
+import io.hybris.CloudStatus;
+
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,7 +47,12 @@ public final class LatencyRanking {
     public record StaleSlot(String cloudId, int sizeClass) {
     }
 
+    /** Failed calls of one cloud: how many, and the latest one's description and time. */
+    private record Errors(long count, String last, Instant at) {
+    }
+
     private final Map<Slot, Estimate> estimates = new ConcurrentHashMap<>();
+    private final Map<String, Errors> errors = new ConcurrentHashMap<>();
     private final List<String> configuredOrder;
     private final long timerMinNanos;
     private final long timerInitialNanos;
@@ -106,6 +115,49 @@ public final class LatencyRanking {
         long now = nanoClock.getAsLong();
         estimates.merge(new Slot(cloudId, op, sizeClass(size)), new Estimate(penalty, now, true),
                 (old, p) -> new Estimate(Math.max(old.nanos(), p.nanos()), now, true));
+    }
+
+    /**
+     * Records a failed call (an error, a corrupt or oversized answer, a failed probe): the penalty of
+     * {@link #recordFailure}, and the error, counted and kept as the cloud's latest for {@link #status}.
+     */
+    public void recordError(String cloudId, Op op, long size, Throwable error) {
+        recordFailure(cloudId, op, size);
+        String line = describe(op, error);
+        Instant at = Instant.now();
+        errors.merge(cloudId, new Errors(1, line, at), (old, e) -> new Errors(old.count() + 1, e.last(), e.at()));
+    }
+
+    private static String describe(Op op, Throwable error) {
+        String message = error.getMessage();
+        String text = (op == Op.READ ? "read: " : "write: ") + error.getClass().getSimpleName()
+                + (message == null || message.isBlank() ? "" : ": " + message.strip());
+        text = text.replaceAll("\\s+", " ");
+        return text.length() <= 300 ? text : text.substring(0, 297) + "...";
+    }
+
+    /**
+     * A snapshot of every cloud of {@code cloudIds}, fastest first for small reads: rank, small-value estimates,
+     * whether the latest observation failed, and the errors recorded.
+     */
+    public List<CloudStatus> status(List<String> cloudIds) {
+        List<String> ranked = rank(cloudIds, Op.READ, 0);
+        List<CloudStatus> out = new ArrayList<>(ranked.size());
+        for (int i = 0; i < ranked.size(); i++) {
+            String id = ranked.get(i);
+            Estimate read = estimates.get(new Slot(id, Op.READ, 0));
+            Estimate write = estimates.get(new Slot(id, Op.WRITE, 0));
+            Errors e = errors.get(id);
+            out.add(new CloudStatus(id, i + 1, duration(read), duration(write),
+                    (read != null && read.penalty()) || (write != null && write.penalty()),
+                    e == null ? 0 : e.count(), Optional.ofNullable(e == null ? null : e.last()),
+                    Optional.ofNullable(e == null ? null : e.at())));
+        }
+        return List.copyOf(out);
+    }
+
+    private static Optional<Duration> duration(Estimate e) {
+        return e == null ? Optional.empty() : Optional.of(Duration.ofNanos((long) e.nanos()));
     }
 
     /** The current estimate in nanoseconds, or empty before any observation. */

@@ -194,4 +194,32 @@ class LatencyRankingTest {
     void cloudsOutsideTheConfigurationRankLastAmongTies() {
         assertThat(ranking.rank(List.of("z", "b", "a"), Op.READ, 1024)).containsExactly("a", "b", "z");
     }
+
+    @Test
+    void statusListsCloudsFastestFirstWithSmallValueEstimatesAndTheLatestError() {
+        ranking.recordSuccess("a", Op.READ, 1024, 50 * MS);
+        ranking.recordSuccess("b", Op.READ, 1024, 10 * MS);
+        ranking.recordSuccess("b", Op.WRITE, 1024, 20 * MS);
+        ranking.recordSuccess("c", Op.READ, 32L << 20, MS); // a large-value estimate: not shown
+        ranking.recordError("a", Op.WRITE, 1024, new IllegalStateException("first"));
+        ranking.recordError("a", Op.READ, 1024, new IllegalStateException("second\n  line"));
+
+        List<io.hybris.CloudStatus> status = ranking.status(CLOUDS);
+
+        assertThat(status).extracting(io.hybris.CloudStatus::cloudId).containsExactly("b", "c", "a");
+        assertThat(status).extracting(io.hybris.CloudStatus::rank).containsExactly(1, 2, 3);
+        io.hybris.CloudStatus b = status.get(0);
+        assertThat(b.readLatency()).hasValue(Duration.ofMillis(10));
+        assertThat(b.writeLatency()).hasValue(Duration.ofMillis(20));
+        assertThat(b.failing()).isFalse();
+        assertThat(b.errors()).isZero();
+        assertThat(b.lastError()).isEmpty();
+        assertThat(b.lastErrorAt()).isEmpty();
+        assertThat(status.get(1).readLatency()).as("c has no small-value estimate").isEmpty();
+        io.hybris.CloudStatus a = status.get(2);
+        assertThat(a.failing()).isTrue();
+        assertThat(a.errors()).isEqualTo(2);
+        assertThat(a.lastError()).hasValue("read: IllegalStateException: second line");
+        assertThat(a.lastErrorAt()).isPresent();
+    }
 }

@@ -4,6 +4,7 @@
  */
 package io.hybris.testkit;
 
+import io.hybris.CloudStatus;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.cloud.InMemoryCloudStore;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -87,6 +89,52 @@ class LatencyProbeTest {
         assertThat(fast.count(Op.GET, VALUES)).as("GETs go to the fastest cloud again").isEqualTo(fastGets + 1);
         assertThat(medium.count(Op.GET, VALUES) + slow.count(Op.GET, VALUES)).isEqualTo(otherGets);
         await().atMost(Duration.ofSeconds(20)).until(() -> fast.list("hybris/.probe/").isEmpty());
+    }
+
+    @Test
+    void cloudStatusShowsRanksEstimatesAndTheLatestErrorOfEachCloud() {
+        hybris = Hybris.open(config().probeInterval(Duration.ZERO).build());
+        assertThat(hybris.cloudStatus()).extracting(CloudStatus::cloudId).containsExactly("c0", "c1", "c2");
+        assertThat(hybris.cloudStatus()).allSatisfy(s -> {
+            assertThat(s.readLatency()).as("nothing observed yet").isEmpty();
+            assertThat(s.errors()).isZero();
+            assertThat(s.lastError()).isEmpty();
+        });
+
+        hybris.refreshLatencyRanking();
+        List<CloudStatus> measured = hybris.cloudStatus();
+        assertThat(measured).extracting(CloudStatus::rank).containsExactly(1, 2, 3);
+        assertThat(measured).extracting(CloudStatus::cloudId).containsExactly("c0", "c1", "c2");
+        assertThat(measured).allSatisfy(s -> {
+            assertThat(s.readLatency()).isPresent();
+            assertThat(s.writeLatency()).isPresent();
+            assertThat(s.failing()).isFalse();
+        });
+        assertThat(measured.get(2).readLatency().orElseThrow()).isGreaterThanOrEqualTo(Duration.ofMillis(60));
+
+        fastSwitch.setActive(true);
+        Instant before = Instant.now();
+        hybris.refreshLatencyRanking();
+        List<CloudStatus> down = hybris.cloudStatus();
+        CloudStatus c0 = down.stream().filter(s -> s.cloudId().equals("c0")).findFirst().orElseThrow();
+        assertThat(c0.failing()).isTrue();
+        assertThat(c0.writeLatency().orElseThrow()).as("the failure penalty: twice the timer")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(400));
+        assertThat(c0.errors()).isPositive();
+        assertThat(c0.lastError()).hasValueSatisfying(e -> assertThat(e).contains("write").contains("unavailable")
+                .doesNotContain("\n"));
+        assertThat(c0.lastErrorAt()).hasValueSatisfying(t -> assertThat(t).isAfterOrEqualTo(before));
+        assertThat(down).filteredOn(s -> !s.cloudId().equals("c0")).allSatisfy(s -> {
+            assertThat(s.errors()).isZero();
+            assertThat(s.failing()).isFalse();
+        });
+
+        fastSwitch.setActive(false);
+        hybris.refreshLatencyRanking();
+        CloudStatus recovered = hybris.cloudStatus().get(0);
+        assertThat(recovered.cloudId()).as("measured again, it regains its rank").isEqualTo("c0");
+        assertThat(recovered.failing()).isFalse();
+        assertThat(recovered.errors()).as("the error count is history").isEqualTo(c0.errors());
     }
 
     @Test

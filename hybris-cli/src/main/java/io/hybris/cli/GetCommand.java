@@ -1,0 +1,92 @@
+package io.hybris.cli;
+
+import io.hybris.ValueStream;
+import io.hybris.VersionInfo;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/** {@code hybris get CONTAINER KEY [FILE|-]}: writes a value to a file, verified, then renamed into place. */
+@Command(name = "get", mixinStandardHelpOptions = true,
+        description = "Write a value to FILE (default: the key's last path segment in the current directory; "
+                + "- for standard output). The file is replaced only once every byte is verified.")
+final class GetCommand implements Callable<Integer> {
+    @ParentCommand
+    HybrisCommand root;
+
+    @Parameters(index = "0", paramLabel = "CONTAINER")
+    String container;
+
+    @Parameters(index = "1", paramLabel = "KEY")
+    String key;
+
+    @Parameters(index = "2", arity = "0..1", paramLabel = "FILE")
+    String file;
+
+    @Override
+    public Integer call() throws IOException {
+        Session session = root.session;
+        if ("-".equals(file)) {
+            if (session.json()) {
+                throw CliException.usage("get to standard output writes the value there; --json needs a FILE");
+            }
+            return CatCommand.copyToStdout(session, container, key, io.hybris.ByteRange.all());
+        }
+        Path target = Path.of(file != null ? file : defaultName(key));
+        if (Files.isDirectory(target)) {
+            target = target.resolve(defaultName(key));
+        }
+        Path parent = target.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw CliException.usage("cannot write " + target + ": directory " + parent + " does not exist");
+        }
+        Optional<VersionInfo> got = viaStream(session, target);
+        VersionInfo v = got.orElseThrow(() -> CliException.notFound(container, key));
+        Path written = target;
+        Map<String, Object> doc = VersionView.json(container, key, v);
+        doc.put("file", written.toString());
+        session.emit(doc, () -> session.out().println("got " + container + "/" + key + " -> " + written + ": "
+                + VersionView.summary(v)));
+        return ExitCode.OK;
+    }
+
+    /** getTo, unless progress is drawn: then the same verified copy through a stream that counts. */
+    private Optional<VersionInfo> viaStream(Session session, Path target) throws IOException {
+        if (!session.progressAllowed(false)) {
+            return session.hybris().getTo(container, key, target);
+        }
+        Optional<ValueStream> in = session.hybris().getStream(container, key);
+        if (in.isEmpty()) {
+            return Optional.empty();
+        }
+        Path dir = target.toAbsolutePath().getParent();
+        Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".part");
+        try (ValueStream stream = in.get();
+             Progress progress = session.transfer("get " + container + "/" + key, stream.length(), false);
+             OutputStream out = Files.newOutputStream(tmp)) {
+            stream.transferTo(new CountingOutputStream(out, progress));
+            out.close();
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return Optional.of(stream.version());
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    static String defaultName(String key) {
+        String name = key.substring(key.lastIndexOf('/') + 1);
+        if (name.isEmpty() || name.equals(".") || name.equals("..")) {
+            throw CliException.usage("the key " + key + " has no file name; give the FILE to write");
+        }
+        return name;
+    }
+}

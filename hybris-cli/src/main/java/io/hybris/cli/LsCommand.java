@@ -1,0 +1,66 @@
+package io.hybris.cli;
+
+import io.hybris.KeyPage;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code hybris ls CONTAINER [--prefix P] [--limit N] [--cursor C] [--all]}: one page of live keys. */
+@Command(name = "ls", sortOptions = false, mixinStandardHelpOptions = true,
+        description = "List live keys of a container in order, one page at a time (from metadata only). Keys go "
+                + "to standard output one per line; the cursor of the next page, if any, to standard error.")
+final class LsCommand implements Callable<Integer> {
+    @ParentCommand
+    HybrisCommand root;
+
+    @Parameters(index = "0", paramLabel = "CONTAINER")
+    String container;
+
+    @Option(names = {"-p", "--prefix"}, paramLabel = "PREFIX", description = "Only keys starting with PREFIX.")
+    String prefix;
+
+    @Option(names = {"-n", "--limit"}, paramLabel = "N", defaultValue = "1000",
+            description = "Keys per page, 1 to 10000 (default: ${DEFAULT-VALUE}).")
+    int limit;
+
+    @Option(names = {"-c", "--cursor"}, paramLabel = "CURSOR", description = "Start after this page cursor.")
+    String cursor;
+
+    @Option(names = {"-a", "--all"}, description = "Follow the cursors: every key (ignores --limit's paging).")
+    boolean all;
+
+    @Override
+    public Integer call() {
+        if (limit < 1 || limit > 10_000) {
+            throw CliException.usage("--limit must be between 1 and 10000, not " + limit);
+        }
+        Session session = root.session;
+        String p = prefix == null ? "" : prefix;
+        List<String> keys = new ArrayList<>();
+        KeyPage page = session.hybris().list(container, p, cursor, limit);
+        keys.addAll(page.keys());
+        while (all && page.nextCursor().isPresent()) {
+            page = session.hybris().list(container, p, page.nextCursor().get(), limit);
+            keys.addAll(page.keys());
+        }
+        KeyPage last = page;
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("container", container);
+        doc.put("prefix", p);
+        doc.put("keys", keys);
+        doc.put("nextCursor", last.nextCursor());
+        session.emit(doc, () -> {
+            keys.forEach(session.out()::println);
+            last.nextCursor().ifPresent(c -> session.err().println("more keys: hybris ls " + container
+                    + (p.isEmpty() ? "" : " --prefix " + p) + " --cursor " + c));
+        });
+        return ExitCode.OK;
+    }
+}

@@ -1,0 +1,128 @@
+package io.hybris.cli;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A progress line on standard error, redrawn in place a few times a second: for a transfer, bytes done of the
+ * total, a bar, the rate and the time left; for work of unknown extent (a sweep, a rewrap), what is running and
+ * for how long. {@link #none()} draws nothing (standard error or output is not a terminal, or
+ * {@code --no-progress}). Closing draws the final state and ends the line.
+ */
+class Progress implements AutoCloseable {
+    private static final long REDRAW_MILLIS = 200;
+
+    private final PrintStream err;
+    private final String label;
+    private final long total;
+    private final AtomicLong done = new AtomicLong();
+    private final long startNanos = System.nanoTime();
+    private final ScheduledExecutorService redraw;
+    private int lastWidth;
+
+    private Progress(PrintStream err, String label, long total) {
+        this.err = err;
+        this.label = label;
+        this.total = total;
+        if (err == null) {
+            this.redraw = null;
+            return;
+        }
+        this.redraw = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hybris-cli-progress");
+            t.setDaemon(true);
+            return t;
+        });
+        draw(false);
+        redraw.scheduleAtFixedRate(() -> draw(false), REDRAW_MILLIS, REDRAW_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** A transfer of {@code total} bytes ({@code -1}: unknown) drawn on {@code err}. */
+    static Progress transfer(PrintStream err, String label, long total) {
+        return new Progress(err, label, total);
+    }
+
+    /** Work of unknown extent (no byte counts), drawn as elapsed time. */
+    static Progress task(PrintStream err, String label) {
+        return new Progress(err, label, -2);
+    }
+
+    /** Draws nothing. */
+    static Progress none() {
+        return new Progress(null, "", -1);
+    }
+
+    /** Whether anything is drawn. */
+    boolean visible() {
+        return err != null;
+    }
+
+    /** Counts {@code n} more bytes done. */
+    void add(long n) {
+        done.addAndGet(n);
+    }
+
+    long done() {
+        return done.get();
+    }
+
+    private synchronized void draw(boolean last) {
+        if (err == null) {
+            return;
+        }
+        String line = line(System.nanoTime() - startNanos, last);
+        int pad = Math.max(0, lastWidth - line.length());
+        err.print("\r" + line + " ".repeat(pad) + (last ? "\n" : ""));
+        err.flush();
+        lastWidth = line.length();
+    }
+
+    String line(long elapsedNanos, boolean last) {
+        Duration elapsed = Duration.ofNanos(elapsedNanos);
+        if (total == -2) {
+            return label + " ... " + Sizes.duration(elapsed) + (last ? " done" : "");
+        }
+        long n = done.get();
+        double seconds = Math.max(elapsedNanos / 1e9, 1e-3);
+        double rate = n / seconds;
+        StringBuilder s = new StringBuilder(label).append(' ');
+        if (total >= 0) {
+            double fraction = total == 0 ? 1.0 : Math.min(1.0, (double) n / total);
+            int barWidth = Math.max(10, Math.min(30, Terminal.width() - 60));
+            int filled = (int) Math.round(fraction * barWidth);
+            s.append(String.format(Locale.ROOT, "%3d%% [", (int) Math.floor(fraction * 100)))
+                    .append("#".repeat(filled)).append(" ".repeat(barWidth - filled)).append("] ")
+                    .append(Sizes.bytes(n)).append(" / ").append(Sizes.bytes(total));
+        } else {
+            s.append(Sizes.bytes(n));
+        }
+        s.append("  ").append(Sizes.rate(rate));
+        if (last) {
+            s.append("  in ").append(Sizes.duration(elapsed));
+        } else if (total > 0 && n > 0) {
+            long leftSeconds = (long) Math.ceil((total - n) / Math.max(rate, 1.0));
+            s.append("  ETA ").append(Sizes.duration(Duration.ofSeconds(leftSeconds)));
+        } else {
+            s.append("  ETA --");
+        }
+        return s.toString();
+    }
+
+    @Override
+    public void close() {
+        if (redraw != null) {
+            redraw.shutdownNow();
+            try {
+                redraw.awaitTermination(1, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            draw(true);
+        }
+    }
+}

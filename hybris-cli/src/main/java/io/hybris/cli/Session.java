@@ -1,0 +1,119 @@
+package io.hybris.cli;
+
+import io.hybris.Hybris;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * What one run of a command works with: the global options, the standard streams, the client (opened on first
+ * use from the resolved configuration, closed when the run ends), progress and output in text or JSON.
+ */
+final class Session implements AutoCloseable {
+    /** Transfers smaller than this draw no progress. */
+    static final long PROGRESS_MIN_BYTES = 1L << 20;
+
+    private final HybrisCommand options;
+    private final java.io.InputStream in;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Map<String, String> env;
+    private Hybris hybris;
+    private String description;
+
+    Session(HybrisCommand options, java.io.InputStream in, PrintStream out, PrintStream err, Map<String, String> env) {
+        this.options = options;
+        this.in = in;
+        this.out = out;
+        this.err = err;
+        this.env = env;
+    }
+
+    java.io.InputStream in() {
+        return in;
+    }
+
+    PrintStream out() {
+        return out;
+    }
+
+    PrintStream err() {
+        return err;
+    }
+
+    boolean json() {
+        return options.json;
+    }
+
+    /** The client, opened on first use. */
+    Hybris hybris() {
+        if (hybris == null) {
+            ConfigResolver.Resolved resolved = new ConfigResolver(env).resolve(options.config, options.dataDir);
+            Path dir = resolved.dataDir();
+            if (dir != null) {
+                try {
+                    Files.createDirectories(dir);
+                } catch (IOException e) {
+                    throw new CliException(ExitCode.CONFIG, "cannot create the data directory " + dir + ": "
+                            + e.getMessage() + "; pass a writable directory with --data-dir DIR", e);
+                }
+            }
+            description = resolved.description();
+            hybris = Hybris.open(resolved.config());
+        }
+        return hybris;
+    }
+
+    /** Where the configuration came from (after {@link #hybris()}). */
+    String description() {
+        return description;
+    }
+
+    /**
+     * Progress for a transfer of {@code total} bytes ({@code -1}: unknown). Drawn when standard error is a
+     * terminal and so is standard output (or, when standard output carries the value, when it is not), unless
+     * {@code --no-progress}; never for known sizes below {@link #PROGRESS_MIN_BYTES}.
+     */
+    Progress transfer(String label, long total, boolean valueOnStdout) {
+        if (!progressAllowed(valueOnStdout) || (total >= 0 && total < PROGRESS_MIN_BYTES)) {
+            return Progress.none();
+        }
+        return Progress.transfer(err, label, total);
+    }
+
+    /** Progress of work of unknown extent: elapsed time. */
+    Progress task(String label) {
+        return progressAllowed(false) ? Progress.task(err, label) : Progress.none();
+    }
+
+    /** Whether progress may be drawn (see {@link #transfer}). */
+    boolean progressAllowed(boolean valueOnStdout) {
+        if (options.noProgress || "never".equals(env.get("HYBRIS_PROGRESS"))) {
+            return false;
+        }
+        if ("always".equals(env.get("HYBRIS_PROGRESS"))) {
+            return true;
+        }
+        return Terminal.stderrIsTerminal() && (valueOnStdout != Terminal.stdoutIsTerminal());
+    }
+
+    /** Prints {@code document} as JSON with {@code --json}, else runs {@code text}. */
+    void emit(Map<String, ?> document, Runnable text) {
+        if (options.json) {
+            out.println(Json.write(document));
+        } else {
+            text.run();
+        }
+        out.flush();
+    }
+
+    @Override
+    public void close() {
+        if (hybris != null) {
+            hybris.close();
+        }
+    }
+}
