@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.hybris.cli;
 
 /** A failure the CLI itself detected, with the exit code it ends with and a one-line message naming the fix. */
