@@ -33,6 +33,9 @@ import static io.hybris.metrics.MetricNames.tag;
  * few array reads and counter increments.
  */
 public final class HybrisMetrics implements HybrisListener {
+    private static final int OPERATION_OUTCOMES = OperationOutcome.values().length;
+    private static final int METADATA_OUTCOMES = MetadataOutcome.values().length;
+
     private final MeterRegistry registry;
     private final Tags tags;
     private final Histograms histograms;
@@ -112,13 +115,12 @@ public final class HybrisMetrics implements HybrisListener {
 
     @Override
     public void operation(Operation operation, String container, OperationOutcome outcome, Duration duration) {
-        operations.get(operation.ordinal() * OperationOutcome.values().length + outcome.ordinal()).record(duration);
+        operations.get(operation.ordinal() * OPERATION_OUTCOMES + outcome.ordinal()).record(duration);
     }
 
     @Override
     public void metadataCall(MetadataOperation operation, MetadataOutcome outcome, Duration duration) {
-        metadataCalls.get(operation.ordinal() * MetadataOutcome.values().length + outcome.ordinal())
-                .record(duration);
+        metadataCalls.get(operation.ordinal() * METADATA_OUTCOMES + outcome.ordinal()).record(duration);
     }
 
     @Override
