@@ -7,6 +7,8 @@ package io.hybris.internal;
 import io.hybris.CacheSettings;
 import io.hybris.CacheStats;
 import io.hybris.Consistency;
+import io.hybris.HybrisListener;
+import io.hybris.HybrisListener.CacheResult;
 import io.hybris.InvalidRequestException;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.ValueCache;
@@ -47,6 +49,7 @@ public final class CacheLayer {
     private final ExecutorService io;
     private final Clock clock;
     private final long maxValueSize;
+    private final HybrisListener listener;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder rejected = new LongAdder();
@@ -100,8 +103,11 @@ public final class CacheLayer {
      * @param prefix   the object-name prefix (cache keys are the cloud object names)
      * @param io       runs the asynchronous cache writes
      * @param clock    the wall clock stamped into time-bounded entries
+     * @param listener told of every lookup's result
      */
-    public CacheLayer(CacheSettings settings, ValueCache cache, String prefix, ExecutorService io, Clock clock) {
+    public CacheLayer(CacheSettings settings, ValueCache cache, String prefix, ExecutorService io, Clock clock,
+                      HybrisListener listener) {
+        this.listener = listener;
         this.settings = settings;
         this.cache = cache;
         this.prefix = prefix;
@@ -208,6 +214,7 @@ public final class CacheLayer {
         byte[] got = fetch(cacheKey);
         if (got == null) {
             misses.increment();
+            listener.cacheLookup(CacheResult.MISS);
             return null;
         }
         if (!matches(meta, got)) {
@@ -215,6 +222,7 @@ public final class CacheLayer {
             return null;
         }
         hits.increment();
+        listener.cacheLookup(CacheResult.HIT);
         return got;
     }
 
@@ -289,6 +297,7 @@ public final class CacheLayer {
         }
         if (own.isTombstone()) {
             hits.increment();
+            listener.cacheLookup(CacheResult.HIT);
             return new Found(own, null);
         }
         byte[] stored = lookup(container, key, own);
@@ -300,6 +309,7 @@ public final class CacheLayer {
         byte[] got = fetch(cacheKey);
         if (got == null) {
             misses.increment();
+            listener.cacheLookup(CacheResult.MISS);
             return null;
         }
         CacheEntryCodec.Entry e;
@@ -316,10 +326,12 @@ public final class CacheLayer {
                 // in place, never served: the linearizable read that follows replaces it (compare-and-set), and
                 // an eviction racing that refresh could delete the fresh entry instead of this one.
                 misses.increment();
+                listener.cacheLookup(CacheResult.MISS);
                 return null;
             }
         }
         hits.increment();
+        listener.cacheLookup(CacheResult.HIT);
         return new Found(e.meta(), e.meta().isTombstone() ? null : e.stored());
     }
 
@@ -439,6 +451,7 @@ public final class CacheLayer {
     private void reject(String cacheKey, String what) {
         rejected.increment();
         misses.increment();
+        listener.cacheLookup(CacheResult.REJECTED);
         LOG.warn("value cache {} returned {} for '{}'; evicted it and read from the clouds", cache.describe(), what,
                 cacheKey);
         async(() -> call("evict " + cacheKey, () -> {

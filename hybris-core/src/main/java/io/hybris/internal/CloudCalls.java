@@ -11,6 +11,7 @@ import io.hybris.HybrisListener;
 import io.hybris.HybrisListener.CloudOperation;
 import io.hybris.HybrisListener.Outcome;
 import io.hybris.internal.LatencyRanking.Op;
+import io.hybris.spi.ByteConsumer;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.OversizedObjectException;
 
@@ -212,11 +213,11 @@ final class CloudCalls {
                 cloud.put(objectKey, data);
             } catch (RuntimeException e) {
                 ranking.recordError(cloudId, Op.WRITE, data.length, e);
-                listener.cloudOperation(cloudId, CloudOperation.PUT, objectKey, Outcome.ERROR, since(t0));
+                report(cloudId, CloudOperation.PUT, objectKey, Outcome.ERROR, t0, 0, e);
                 throw e;
             }
             ranking.recordSuccess(cloudId, Op.WRITE, data.length, System.nanoTime() - t0);
-            listener.cloudOperation(cloudId, CloudOperation.PUT, objectKey, Outcome.OK, since(t0));
+            report(cloudId, CloudOperation.PUT, objectKey, Outcome.OK, t0, data.length, null);
             if (!uploads.stored(cloudId)) {
                 gc.deleteObject(cloud, objectKey);
             }
@@ -377,39 +378,41 @@ final class CloudCalls {
         race.launch(cloudId, () -> {
             long t0 = System.nanoTime();
             Optional<byte[]> got;
-            MessageDigest arrived = Hashing.newSha256(); // hashed while the bytes arrive
+            Arrival arrived = new Arrival(); // hashed and counted while the bytes arrive
             try {
-                got = cloud.get(objectKey, length, arrived::update);
+                got = cloud.get(objectKey, length, arrived);
             } catch (OversizedObjectException e) {
                 ranking.recordError(cloudId, Op.READ, length, e);
-                listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.OVERSIZED, since(t0));
+                report(cloudId, CloudOperation.GET, objectKey, Outcome.OVERSIZED, t0, arrived.bytes, e);
                 throw e;
             } catch (RuntimeException e) {
                 ranking.recordError(cloudId, Op.READ, length, e);
-                listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, since(t0));
+                report(cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, t0, arrived.bytes, e);
                 throw e;
             }
             if (got.isEmpty()) {
-                listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.NOT_FOUND, since(t0));
-                throw new CloudValueException(cloudId + " has no " + expected.what());
+                CloudValueException missing = new CloudValueException(cloudId + " has no " + expected.what());
+                report(cloudId, CloudOperation.GET, objectKey, Outcome.NOT_FOUND, t0, 0, missing);
+                throw missing;
             }
             byte[] value = got.get();
-            if (value.length != length || !Hashing.matches(expected.sha256(), arrived.digest())) {
+            if (value.length != length || !Hashing.matches(expected.sha256(), arrived.sha256.digest())) {
                 CloudValueException corrupt = new CloudValueException(cloudId + " returned " + value.length
                         + " bytes for " + expected.what() + " that do not match the metadata hash");
                 ranking.recordError(cloudId, Op.READ, length, corrupt);
-                listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.CORRUPT, since(t0));
+                report(cloudId, CloudOperation.GET, objectKey, Outcome.CORRUPT, t0, value.length, corrupt);
                 throw corrupt;
             }
             ranking.recordSuccess(cloudId, Op.READ, length, System.nanoTime() - t0);
-            listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.OK, since(t0));
+            report(cloudId, CloudOperation.GET, objectKey, Outcome.OK, t0, value.length, null);
             return value;
         }, inPlace);
     }
 
     private void abandon(Race<?> race, String objectKey) {
         for (String cloudId : race.runningClouds()) {
-            listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.ABANDONED, Duration.ZERO);
+            listener.cloudRequest(new HybrisListener.CloudRequest(cloudId, CloudOperation.GET, objectKey,
+                    Outcome.ABANDONED, Duration.ZERO, 0, null));
         }
         race.cancelAll();
     }
@@ -428,8 +431,22 @@ final class CloudCalls {
         return e;
     }
 
-    private static Duration since(long t0) {
-        return Duration.ofNanos(System.nanoTime() - t0);
+    private void report(String cloudId, CloudOperation op, String objectKey, Outcome outcome, long t0, long bytes,
+                        Throwable failure) {
+        listener.cloudRequest(new HybrisListener.CloudRequest(cloudId, op, objectKey, outcome,
+                Duration.ofNanos(System.nanoTime() - t0), bytes, failure));
+    }
+
+    /** Hashes the bytes of a GET while they arrive, and counts them (the bytes in, also of a failed download). */
+    private static final class Arrival implements ByteConsumer {
+        final MessageDigest sha256 = Hashing.newSha256();
+        long bytes;
+
+        @Override
+        public void accept(byte[] b, int offset, int length) {
+            sha256.update(b, offset, length);
+            bytes += length;
+        }
     }
 
     /** A cloud answered, but not with the value the metadata describes. */

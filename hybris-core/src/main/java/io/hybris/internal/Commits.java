@@ -4,6 +4,8 @@
  */
 package io.hybris.internal;
 
+import io.hybris.HybrisListener;
+import io.hybris.HybrisListener.ConflictResolution;
 import io.hybris.TransactionAbortedException;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;
@@ -30,10 +32,12 @@ import java.util.Map;
 final class Commits {
     private final MetadataCalls metadata;
     private final GarbageCollector gc;
+    private final HybrisListener listener;
 
-    Commits(MetadataCalls metadata, GarbageCollector gc) {
+    Commits(MetadataCalls metadata, GarbageCollector gc, HybrisListener listener) {
         this.metadata = metadata;
         this.gc = gc;
+        this.listener = listener;
     }
 
     /**
@@ -58,10 +62,12 @@ final class Commits {
                 Current now = metadata.read(mk, d);
                 if (isOurs(now.meta(), meta)) {
                     // our own update landed (a retried request after a lost connection)
+                    listener.casConflict(mk.container(), 1, ConflictResolution.OWN_UPDATE);
                     gc.collectSuperseded(mk.container(), mk.key(), replaced.meta());
                     return;
                 }
                 if (required != null && !stillHolds(required, now.meta(), meta)) {
+                    listener.casConflict(mk.container(), 1, ConflictResolution.PRECONDITION_FAILED);
                     if (objectKey != null) {
                         gc.deleteWritten(objectKey, meta);
                     }
@@ -69,11 +75,13 @@ final class Commits {
                 }
                 if (now.meta() != null && now.meta().timestamp().isAfter(meta.timestamp())) {
                     // overwritten by a newer write: linearized just before it; our copy is garbage
+                    listener.casConflict(mk.container(), 1, ConflictResolution.OVERWRITTEN);
                     if (objectKey != null) {
                         gc.deleteWritten(objectKey, meta);
                     }
                     return;
                 }
+                listener.casConflict(mk.container(), 1, ConflictResolution.RETRY);
                 replaced = now;
             }
         }
@@ -120,19 +128,23 @@ final class Commits {
                     }
                 }
                 if (landed) {
+                    listener.casConflict(container, written.size(), ConflictResolution.OWN_UPDATE);
                     replaced.forEach((k, c) -> gc.collectSuperseded(container, k, c.meta()));
                     return;
                 }
                 if (broken != null) {
+                    listener.casConflict(container, written.size(), ConflictResolution.PRECONDITION_FAILED);
                     written.forEach((k, m) -> gc.deleteWritten(objectKeys.get(k), m));
                     throw broken;
                 }
                 if (!newer.isEmpty()) {
+                    listener.casConflict(container, written.size(), ConflictResolution.ABORTED);
                     written.forEach((k, m) -> gc.deleteWritten(objectKeys.get(k), m));
                     throw new TransactionAbortedException("tput of " + written.size() + " keys in " + container
                             + " aborted: a concurrent write with a newer timestamp committed first to " + newer
                             + "; nothing was written");
                 }
+                listener.casConflict(container, written.size(), ConflictResolution.RETRY);
             }
             // any other exception: the outcome is unknown, the copies stay for the sweep (see commit)
         }

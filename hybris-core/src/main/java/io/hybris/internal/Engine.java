@@ -7,6 +7,8 @@ package io.hybris.internal;
 import io.hybris.Consistency;
 import io.hybris.HybrisConfig;
 import io.hybris.HybrisListener;
+import io.hybris.HybrisListener.Operation;
+import io.hybris.HybrisListener.OperationOutcome;
 import io.hybris.InvalidRequestException;
 import io.hybris.DeleteOptions;
 import io.hybris.KeyPage;
@@ -83,7 +85,8 @@ public final class Engine {
         this.deadline = config.deadline();
         this.maxValueSize = config.maxValueSize();
         this.store = metadata;
-        this.metadata = new MetadataCalls(metadata, metadataCalls, config.clock());
+        this.listener = new SafeListener(config.listener());
+        this.metadata = new MetadataCalls(metadata, metadataCalls, config.clock(), listener);
         Map<String, CloudStore> byId = new LinkedHashMap<>();
         cloudList.forEach(c -> byId.put(c.id(), c));
         Map<String, CloudStore> clouds = Map.copyOf(byId);
@@ -91,7 +94,6 @@ public final class Engine {
         this.cloudOrder = cloudOrder;
         this.ranking = new LatencyRanking(cloudOrder, config.timerMin(), config.timerInitial(),
                 config.timerMultiplier());
-        this.listener = new SafeListener(config.listener());
         this.sealer = new Sealer(config.keyProvider().orElse(null));
         this.gc = new GarbageCollector(byId, metadata, gcExecutor, prefix, config.gcGrace(), config.clock(),
                 listener, config.gcEnabled());
@@ -101,9 +103,9 @@ public final class Engine {
         this.chunkThreshold = config.chunkThreshold();
         this.chunkedWriter = new ChunkedWriter(layouts, sealer, gc, io, prefix, config.chunkSize(),
                 config.chunkParallelUploads(), deadline, config.gcEnabled() ? config.gcGrace() : Duration.ZERO);
-        VersionPath path = new VersionPath(layouts, chunkedWriter, new Commits(this.metadata, gc), gc, prefix, io,
+        VersionPath path = new VersionPath(layouts, chunkedWriter, new Commits(this.metadata, gc, listener), gc, prefix, io,
                 metadataCalls);
-        this.cache = new CacheLayer(config.cache(), valueCache, prefix, io, config.clock());
+        this.cache = new CacheLayer(config.cache(), valueCache, prefix, io, config.clock(), listener);
         ReadPath readPath = path;
         if (cache.enabled()) {
             CachingPath cached = new CachingPath(cache, path, path);
@@ -162,6 +164,15 @@ public final class Engine {
      * commit. Returns the committed version.
      */
     public VersionInfo put(String container, String key, byte[] value, PutOptions options) {
+        long t0 = System.nanoTime();
+        try {
+            return done(Operation.PUT, container, t0, putBytes(container, key, value, options));
+        } catch (RuntimeException e) {
+            throw failed(Operation.PUT, container, t0, e);
+        }
+    }
+
+    private VersionInfo putBytes(String container, String key, byte[] value, PutOptions options) {
         checkValue(key, value);
         MetadataKey mk = new MetadataKey(container, key);
         Preconditions required = Preconditions.of(options);
@@ -191,6 +202,16 @@ public final class Engine {
      * each chunk by the container's layout, then its manifest, then the commit by the same rule as any PUT.
      */
     public VersionInfo put(String container, String key, java.io.InputStream in, long length, PutOptions options) {
+        long t0 = System.nanoTime();
+        try {
+            return done(Operation.PUT, container, t0, putStream(container, key, in, length, options));
+        } catch (RuntimeException e) {
+            throw failed(Operation.PUT, container, t0, e);
+        }
+    }
+
+    private VersionInfo putStream(String container, String key, java.io.InputStream in, long length,
+                                  PutOptions options) {
         if (in == null) {
             throw new InvalidRequestException("the stream for key '" + key + "' must not be null; use delete to"
                     + " remove a key");
@@ -232,6 +253,15 @@ public final class Engine {
      * version, or empty when the key had no value (then nothing is written).
      */
     public Optional<VersionInfo> delete(String container, String key, DeleteOptions options) {
+        long t0 = System.nanoTime();
+        try {
+            return found(Operation.DELETE, container, t0, deleteKey(container, key, options));
+        } catch (RuntimeException e) {
+            throw failed(Operation.DELETE, container, t0, e);
+        }
+    }
+
+    private Optional<VersionInfo> deleteKey(String container, String key, DeleteOptions options) {
         Deadline d = Deadline.after(deadline);
         MetadataKey mk = new MetadataKey(container, key);
         Preconditions required = Preconditions.of(options);
@@ -251,6 +281,16 @@ public final class Engine {
      * committed versions by key.
      */
     public Map<String, VersionInfo> tput(String container, Map<String, byte[]> values, Map<String, PutOptions> options) {
+        long t0 = System.nanoTime();
+        try {
+            return done(Operation.TPUT, container, t0, tputValues(container, values, options));
+        } catch (RuntimeException e) {
+            throw failed(Operation.TPUT, container, t0, e);
+        }
+    }
+
+    private Map<String, VersionInfo> tputValues(String container, Map<String, byte[]> values,
+                                                Map<String, PutOptions> options) {
         if (values == null || values.isEmpty()) {
             throw new InvalidRequestException("tput needs at least one key and value");
         }
@@ -301,7 +341,12 @@ public final class Engine {
 
     /** GET (paper §3.3 and §3.5). */
     public Optional<byte[]> get(String container, String key) {
-        return reads.get(container, key);
+        long t0 = System.nanoTime();
+        try {
+            return found(Operation.GET, container, t0, reads.get(container, key));
+        } catch (RuntimeException e) {
+            throw failed(Operation.GET, container, t0, e);
+        }
     }
 
     /**
@@ -309,12 +354,25 @@ public final class Engine {
      * metadata store when they may, and fall back to the linearizable GET otherwise.
      */
     public Optional<byte[]> get(String container, String key, Consistency consistency) {
-        return reads.get(container, key, consistency);
+        long t0 = System.nanoTime();
+        try {
+            return found(Operation.GET, container, t0, reads.get(container, key, consistency));
+        } catch (RuntimeException e) {
+            throw failed(Operation.GET, container, t0, e);
+        }
     }
 
     /** A streaming GET of {@code range} of the key's current value; null if the key is absent or deleted. */
     public Opened open(String container, String key, io.hybris.ByteRange range) {
-        return reads.open(container, key, range);
+        long t0 = System.nanoTime();
+        try {
+            Opened opened = reads.open(container, key, range);
+            listener.operation(Operation.GET, container, opened == null ? OperationOutcome.NOT_FOUND
+                    : OperationOutcome.OK, since(t0));
+            return opened;
+        } catch (RuntimeException e) {
+            throw failed(Operation.GET, container, t0, e);
+        }
     }
 
     /** A stream opened by {@link #open}: {@code length} bytes of the value from offset {@code first}. */
@@ -325,6 +383,15 @@ public final class Engine {
 
     /** LIST (paper §3.7): one page of live keys, from metadata only. */
     public KeyPage list(String container, String prefixFilter, String cursor, int limit) {
+        long t0 = System.nanoTime();
+        try {
+            return done(Operation.LIST, container, t0, listPage(container, prefixFilter, cursor, limit));
+        } catch (RuntimeException e) {
+            throw failed(Operation.LIST, container, t0, e);
+        }
+    }
+
+    private KeyPage listPage(String container, String prefixFilter, String cursor, int limit) {
         if (limit < 1 || limit > MAX_PAGE) {
             throw new InvalidRequestException("page size " + limit + " must be between 1 and " + MAX_PAGE);
         }
@@ -353,6 +420,15 @@ public final class Engine {
 
     /** The metadata of a key's current value; empty if absent or deleted. */
     public Optional<VersionInfo> describe(String container, String key) {
+        long t0 = System.nanoTime();
+        try {
+            return found(Operation.DESCRIBE, container, t0, describeKey(container, key));
+        } catch (RuntimeException e) {
+            throw failed(Operation.DESCRIBE, container, t0, e);
+        }
+    }
+
+    private Optional<VersionInfo> describeKey(String container, String key) {
         Current cur = metadata.read(new MetadataKey(container, key), Deadline.after(deadline));
         if (!cur.live()) {
             return Optional.empty();
@@ -367,7 +443,34 @@ public final class Engine {
 
     /** The orphan sweep (see {@link GarbageCollector#sweep()}). */
     public SweepReport sweep() {
-        return gc.sweep();
+        long t0 = System.nanoTime();
+        try {
+            return done(Operation.SWEEP, null, t0, gc.sweep());
+        } catch (RuntimeException e) {
+            throw failed(Operation.SWEEP, null, t0, e);
+        }
+    }
+
+    // ------------------------------------------------------------------ operation events
+
+    private <T> T done(Operation op, String container, long t0, T result) {
+        listener.operation(op, container, OperationOutcome.OK, since(t0));
+        return result;
+    }
+
+    private <T> Optional<T> found(Operation op, String container, long t0, Optional<T> result) {
+        listener.operation(op, container, result.isPresent() ? OperationOutcome.OK : OperationOutcome.NOT_FOUND,
+                since(t0));
+        return result;
+    }
+
+    private RuntimeException failed(Operation op, String container, long t0, RuntimeException e) {
+        listener.operation(op, container, OperationOutcome.of(e), since(t0));
+        return e;
+    }
+
+    private static Duration since(long t0) {
+        return Duration.ofNanos(System.nanoTime() - t0);
     }
 
     private void checkValue(String key, byte[] value) {

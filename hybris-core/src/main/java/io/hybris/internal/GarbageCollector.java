@@ -5,6 +5,12 @@
 package io.hybris.internal;
 
 import io.hybris.HybrisListener;
+import io.hybris.HybrisListener.CloudOperation;
+import io.hybris.HybrisListener.GcCause;
+import io.hybris.HybrisListener.MetadataOperation;
+import io.hybris.HybrisListener.MetadataOutcome;
+import io.hybris.HybrisListener.Outcome;
+import io.hybris.MetadataUnavailableException;
 import io.hybris.SweepReport;
 import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
@@ -60,7 +66,7 @@ final class GarbageCollector {
         if (!enabled || replaced == null || replaced.isTombstone()) {
             return;
         }
-        deleteWritten(new ObjectKey(container, key, replaced.timestamp()).render(prefix), replaced);
+        deleteWritten(new ObjectKey(container, key, replaced.timestamp()).render(prefix), replaced, GcCause.SUPERSEDED);
     }
 
     /**
@@ -69,15 +75,19 @@ final class GarbageCollector {
      * chunk prefix: one LIST request per cloud, rather than reading the manifest).
      */
     void deleteWritten(String objectKey, Metadata meta) {
-        deleteVersion(objectKey, meta.clouds());
+        deleteWritten(objectKey, meta, GcCause.UNREFERENCED);
+    }
+
+    private void deleteWritten(String objectKey, Metadata meta, GcCause cause) {
+        deleteVersion(objectKey, meta.clouds(), cause);
         if (meta.isChunked()) {
             String chunkPrefix = objectKey + "#c";
             for (CloudStore cloud : clouds.values()) {
                 submit(() -> {
                     try {
-                        for (CloudObject o : cloud.list(chunkPrefix)) {
+                        for (CloudObject o : list(cloud, chunkPrefix)) {
                             if (ObjectKey.parseChunk(prefix, o.key()).isPresent()) {
-                                deleteNow(cloud, o.key());
+                                deleteNow(cloud, o.key(), cause);
                             }
                         }
                     } catch (RuntimeException e) {
@@ -91,17 +101,21 @@ final class GarbageCollector {
 
     /** Deletes an unreferenced version from the given clouds, in the background (always: it was never visible). */
     void deleteVersion(String objectKey, List<String> cloudIds) {
+        deleteVersion(objectKey, cloudIds, GcCause.UNREFERENCED);
+    }
+
+    private void deleteVersion(String objectKey, List<String> cloudIds, GcCause cause) {
         for (String id : cloudIds) {
             CloudStore cloud = clouds.get(id);
             if (cloud != null) {
-                submit(() -> deleteNow(cloud, objectKey));
+                submit(() -> deleteNow(cloud, objectKey, cause));
             }
         }
     }
 
     /** Deletes one object from one cloud in the background. */
     void deleteObject(CloudStore cloud, String objectKey) {
-        submit(() -> deleteNow(cloud, objectKey));
+        submit(() -> deleteNow(cloud, objectKey, GcCause.UNREFERENCED));
     }
 
     private void submit(Runnable r) {
@@ -118,14 +132,50 @@ final class GarbageCollector {
         return v.isPresent() ? v : ObjectKey.parseChunk(prefix, name);
     }
 
-    private boolean deleteNow(CloudStore cloud, String objectKey) {
+    private boolean deleteNow(CloudStore cloud, String objectKey, GcCause cause) {
+        long t0 = System.nanoTime();
         try {
             cloud.delete(objectKey);
-            listener.garbageCollected(cloud.id(), objectKey);
-            return true;
         } catch (RuntimeException e) {
+            report(cloud, CloudOperation.DELETE, objectKey, Outcome.ERROR, t0, e);
             LOG.debug("could not delete {} from cloud {}; the sweep will retry: {}", objectKey, cloud.id(), e.toString());
             return false;
+        }
+        report(cloud, CloudOperation.DELETE, objectKey, Outcome.OK, t0, null);
+        listener.garbageCollected(cloud.id(), objectKey, cause);
+        return true;
+    }
+
+    /** Lists {@code listPrefix} on one cloud, reporting the request. */
+    private List<CloudObject> list(CloudStore cloud, String listPrefix) {
+        long t0 = System.nanoTime();
+        try {
+            List<CloudObject> objects = cloud.list(listPrefix);
+            report(cloud, CloudOperation.LIST, listPrefix, Outcome.OK, t0, null);
+            return objects;
+        } catch (RuntimeException e) {
+            report(cloud, CloudOperation.LIST, listPrefix, Outcome.ERROR, t0, e);
+            throw e;
+        }
+    }
+
+    private void report(CloudStore cloud, CloudOperation op, String objectKey, Outcome outcome, long t0,
+                        Throwable failure) {
+        listener.cloudRequest(new HybrisListener.CloudRequest(cloud.id(), op, objectKey, outcome,
+                Duration.ofNanos(System.nanoTime() - t0), 0, failure));
+    }
+
+    /** The sweep's read of one key's metadata, straight from the store (not bounded by a call's deadline). */
+    private Optional<Metadata> readMetadata(MetadataKey mk) {
+        long t0 = System.nanoTime();
+        try {
+            Optional<Metadata> meta = metadata.read(mk).map(VersionedValue::value).map(MetadataCodec::decode);
+            listener.metadataCall(MetadataOperation.READ, MetadataOutcome.OK, Duration.ofNanos(System.nanoTime() - t0));
+            return meta;
+        } catch (RuntimeException e) {
+            listener.metadataCall(MetadataOperation.READ, e instanceof MetadataUnavailableException
+                    ? MetadataOutcome.UNAVAILABLE : MetadataOutcome.ERROR, Duration.ofNanos(System.nanoTime() - t0));
+            throw e;
         }
     }
 
@@ -147,7 +197,7 @@ final class GarbageCollector {
         Map<ObjectKey, Instant> newest = new HashMap<>();
         for (CloudStore cloud : clouds.values()) {
             try {
-                List<CloudObject> objects = cloud.list(prefix);
+                List<CloudObject> objects = list(cloud, prefix);
                 listed.put(cloud, objects);
                 for (CloudObject object : objects) {
                     versionOf(object.key()).ifPresent(v -> newest.merge(v, object.lastModified(),
@@ -175,8 +225,7 @@ final class GarbageCollector {
                 MetadataKey mk = new MetadataKey(ok.container(), ok.key());
                 Optional<Metadata> meta;
                 try {
-                    meta = current.computeIfAbsent(mk,
-                            k -> metadata.read(k).map(VersionedValue::value).map(MetadataCodec::decode));
+                    meta = current.computeIfAbsent(mk, this::readMetadata);
                 } catch (RuntimeException ex) {
                     LOG.warn("sweep could not read metadata of {}; keeping its objects: {}", mk, ex.toString());
                     failed++;
@@ -193,7 +242,7 @@ final class GarbageCollector {
                     young++;
                     continue;
                 }
-                if (deleteNow(cloud, object.key())) {
+                if (deleteNow(cloud, object.key(), GcCause.SWEEP)) {
                     deleted++;
                 } else {
                     failed++;

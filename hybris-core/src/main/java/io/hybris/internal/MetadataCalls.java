@@ -8,6 +8,10 @@ import io.hybris.CallInterruptedException;
 import io.hybris.ClientClosedException;
 import io.hybris.DeadlineExceededException;
 import io.hybris.HybrisException;
+import io.hybris.HybrisListener;
+import io.hybris.HybrisListener.MetadataOperation;
+import io.hybris.HybrisListener.MetadataOutcome;
+import io.hybris.MetadataUnavailableException;
 import io.hybris.MetadataStoreException;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataStore;
@@ -44,11 +48,13 @@ final class MetadataCalls {
     private final long callBoundNanos;
     /** Completed by {@link #close()}: calls waiting on the store stop waiting. */
     private final CompletableFuture<Void> closing = new CompletableFuture<>();
+    private final HybrisListener listener;
 
-    MetadataCalls(MetadataStore store, ExecutorService executor, Clock clock) {
+    MetadataCalls(MetadataStore store, ExecutorService executor, Clock clock, HybrisListener listener) {
         this.store = store;
         this.executor = executor;
         this.clock = clock;
+        this.listener = listener;
         this.callBoundNanos = store.callTimeBound().map(Duration::toNanos).orElse(-1L);
     }
 
@@ -70,13 +76,14 @@ final class MetadataCalls {
     /** Reads and decodes the metadata of {@code mk}. */
     Current read(MetadataKey mk, Deadline d) {
         long readAt = clock.millis();
-        return decode(unchecked(d, "read of " + mk, true, () -> store.read(mk)), readAt);
+        return decode(unchecked(d, MetadataOperation.READ, "read of " + mk, true, () -> store.read(mk)), readAt);
     }
 
     /** Reads {@code mk} and watches it: {@code changed} runs (once) when its metadata changes. */
     Watched readAndWatch(MetadataKey mk, Runnable changed, Deadline d) {
         long readAt = clock.millis();
-        WatchedRead watched = unchecked(d, "read of " + mk, true, () -> store.readAndWatch(mk, changed));
+        WatchedRead watched = unchecked(d, MetadataOperation.WATCH, "read of " + mk, true,
+                () -> store.readAndWatch(mk, changed));
         return new Watched(decode(watched.current(), readAt), watched);
     }
 
@@ -89,7 +96,7 @@ final class MetadataCalls {
 
     /** The conditional update of one key. */
     void conditionalUpdate(MetadataUpdate update, Deadline d, String what) throws VersionConflictException {
-        call(d, what, true, true, () -> {
+        call(d, MetadataOperation.UPDATE, what, true, true, () -> {
             store.conditionalUpdate(update);
             return null;
         });
@@ -97,7 +104,7 @@ final class MetadataCalls {
 
     /** The atomic conditional update of several keys. */
     void conditionalUpdateAll(List<MetadataUpdate> updates, Deadline d, String what) throws VersionConflictException {
-        call(d, what, true, true, () -> {
+        call(d, MetadataOperation.TXN, what, true, true, () -> {
             store.conditionalUpdateAll(updates);
             return null;
         });
@@ -105,7 +112,7 @@ final class MetadataCalls {
 
     /** A listing: several store requests, so not covered by the store's call-time bound; always off-thread. */
     <T> T listing(Deadline d, String what, Callable<T> call) {
-        return unchecked(d, what, false, call);
+        return unchecked(d, MetadataOperation.LIST, what, false, call);
     }
 
     static Current decode(Optional<VersionedValue> v, long readAt) {
@@ -113,20 +120,52 @@ final class MetadataCalls {
                 .orElse(new Current(null, MetadataVersion.ABSENT, readAt));
     }
 
-    private <T> T unchecked(Deadline d, String what, boolean singleCall, Callable<T> call) {
+    private <T> T unchecked(Deadline d, MetadataOperation op, String what, boolean singleCall, Callable<T> call) {
         try {
-            return call(d, what, false, singleCall, call);
+            return call(d, op, what, false, singleCall, call);
         } catch (VersionConflictException e) {
             throw new MetadataStoreException(what + ": unexpected version conflict", e);
         }
     }
 
-    private <T> T call(Deadline d, String what, boolean isWrite, boolean singleCall, Callable<T> call)
-            throws VersionConflictException {
+    private <T> T call(Deadline d, MetadataOperation op, String what, boolean isWrite, boolean singleCall,
+                       Callable<T> call) throws VersionConflictException {
         if (d.expired()) {
             throw new DeadlineExceededException(what + " not attempted: the call's deadline of " + d.budget()
                     + " has passed");
         }
+        long t0 = System.nanoTime();
+        MetadataOutcome outcome = MetadataOutcome.ERROR;
+        try {
+            T result = attempt(d, what, isWrite, singleCall, call);
+            outcome = MetadataOutcome.OK;
+            return result;
+        } catch (VersionConflictException e) {
+            outcome = MetadataOutcome.CONFLICT;
+            throw e;
+        } catch (RuntimeException e) {
+            outcome = outcomeOf(e);
+            throw e;
+        } finally {
+            listener.metadataCall(op, outcome, Duration.ofNanos(System.nanoTime() - t0));
+        }
+    }
+
+    private static MetadataOutcome outcomeOf(RuntimeException e) {
+        if (e instanceof DeadlineExceededException) {
+            return MetadataOutcome.TIMEOUT;
+        } else if (e instanceof CallInterruptedException) {
+            return MetadataOutcome.INTERRUPTED;
+        } else if (e instanceof ClientClosedException) {
+            return MetadataOutcome.CLOSED;
+        } else if (e instanceof MetadataUnavailableException) {
+            return MetadataOutcome.UNAVAILABLE;
+        }
+        return MetadataOutcome.ERROR;
+    }
+
+    private <T> T attempt(Deadline d, String what, boolean isWrite, boolean singleCall, Callable<T> call)
+            throws VersionConflictException {
         if (singleCall && callBoundNanos >= 0 && d.remainingNanos() > callBoundNanos) {
             return callInline(what, isWrite, call);
         }

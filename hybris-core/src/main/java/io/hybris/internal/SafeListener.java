@@ -10,7 +10,10 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 
-/** Shields the protocol from a {@link HybrisListener} that throws: the failure is logged, the call goes on. */
+/**
+ * Shields the protocol from a {@link HybrisListener} that throws: the failure is logged, the call goes on. Every
+ * event is forwarded as it came (no allocation here: the default listener costs one virtual call per event).
+ */
 final class SafeListener implements HybrisListener {
     private static final Logger LOG = LoggerFactory.getLogger(SafeListener.class);
 
@@ -20,32 +23,98 @@ final class SafeListener implements HybrisListener {
         this.delegate = delegate;
     }
 
-    private static void guard(Runnable call) {
-        try {
-            call.run();
-        } catch (RuntimeException e) {
-            LOG.warn("listener failed", e);
-        }
+    private static void failed(RuntimeException e) {
+        LOG.warn("listener failed", e);
     }
 
     @Override
     public void cloudOperation(String cloudId, CloudOperation op, String objectKey, Outcome outcome,
                                Duration latency) {
-        guard(() -> delegate.cloudOperation(cloudId, op, objectKey, outcome, latency));
+        try {
+            delegate.cloudOperation(cloudId, op, objectKey, outcome, latency);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
+    public void cloudRequest(CloudRequest request) {
+        try {
+            delegate.cloudRequest(request);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
+    public void operation(Operation operation, String container, OperationOutcome outcome, Duration duration) {
+        try {
+            delegate.operation(operation, container, outcome, duration);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
+    public void metadataCall(MetadataOperation operation, MetadataOutcome outcome, Duration duration) {
+        try {
+            delegate.metadataCall(operation, outcome, duration);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
+    public void casConflict(String container, int keys, ConflictResolution resolution) {
+        try {
+            delegate.casConflict(container, keys, resolution);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
+    public void cacheLookup(CacheResult result) {
+        try {
+            delegate.cacheLookup(result);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
     }
 
     @Override
     public void getRestarted(String container, String key) {
-        guard(() -> delegate.getRestarted(container, key));
+        try {
+            delegate.getRestarted(container, key);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
     }
 
     @Override
     public void worstCaseGet(String container, String key) {
-        guard(() -> delegate.worstCaseGet(container, key));
+        try {
+            delegate.worstCaseGet(container, key);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
     }
 
     @Override
     public void garbageCollected(String cloudId, String objectKey) {
-        guard(() -> delegate.garbageCollected(cloudId, objectKey));
+        try {
+            delegate.garbageCollected(cloudId, objectKey);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    @Override
+    public void garbageCollected(String cloudId, String objectKey, GcCause cause) {
+        try {
+            delegate.garbageCollected(cloudId, objectKey, cause);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
     }
 }
