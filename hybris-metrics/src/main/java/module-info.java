@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /** Micrometer metrics for Hybris, fed by {@code HybrisListener}, and a Prometheus scrape endpoint. */
 @SuppressWarnings("requires-automatic")
 module io.hybris.metrics {
