@@ -457,7 +457,7 @@ public abstract class HybrisContract extends HybrisContractFixture {
                 .hasMessageContaining("'U'").hasMessageContaining("index 0");
         assertThatThrownBy(() -> h.put(null, "k", v)).isInstanceOf(InvalidRequestException.class)
                 .hasMessage("container must not be null");
-        assertThatThrownBy(() -> h.put(C, "k", null)).isInstanceOf(InvalidRequestException.class)
+        assertThatThrownBy(() -> h.put(C, "k", (byte[]) null)).isInstanceOf(InvalidRequestException.class)
                 .hasMessageContaining("must not be null");
         assertThatThrownBy(() -> h.put(C, "k", new byte[1025])).isInstanceOf(InvalidRequestException.class)
                 .hasMessageContaining("1025 bytes").hasMessageContaining("hybris.value.max-size=1024");
