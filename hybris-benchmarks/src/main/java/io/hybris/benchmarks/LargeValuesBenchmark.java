@@ -102,10 +102,15 @@ public final class LargeValuesBenchmark {
 
     /** Runs the benchmark; see the class comment for the arguments. */
     public static void main(String[] args) throws Exception {
+        if (args.length >= 1 && args[0].equals("--summarize")) {
+            summarize(List.of(args).subList(1, args.length));
+            return;
+        }
         if (args.length < 1) {
             System.err.println("usage: LargeValuesBenchmark <endpoints.properties> [size=MiB] [reps=n] "
                     + "[latency=s3,azure,gcs] [metadata=zookeeper|memory] [chunk=MiB] [parallel=n] [readahead=n] "
-                    + "[ttfb=rounds] [heap=true|false]");
+                    + "[ttfb=rounds] [heap=true|false] [warmup=MiB] [first=0|1]\n"
+                    + "       LargeValuesBenchmark --summarize <output files...>");
             System.exit(2);
         }
         Map<String, String> o = new LinkedHashMap<>();
@@ -187,12 +192,61 @@ public final class LargeValuesBenchmark {
         }
     }
 
+    /** Prints the throughput table of the RESULT lines in the output files of several runs. */
+    private static void summarize(List<String> files) throws IOException {
+        List<String> results = new ArrayList<>();
+        long size = 0;
+        for (String f : files) {
+            for (String line : Files.readAllLines(Path.of(f))) {
+                if (line.startsWith("RESULT ")) {
+                    results.add(line);
+                } else if (line.startsWith("# value ")) {
+                    size = Long.parseLong(line.split(" ")[2]) * MiB;
+                }
+            }
+        }
+        printThroughput(results, size);
+    }
+
+    private static void printThroughput(List<String> results, long size) {
+        Map<String, Series> s = new LinkedHashMap<>();
+        for (String line : results) {
+            for (String kv : line.substring("RESULT ".length()).split(" ")) {
+                String[] p = kv.split("=", 2);
+                if (!p[0].equals("rep") && !p[0].equals("first")) {
+                    s.computeIfAbsent(p[0], k -> new Series()).add(Double.parseDouble(p[1]));
+                }
+            }
+        }
+        if (s.isEmpty()) {
+            return;
+        }
+        Series hPut = s.get("hybrisPut"), pair = s.get("pair"), s3 = s.get("s3"), az = s.get("azure");
+        Series hGet = s.get("hybrisGet"), dGet = s.get("directGet"), dhGet = s.get("directGetHashed");
+        System.out.printf(Locale.ROOT, "Throughput, %d MiB value, MiB/s, median [min - max] of %d repetitions:%n%n",
+                size / MiB, results.size());
+        System.out.println("| operation | Hybris | direct SDK baseline | baseline | Hybris / baseline (medians) |");
+        System.out.println("|---|---|---|---|---|");
+        System.out.printf(Locale.ROOT, "| PUT | %s | S3 multipart and Azure staged blocks at once (done when both "
+                + "are) | %s | **%.2f** |%n", hPut, pair, hPut.median() / pair.median());
+        System.out.printf(Locale.ROOT, "| PUT | | of which S3 multipart | %s | %.2f |%n", s3, hPut.median() / s3.median());
+        System.out.printf(Locale.ROOT, "| PUT | | of which Azure staged blocks | %s | %.2f |%n", az,
+                hPut.median() / az.median());
+        System.out.printf(Locale.ROOT, "| GET | %s | S3 ranged GETs, read ahead | %s | **%.2f** |%n", hGet, dGet,
+                hGet.median() / dGet.median());
+        System.out.printf(Locale.ROOT, "| GET | | S3 ranged GETs, read ahead, SHA-256 as they arrive | %s | %.2f |%n",
+                dhGet, hGet.median() / dhGet.median());
+        System.out.println();
+    }
+
     private static final class Run {
         private final TestEnvironment env;
         private final EmulatedClouds clouds;
         private final String prefix = "bench-large-" + UUID.randomUUID() + "/";
         private final long size;
         private final int reps;
+        private final int firstRep;
+        private final long warmupSize;
         private final int[] latencies;
         private final String metadataKind;
         private final int chunk;
@@ -213,6 +267,8 @@ public final class LargeValuesBenchmark {
             this.clouds = new EmulatedClouds(env);
             this.size = Long.parseLong(o.getOrDefault("size", "1024")) * MiB;
             this.reps = Integer.parseInt(o.getOrDefault("reps", "5"));
+            this.firstRep = Integer.parseInt(o.getOrDefault("first", "0"));
+            this.warmupSize = Long.parseLong(o.getOrDefault("warmup", "256")) * MiB;
             String[] l = o.getOrDefault("latency", "10,30,60").split(",");
             this.latencies = new int[] {Integer.parseInt(l[0]), Integer.parseInt(l[1]), Integer.parseInt(l[2])};
             this.metadataKind = o.getOrDefault("metadata", "zookeeper");
@@ -264,7 +320,12 @@ public final class LargeValuesBenchmark {
                                 : "embedded ZooKeeper (in process)", Runtime.getRuntime().maxMemory() / MiB,
                         Runtime.getRuntime().availableProcessors());
                 warmUp(hybris, s3, azure);
-                throughput(hybris, s3, azure);
+                if (reps > 0) {
+                    throughput(hybris, s3, azure);
+                } else {
+                    hybrisPut(hybris, size); // the value the heap and TTFB sections read
+                    directPutPair(s3, azure, size);
+                }
                 if (heap) {
                     heap(hybris, s3, azure);
                 }
@@ -287,7 +348,7 @@ public final class LargeValuesBenchmark {
 
         // ------------------------------------------------------------------ the operations
 
-        private void hybrisPut(Hybris hybris) {
+        private void hybrisPut(Hybris hybris, long size) {
             hybris.put(CONTAINER, KEY, Pattern.stream(size), size);
         }
 
@@ -307,19 +368,19 @@ public final class LargeValuesBenchmark {
         }
 
         /** Both direct uploads at once; returns {s3 seconds, azure seconds} (the pair takes the larger). */
-        private double[] directPutPair(S3Client s3, BlobContainerClient azure) {
+        private double[] directPutPair(S3Client s3, BlobContainerClient azure, long size) {
             long t0 = System.nanoTime();
             CompletableFuture<Double> az = CompletableFuture.supplyAsync(() -> {
-                azurePut(azure);
+                azurePut(azure, size);
                 return (System.nanoTime() - t0) / 1e9;
             }, pool);
-            s3Put(s3);
+            s3Put(s3, size);
             double s3Seconds = (System.nanoTime() - t0) / 1e9;
             return new double[] {s3Seconds, az.join()};
         }
 
         /** S3 multipart upload: chunk-sized parts, {@code parallel} in flight, read from the source in order. */
-        private void s3Put(S3Client s3) {
+        private void s3Put(S3Client s3, long size) {
             String uploadId = s3.createMultipartUpload(b -> b.bucket(BUCKET).key(directName)).uploadId();
             ArrayDeque<Future<CompletedPart>> inFlight = new ArrayDeque<>();
             List<CompletedPart> parts = new ArrayList<>();
@@ -357,7 +418,7 @@ public final class LargeValuesBenchmark {
         }
 
         /** Azure block blob: chunk-sized staged blocks, {@code parallel} in flight, then the block list. */
-        private void azurePut(BlobContainerClient azure) {
+        private void azurePut(BlobContainerClient azure, long size) {
             BlockBlobClient blob = azure.getBlobClient(directName).getBlockBlobClient();
             ArrayDeque<Future<?>> inFlight = new ArrayDeque<>();
             List<String> ids = new ArrayList<>();
@@ -389,7 +450,7 @@ public final class LargeValuesBenchmark {
         }
 
         /** The direct GET as a stream: chunk-sized ranged S3 GETs, {@code readAhead} ahead, read in order. */
-        private InputStream directGetStream(S3Client s3, long first, long length) {
+        private InputStream directGetStream(S3Client s3, long first, long length, boolean hash) {
             return new InputStream() {
                 private final ArrayDeque<Future<byte[]>> ahead = new ArrayDeque<>();
                 private long nextOffset = first;
@@ -406,9 +467,21 @@ public final class LargeValuesBenchmark {
                             try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(BUCKET)
                                     .key(directName).range("bytes=" + from + "-" + to))) {
                                 byte[] bytes = new byte[(int) (to - from + 1)];
-                                int n = in.readNBytes(bytes, 0, bytes.length);
-                                if (n != bytes.length) {
-                                    throw new IOException("short range " + from + "-" + to + ": " + n);
+                                java.security.MessageDigest sha = hash
+                                        ? java.security.MessageDigest.getInstance("SHA-256") : null;
+                                int n = 0;
+                                while (n < bytes.length) { // 64 KiB at a time, as the drivers read
+                                    int got = in.read(bytes, n, Math.min(64 << 10, bytes.length - n));
+                                    if (got < 0) {
+                                        throw new IOException("short range " + from + "-" + to + ": " + n);
+                                    }
+                                    if (sha != null) {
+                                        sha.update(bytes, n, got); // hashed as the bytes arrive, as Hybris does
+                                    }
+                                    n += got;
+                                }
+                                if (sha != null) {
+                                    sha.digest();
                                 }
                                 return bytes;
                             }
@@ -452,8 +525,8 @@ public final class LargeValuesBenchmark {
             };
         }
 
-        private long directGet(S3Client s3) throws IOException {
-            try (InputStream in = directGetStream(s3, 0, size)) {
+        private long directGet(S3Client s3, long size, boolean hash) throws IOException {
+            try (InputStream in = directGetStream(s3, 0, size, hash)) {
                 return drain(in);
             }
         }
@@ -462,8 +535,9 @@ public final class LargeValuesBenchmark {
 
         private void warmUp(Hybris hybris, S3Client s3, BlobContainerClient azure) throws Exception {
             long t0 = System.nanoTime();
+            long size = warmupSize;
             counter.reset();
-            hybrisPut(hybris);
+            hybrisPut(hybris, size);
             System.out.printf(Locale.ROOT, "# warm-up: Hybris PUT stored %s (chunk and manifest PUTs per cloud)%n",
                     counter.describe());
             try (ValueStream in = hybris.getStream(CONTAINER, KEY).orElseThrow()) {
@@ -473,14 +547,15 @@ public final class LargeValuesBenchmark {
             counter.reset();
             hybrisGet(hybris);
             System.out.printf(Locale.ROOT, "# warm-up: Hybris GET read chunks from %s%n", counter.describeGets());
-            directPutPair(s3, azure);
-            try (InputStream in = directGetStream(s3, 0, size)) {
+            directPutPair(s3, azure, size);
+            try (InputStream in = directGetStream(s3, 0, size, true)) {
                 check(Pattern.verify(in, 0) == size, "direct GET length");
             }
+            directGet(s3, size, false);
             long azureLength = azure.getBlobClient(directName).getProperties().getBlobSize();
             check(azureLength == size, "Azure blob holds " + azureLength);
-            System.out.printf(Locale.ROOT, "# warm-up and byte-for-byte checks of both sides: %.1f s%n",
-                    (System.nanoTime() - t0) / 1e9);
+            System.out.printf(Locale.ROOT, "# warm-up and byte-for-byte checks of both sides (%d MiB): %.1f s%n",
+                    size / MiB, (System.nanoTime() - t0) / 1e9);
         }
 
         private static void check(boolean ok, String what) {
@@ -492,57 +567,51 @@ public final class LargeValuesBenchmark {
         // ------------------------------------------------------------------ throughput
 
         private void throughput(Hybris hybris, S3Client s3, BlobContainerClient azure) throws Exception {
-            Series hPut = new Series(), pair = new Series(), s3InPair = new Series(), azInPair = new Series();
-            Series hGet = new Series(), dGet = new Series();
+            List<String> results = new ArrayList<>();
             Map<String, Long> hybrisPutsByCloud = new LinkedHashMap<>();
-            for (int r = 0; r < reps; r++) {
+            for (int r = firstRep; r < firstRep + reps; r++) {
                 boolean hybrisFirst = r % 2 == 0;
+                double hPut = 0, pair = 0, hGet = 0, dGet = 0, dhGet = 0;
+                double[] each = null;
                 for (int side = 0; side < 2; side++) {
                     if ((side == 0) == hybrisFirst) {
                         counter.reset();
                         long t0 = System.nanoTime();
-                        hybrisPut(hybris);
-                        hPut.add(mibPerSecond(System.nanoTime() - t0));
+                        hybrisPut(hybris, size);
+                        hPut = mibPerSecond(System.nanoTime() - t0);
                         counter.puts.forEach((k, v) -> hybrisPutsByCloud.merge(k, v.get(), Long::sum));
                     } else {
                         long t0 = System.nanoTime();
-                        double[] each = directPutPair(s3, azure);
-                        pair.add(mibPerSecond(System.nanoTime() - t0));
-                        s3InPair.add(size / (double) MiB / each[0]);
-                        azInPair.add(size / (double) MiB / each[1]);
+                        each = directPutPair(s3, azure, size);
+                        pair = mibPerSecond(System.nanoTime() - t0);
                     }
                 }
-                for (int side = 0; side < 2; side++) {
-                    if ((side == 0) == hybrisFirst) {
-                        long t0 = System.nanoTime();
+                // GETs: Hybris, the direct ranged GETs, and the direct ranged GETs hashing what arrives (SHA-256,
+                // which Hybris does to check every chunk), Hybris first or last
+                for (int i = 0; i < 3; i++) {
+                    int which = hybrisFirst ? i : (i + 1) % 3;
+                    long t0 = System.nanoTime();
+                    if (which == 0) {
                         check(hybrisGet(hybris) == size, "Hybris GET length");
-                        hGet.add(mibPerSecond(System.nanoTime() - t0));
+                        hGet = mibPerSecond(System.nanoTime() - t0);
+                    } else if (which == 1) {
+                        check(directGet(s3, size, false) == size, "direct GET length");
+                        dGet = mibPerSecond(System.nanoTime() - t0);
                     } else {
-                        long t0 = System.nanoTime();
-                        check(directGet(s3) == size, "direct GET length");
-                        dGet.add(mibPerSecond(System.nanoTime() - t0));
+                        check(directGet(s3, size, true) == size, "direct GET length");
+                        dhGet = mibPerSecond(System.nanoTime() - t0);
                     }
                 }
-                System.out.printf(Locale.ROOT, "# rep %d (%s first): PUT Hybris %.1f, pair %.1f (s3 %.1f, azure %.1f);"
-                                + " GET Hybris %.1f, direct %.1f MiB/s%n", r + 1, hybrisFirst ? "Hybris" : "direct",
-                        hPut.last(), pair.last(), s3InPair.last(), azInPair.last(), hGet.last(), dGet.last());
+                String line = String.format(Locale.ROOT, "RESULT rep=%d first=%s hybrisPut=%.2f pair=%.2f s3=%.2f "
+                                + "azure=%.2f hybrisGet=%.2f directGet=%.2f directGetHashed=%.2f", r + 1,
+                        hybrisFirst ? "hybris" : "direct", hPut, pair, size / (double) MiB / each[0],
+                        size / (double) MiB / each[1], hGet, dGet, dhGet);
+                System.out.println(line);
+                results.add(line);
             }
-            System.out.printf(Locale.ROOT, "# Hybris chunk/manifest PUTs per cloud over all repetitions: %s%n",
-                    hybrisPutsByCloud);
+            System.out.printf(Locale.ROOT, "# Hybris chunk/manifest PUTs per cloud: %s%n", hybrisPutsByCloud);
             System.out.println();
-            System.out.printf(Locale.ROOT, "Throughput, %d MiB, MiB/s, median [min - max] of %d repetitions:%n%n",
-                    size / MiB, reps);
-            System.out.println("| operation | Hybris | direct SDK baseline | baseline | Hybris / baseline |");
-            System.out.println("|---|---|---|---|---|");
-            System.out.printf(Locale.ROOT, "| PUT | %s | S3 multipart + Azure staged blocks at once (pair done when "
-                    + "both are) | %s | **%.2f** |%n", hPut, pair, hPut.median() / pair.median());
-            System.out.printf(Locale.ROOT, "| PUT | | of which S3 multipart | %s | %.2f |%n", s3InPair,
-                    hPut.median() / s3InPair.median());
-            System.out.printf(Locale.ROOT, "| PUT | | of which Azure staged blocks | %s | %.2f |%n", azInPair,
-                    hPut.median() / azInPair.median());
-            System.out.printf(Locale.ROOT, "| GET | %s | S3 ranged GETs, %d ahead | %s | **%.2f** |%n", hGet,
-                    readAhead, dGet, hGet.median() / dGet.median());
-            System.out.println();
+            printThroughput(results, size);
         }
 
         private double mibPerSecond(long nanos) {
@@ -555,10 +624,10 @@ public final class LargeValuesBenchmark {
             HeapSampler sampler = new HeapSampler();
             List<String> lines = new ArrayList<>();
             Map<String, Call> ops = new LinkedHashMap<>();
-            ops.put("Hybris PUT", () -> hybrisPut(hybris));
-            ops.put("direct PUT pair (S3 multipart + Azure blocks)", () -> directPutPair(s3, azure));
+            ops.put("Hybris PUT", () -> hybrisPut(hybris, size));
+            ops.put("direct PUT pair (S3 multipart + Azure blocks)", () -> directPutPair(s3, azure, size));
             ops.put("Hybris GET", () -> hybrisGet(hybris));
-            ops.put("direct S3 ranged GETs", () -> directGet(s3));
+            ops.put("direct S3 ranged GETs", () -> directGet(s3, size, false));
             for (Map.Entry<String, Call> op : ops.entrySet()) {
                 HeapSampler.Result r = sampler.measure(op.getValue());
                 lines.add(String.format(Locale.ROOT, "| %s | %.1f | %.1f | **%.1f** | %.1f | %d |", op.getKey(),
@@ -640,7 +709,7 @@ public final class LargeValuesBenchmark {
                 }
                 // the direct stream from the same offset to the end, first byte only
                 t0 = System.nanoTime();
-                try (InputStream in = directGetStream(s3, off, size - off)) {
+                try (InputStream in = directGetStream(s3, off, size - off, false)) {
                     check(in.read() >= 0, "no first byte");
                     if (keep) {
                         directRangeTtfb.add((System.nanoTime() - t0) / 1e6);
