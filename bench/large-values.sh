@@ -19,9 +19,10 @@
 # REPS (5) repetitions; HEAP sets the benchmark JVM's -Xmx (default 1g: the value cannot fit, so it must stream).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-jar="$(benchmark_jar)"
 REPS="${REPS:-5}"
 out="$(results_dir large-values)"
+cp "$(benchmark_jar)" "$out/benchmarks.jar" # a private copy: a rebuild mid-run cannot change the runs
+jar="$out/benchmarks.jar"
 run() {
     java -Xmx"${HEAP:-1g}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dorg.slf4j.simpleLogger.log.com.azure=error \
         -Dorg.slf4j.simpleLogger.log.org.apache.zookeeper=error -Dorg.slf4j.simpleLogger.log.reactor=off \

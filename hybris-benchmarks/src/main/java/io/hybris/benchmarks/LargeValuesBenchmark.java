@@ -237,6 +237,20 @@ public final class LargeValuesBenchmark {
         System.out.printf(Locale.ROOT, "| GET | | S3 ranged GETs, read ahead, SHA-256 as they arrive | %s | %.2f |%n",
                 dhGet, hGet.median() / dhGet.median());
         System.out.println();
+        if (s.containsKey("hybrisPutCpu")) {
+            System.out.println("CPU seconds this JVM used per operation (all threads, GC included; the emulators' "
+                    + "CPU not counted), median [min - max]:");
+            System.out.println();
+            System.out.println("| operation | Hybris | baseline | Hybris - baseline |");
+            System.out.println("|---|---|---|---|");
+            System.out.printf(Locale.ROOT, "| PUT (baseline: the pair) | %s | %s | %+.2f |%n", s.get("hybrisPutCpu"),
+                    s.get("pairCpu"), s.get("hybrisPutCpu").median() - s.get("pairCpu").median());
+            System.out.printf(Locale.ROOT, "| GET (baseline: ranged GETs) | %s | %s | %+.2f |%n", s.get("hybrisGetCpu"),
+                    s.get("directGetCpu"), s.get("hybrisGetCpu").median() - s.get("directGetCpu").median());
+            System.out.printf(Locale.ROOT, "| GET (baseline: ranged GETs + SHA-256) | | %s | %+.2f |%n",
+                    s.get("directGetHashedCpu"), s.get("hybrisGetCpu").median() - s.get("directGetHashedCpu").median());
+            System.out.println();
+        }
     }
 
     private static final class Run {
@@ -572,46 +586,66 @@ public final class LargeValuesBenchmark {
             for (int r = firstRep; r < firstRep + reps; r++) {
                 boolean hybrisFirst = r % 2 == 0;
                 double hPut = 0, pair = 0, hGet = 0, dGet = 0, dhGet = 0;
+                double hPutCpu = 0, pairCpu = 0, hGetCpu = 0, dGetCpu = 0, dhGetCpu = 0; // this JVM's CPU seconds
                 double[] each = null;
                 for (int side = 0; side < 2; side++) {
                     if ((side == 0) == hybrisFirst) {
                         counter.reset();
+                        long c0 = cpuNanos();
                         long t0 = System.nanoTime();
                         hybrisPut(hybris, size);
                         hPut = mibPerSecond(System.nanoTime() - t0);
+                        hPutCpu = (cpuNanos() - c0) / 1e9;
                         counter.puts.forEach((k, v) -> hybrisPutsByCloud.merge(k, v.get(), Long::sum));
+                        System.out.println("# Hybris PUT: " + counter.diagnostics());
                     } else {
+                        long c0 = cpuNanos();
                         long t0 = System.nanoTime();
                         each = directPutPair(s3, azure, size);
                         pair = mibPerSecond(System.nanoTime() - t0);
+                        pairCpu = (cpuNanos() - c0) / 1e9;
                     }
                 }
                 // GETs: Hybris, the direct ranged GETs, and the direct ranged GETs hashing what arrives (SHA-256,
                 // which Hybris does to check every chunk), Hybris first or last
                 for (int i = 0; i < 3; i++) {
                     int which = hybrisFirst ? i : (i + 1) % 3;
+                    long c0 = cpuNanos();
                     long t0 = System.nanoTime();
                     if (which == 0) {
+                        counter.reset();
                         check(hybrisGet(hybris) == size, "Hybris GET length");
                         hGet = mibPerSecond(System.nanoTime() - t0);
+                        hGetCpu = (cpuNanos() - c0) / 1e9;
+                        System.out.println("# Hybris GET: " + counter.diagnostics());
                     } else if (which == 1) {
                         check(directGet(s3, size, false) == size, "direct GET length");
                         dGet = mibPerSecond(System.nanoTime() - t0);
+                        dGetCpu = (cpuNanos() - c0) / 1e9;
                     } else {
                         check(directGet(s3, size, true) == size, "direct GET length");
                         dhGet = mibPerSecond(System.nanoTime() - t0);
+                        dhGetCpu = (cpuNanos() - c0) / 1e9;
                     }
                 }
                 String line = String.format(Locale.ROOT, "RESULT rep=%d first=%s hybrisPut=%.2f pair=%.2f s3=%.2f "
                                 + "azure=%.2f hybrisGet=%.2f directGet=%.2f directGetHashed=%.2f", r + 1,
                         hybrisFirst ? "hybris" : "direct", hPut, pair, size / (double) MiB / each[0],
                         size / (double) MiB / each[1], hGet, dGet, dhGet);
+                line += String.format(Locale.ROOT, " hybrisPutCpu=%.2f pairCpu=%.2f hybrisGetCpu=%.2f directGetCpu=%.2f"
+                        + " directGetHashedCpu=%.2f", hPutCpu, pairCpu, hGetCpu, dGetCpu, dhGetCpu);
                 System.out.println(line);
                 results.add(line);
             }
             System.out.printf(Locale.ROOT, "# Hybris chunk/manifest PUTs per cloud: %s%n", hybrisPutsByCloud);
             System.out.println();
             printThroughput(results, size);
+        }
+
+        /** The CPU time this JVM has used (every thread, GC included). */
+        private static long cpuNanos() {
+            return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                    .getProcessCpuTime();
         }
 
         private double mibPerSecond(long nanos) {
@@ -657,6 +691,7 @@ public final class LargeValuesBenchmark {
             Series rangeTtfb = new Series(), rangeAll = new Series(), openTtfb = new Series();
             Series directChunk = new Series(), directChunkTtfb = new Series(), directManifest = new Series();
             Series metadataRead = new Series(), directRangeTtfb = new Series();
+            Series inManifest = new Series(), inChunk = new Series();
             MetadataKey mk = new MetadataKey(CONTAINER, KEY);
             long span = size - MiB;
             for (int r = 0; r < ttfbRounds + 2; r++) {
@@ -674,6 +709,8 @@ public final class LargeValuesBenchmark {
                     if (keep) {
                         rangeTtfb.add((t1 - t0) / 1e6);
                         rangeAll.add((System.nanoTime() - t0) / 1e6);
+                        inManifest.add(counter.lastManifestGetMs);
+                        inChunk.add(counter.lastChunkGetMs);
                     }
                 }
                 // Hybris: from the same offset to the end (read-ahead starts), first byte only
@@ -724,6 +761,8 @@ public final class LargeValuesBenchmark {
             System.out.println("|---|---|");
             System.out.printf(Locale.ROOT, "| Hybris: 1 MiB range, first byte | **%s** |%n", rangeTtfb);
             System.out.printf(Locale.ROOT, "| Hybris: 1 MiB range, all of it | %s |%n", rangeAll);
+            System.out.printf(Locale.ROOT, "| inside it: the manifest's cloud GET (hash-checked) | %s |%n", inManifest);
+            System.out.printf(Locale.ROOT, "| inside it: the (last) chunk's cloud GET (hash-checked) | %s |%n", inChunk);
             System.out.printf(Locale.ROOT, "| Hybris: offset to end (read-ahead %d), first byte | **%s** |%n",
                     readAhead, openTtfb);
             System.out.printf(Locale.ROOT, "| metadata read (%s store alone) | %s |%n", metadataKind, metadataRead);
@@ -780,22 +819,49 @@ public final class LargeValuesBenchmark {
     private static final class PutCounter implements HybrisListener {
         final Map<String, AtomicLong> puts = new ConcurrentHashMap<>();
         final Map<String, AtomicLong> gets = new ConcurrentHashMap<>();
+        final Map<String, AtomicLong> otherOutcomes = new ConcurrentHashMap<>();
+        final List<Double> getMs = java.util.Collections.synchronizedList(new ArrayList<>());
+        final List<Double> putMs = java.util.Collections.synchronizedList(new ArrayList<>());
+        volatile double lastManifestGetMs;
+        volatile double lastChunkGetMs;
 
         void reset() {
             puts.clear();
             gets.clear();
+            otherOutcomes.clear();
+            getMs.clear();
+            putMs.clear();
+        }
+
+        /** Per-cloud counts, other outcomes and the median request time of the cloud GETs and PUTs since reset. */
+        String diagnostics() {
+            Series g = new Series(), p = new Series();
+            new ArrayList<>(getMs).forEach(g::add);
+            new ArrayList<>(putMs).forEach(p::add);
+            return String.format(Locale.ROOT, "GETs %s, PUTs %s, other outcomes %s; cloud request ms: GET %s, PUT %s",
+                    new java.util.TreeMap<>(gets), new java.util.TreeMap<>(puts), new java.util.TreeMap<>(otherOutcomes),
+                    getMs.isEmpty() ? "-" : g, putMs.isEmpty() ? "-" : p);
         }
 
         @Override
         public void cloudOperation(String cloudId, CloudOperation operation, String objectKey, Outcome outcome,
                                    Duration latency) {
             if (outcome != Outcome.OK) {
+                otherOutcomes.computeIfAbsent(cloudId + " " + operation + " " + outcome, k -> new AtomicLong())
+                        .incrementAndGet();
                 return;
             }
             if (operation == CloudOperation.PUT) {
                 puts.computeIfAbsent(cloudId, k -> new AtomicLong()).incrementAndGet();
+                putMs.add(latency.toNanos() / 1e6);
             } else if (operation == CloudOperation.GET) {
                 gets.computeIfAbsent(cloudId, k -> new AtomicLong()).incrementAndGet();
+                getMs.add(latency.toNanos() / 1e6);
+                if (objectKey.contains("#c")) {
+                    lastChunkGetMs = latency.toNanos() / 1e6;
+                } else {
+                    lastManifestGetMs = latency.toNanos() / 1e6;
+                }
             }
         }
 
