@@ -97,7 +97,7 @@ final class ValueSource {
         int want = declared == UNKNOWN_LENGTH ? n : (int) Math.min(n, declared - total);
         byte[] got;
         try {
-            got = in.readNBytes(want);
+            got = readUpTo(want);
             total += got.length;
             if (got.length < want) {
                 ended = true;
@@ -130,6 +130,22 @@ final class ValueSource {
                     + " was committed", false, null);
         }
         return got;
+    }
+
+    /**
+     * Up to {@code want} bytes, fewer only at the end of the stream. With a declared length, {@code want} is what the
+     * stream still owes, so they are read straight into one array of that size: {@link InputStream#readNBytes(int)}
+     * would read 8 KiB buffers and copy them into the result, which for an 8 MiB chunk holds the chunk twice and
+     * copies every byte once more. A stream of unknown length may end at any byte, so it is read that way, without
+     * allocating {@code want} bytes up front.
+     */
+    private byte[] readUpTo(int want) throws IOException {
+        if (declared == UNKNOWN_LENGTH) {
+            return in.readNBytes(want);
+        }
+        byte[] buffer = new byte[want];
+        int n = in.readNBytes(buffer, 0, want);
+        return n == want ? buffer : Arrays.copyOf(buffer, n);
     }
 
     private ValueTooLargeException tooLarge(long size) {
