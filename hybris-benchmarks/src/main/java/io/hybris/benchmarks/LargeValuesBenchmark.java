@@ -664,18 +664,19 @@ public final class LargeValuesBenchmark {
             ops.put("direct S3 ranged GETs", () -> directGet(s3, size, false));
             for (Map.Entry<String, Call> op : ops.entrySet()) {
                 HeapSampler.Result r = sampler.measure(op.getValue());
-                lines.add(String.format(Locale.ROOT, "| %s | %.1f | %.1f | **%.1f** | %.1f | %d |", op.getKey(),
-                        r.baseline() / (double) MiB, r.highWater() / (double) MiB,
+                lines.add(String.format(Locale.ROOT, "| %s | %.1f | %.1f | **%.1f** | %.1f | %d | %+.1f |",
+                        op.getKey(), r.baseline() / (double) MiB, r.highWater() / (double) MiB,
                         (r.highWater() - r.baseline()) / (double) MiB,
-                        (r.anyGcHighWater() - r.baseline()) / (double) MiB, r.samples()));
+                        (r.anyGcHighWater() - r.baseline()) / (double) MiB, r.samples(),
+                        (r.after() - r.baseline()) / (double) MiB));
             }
             sampler.close();
             System.out.printf(Locale.ROOT, "Live heap, MiB (after full GCs forced every %d ms during the operation,"
-                    + " from the GC notifications; baseline = live heap after a full GC just before it):%n%n",
+                    + " from the GC notifications; baseline = least live heap of three full GCs just before it):%n%n",
                     HeapSampler.PERIOD_MS);
             System.out.println("| operation | baseline | high-water | above baseline | above baseline, any GC "
-                    + "(upper bound) | full GCs sampled |");
-            System.out.println("|---|---|---|---|---|---|");
+                    + "(upper bound) | full GCs sampled | at rest after it, minus baseline |");
+            System.out.println("|---|---|---|---|---|---|---|");
             lines.forEach(System.out::println);
             System.out.println();
         }
@@ -881,7 +882,7 @@ public final class LargeValuesBenchmark {
     private static final class HeapSampler implements NotificationListener, AutoCloseable {
         static final int PERIOD_MS = 100;
 
-        record Result(long baseline, long highWater, long anyGcHighWater, int samples) {
+        record Result(long baseline, long highWater, long anyGcHighWater, int samples, long after) {
         }
 
         private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
@@ -938,8 +939,7 @@ public final class LargeValuesBenchmark {
         }
 
         Result measure(Call op) throws Exception {
-            fullGc();
-            long baseline = fullGc();
+            long baseline = atRest();
             synchronized (this) {
                 maxFull = baseline;
                 maxAny = baseline;
@@ -964,9 +964,29 @@ public final class LargeValuesBenchmark {
                 forcer.join();
             }
             Thread.sleep(200); // let the last notifications arrive
+            long highWater;
+            long any;
+            int samples;
             synchronized (this) {
-                return new Result(baseline, maxFull, maxAny, (int) (fullGcs.get() - count0));
+                highWater = maxFull;
+                any = maxAny;
+                samples = (int) (fullGcs.get() - count0);
             }
+            return new Result(baseline, highWater, any, samples, atRest());
+        }
+
+        /**
+         * The live heap at rest: the least of three full GCs, after the previous operation's background work (the
+         * old version's deletion) has had half a second to settle.
+         */
+        private long atRest() throws InterruptedException {
+            Thread.sleep(500);
+            long least = Long.MAX_VALUE;
+            for (int i = 0; i < 3; i++) {
+                least = Math.min(least, fullGc());
+                Thread.sleep(100);
+            }
+            return least;
         }
 
         @Override
