@@ -340,11 +340,11 @@ public final class LargeValuesBenchmark {
                     hybrisPut(hybris, size); // the value the heap and TTFB sections read
                     directPutPair(s3, azure, size);
                 }
+                if (ttfbRounds > 0) { // before the heap section, whose forced full GCs stall requests past their timers
+                    ttfb(hybris, s3, rawStore);
+                }
                 if (heap) {
                     heap(hybris, s3, azure);
-                }
-                if (ttfbRounds > 0) {
-                    ttfb(hybris, s3, rawStore);
                 }
             } finally {
                 if (rawStore != store) {
@@ -693,6 +693,7 @@ public final class LargeValuesBenchmark {
             Series directChunk = new Series(), directChunkTtfb = new Series(), directManifest = new Series();
             Series metadataRead = new Series(), directRangeTtfb = new Series();
             Series inManifest = new Series(), inChunk = new Series();
+            Map<String, Integer> chunkClouds = new java.util.TreeMap<>();
             MetadataKey mk = new MetadataKey(CONTAINER, KEY);
             long span = size - MiB;
             for (int r = 0; r < ttfbRounds + 2; r++) {
@@ -712,6 +713,7 @@ public final class LargeValuesBenchmark {
                         rangeAll.add((System.nanoTime() - t0) / 1e6);
                         inManifest.add(counter.lastManifestGetMs);
                         inChunk.add(counter.lastChunkGetMs);
+                        chunkClouds.merge(String.valueOf(counter.lastChunkCloud), 1, Integer::sum);
                     }
                 }
                 // Hybris: from the same offset to the end (read-ahead starts), first byte only
@@ -763,7 +765,8 @@ public final class LargeValuesBenchmark {
             System.out.printf(Locale.ROOT, "| Hybris: 1 MiB range, first byte | **%s** |%n", rangeTtfb);
             System.out.printf(Locale.ROOT, "| Hybris: 1 MiB range, all of it | %s |%n", rangeAll);
             System.out.printf(Locale.ROOT, "| inside it: the manifest's cloud GET (hash-checked) | %s |%n", inManifest);
-            System.out.printf(Locale.ROOT, "| inside it: the (last) chunk's cloud GET (hash-checked) | %s |%n", inChunk);
+            System.out.printf(Locale.ROOT, "| inside it: the (last) chunk's cloud GET (hash-checked; from %s) | %s |%n",
+                    chunkClouds, inChunk);
             System.out.printf(Locale.ROOT, "| Hybris: offset to end (read-ahead %d), first byte | **%s** |%n",
                     readAhead, openTtfb);
             System.out.printf(Locale.ROOT, "| metadata read (%s store alone) | %s |%n", metadataKind, metadataRead);
@@ -825,6 +828,7 @@ public final class LargeValuesBenchmark {
         final List<Double> putMs = java.util.Collections.synchronizedList(new ArrayList<>());
         volatile double lastManifestGetMs;
         volatile double lastChunkGetMs;
+        volatile String lastChunkCloud;
 
         void reset() {
             puts.clear();
@@ -860,6 +864,7 @@ public final class LargeValuesBenchmark {
                 getMs.add(latency.toNanos() / 1e6);
                 if (objectKey.contains("#c")) {
                     lastChunkGetMs = latency.toNanos() / 1e6;
+                    lastChunkCloud = cloudId;
                 } else {
                     lastManifestGetMs = latency.toNanos() / 1e6;
                 }
