@@ -381,6 +381,13 @@ final class CloudCalls {
                 listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.OVERSIZED, since(t0));
                 throw e;
             } catch (RuntimeException e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    // cancelled by this client (the race was abandoned, the caller interrupted, or a stream closed
+                    // before the chunks read ahead arrived): that says nothing about the cloud, so no penalty —
+                    // a penalty would rank the fastest cloud last after every early close of a stream
+                    listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.ABANDONED, since(t0));
+                    throw e;
+                }
                 ranking.recordFailure(cloudId, Op.READ, length);
                 listener.cloudOperation(cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, since(t0));
                 throw e;
