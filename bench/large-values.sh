@@ -50,6 +50,8 @@ log "heap and time to first byte"
 run "$endpoints" reps=0 "$@" | tee "$out/heap-ttfb.txt" >&2
 "$repo_root/src/test/test-env.sh" stop "$env_dir" >/dev/null 2>&1 || true
 echo
-run --summarize "$out"/rep-*.txt | tee "$out/summary.md"
+if [ "$REPS" -gt 0 ]; then
+    run --summarize "$out"/rep-*.txt | tee "$out/summary.md"
+fi
 grep -v '^#' "$out/heap-ttfb.txt" | tee -a "$out/summary.md"
 log "outputs in $out"
