@@ -87,8 +87,10 @@ import java.util.stream.Collectors;
  * <p>Usage: {@code LargeValuesBenchmark <endpoints.properties> [key=value ...]}: {@code size} (MiB, 1024),
  * {@code reps} (5), {@code latency} (ms per proxy s3,azure,gcs: 10,30,60), {@code metadata} ({@code zookeeper}: the
  * embedded ZooKeeper module, in process; or {@code memory}: the in-memory store), {@code chunk} (MiB, 8),
- * {@code parallel} (4), {@code readahead} (4), {@code ttfb} (rounds, 15), {@code heap} (true). See
- * {@code bench/large-values.sh}.
+ * {@code parallel} (4), {@code readahead} (4), {@code ttfb} (rounds, 15), {@code heap} (true), {@code warmup} (MiB
+ * of the warm-up value, checked byte for byte on both sides: 256), {@code first} (index of the first repetition,
+ * whose parity decides which side goes first). Each repetition prints a {@code RESULT} line;
+ * {@code LargeValuesBenchmark --summarize <files>} tabulates those of several runs. See {@code bench/large-values.sh}.
  */
 public final class LargeValuesBenchmark {
     private static final String BUCKET = EmulatedClouds.BUCKET;
