@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  * Reads a range of a chunked value (docs/streaming.md) as a stream: fetches only the chunks covering the range,
  * at most {@code readAhead} ahead of the reader, each from the fastest cloud holding it through its
  * {@link Layout} (hash-checked against the manifest, other clouds tried chunk by chunk), falling back to the
- * worst-case read for a chunk no listed cloud could provide. Each chunk must arrive within the idle timeout of being
+ * worst-case read for a chunk no listed cloud could provide. The first chunk is fetched alone and the read-ahead starts
+ * once it has arrived, so the first byte costs one chunk read, not a share of {@code readAhead} parallel ones. Each chunk must arrive within the idle timeout of being
  * requested. Closing cancels the fetches still running. Used by one reader thread; closable from any thread.
  */
 final class ChunkedReader extends InputStream {
@@ -78,7 +79,7 @@ final class ChunkedReader extends InputStream {
         this.nextToFetch = length == 0 ? 0 : manifest.chunkAt(first);
         this.lastChunk = length == 0 ? -1 : manifest.chunkAt(first + length - 1);
         this.pos = length == 0 ? 0 : (int) (first - manifest.offsetOf(nextToFetch));
-        fill();
+        fill(1); // the first chunk alone: the time to first byte is one chunk read; next() starts the read-ahead
     }
 
     @Override
@@ -207,8 +208,12 @@ final class ChunkedReader extends InputStream {
     }
 
     private void fill() {
+        fill(readAhead);
+    }
+
+    private void fill(int depth) {
         synchronized (ahead) {
-            while (closedBecause == null && ahead.size() < readAhead && nextToFetch <= lastChunk) {
+            while (closedBecause == null && ahead.size() < depth && nextToFetch <= lastChunk) {
                 int index = nextToFetch++;
                 try {
                     ahead.add(io.submit(() -> fetch(index)));

@@ -386,6 +386,13 @@ final class CloudCalls {
                 report(cloudId, CloudOperation.GET, objectKey, Outcome.OVERSIZED, t0, arrived.bytes, e);
                 throw e;
             } catch (RuntimeException e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    // cancelled by this client (the race was abandoned, the caller interrupted, or a stream closed
+                    // before the chunks read ahead arrived): that says nothing about the cloud, so no penalty —
+                    // a penalty would rank the fastest cloud last after every early close of a stream
+                    report(cloudId, CloudOperation.GET, objectKey, Outcome.ABANDONED, t0, arrived.bytes, e);
+                    throw e;
+                }
                 ranking.recordError(cloudId, Op.READ, length, e);
                 report(cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, t0, arrived.bytes, e);
                 throw e;
