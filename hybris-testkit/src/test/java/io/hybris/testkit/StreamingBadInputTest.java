@@ -131,8 +131,11 @@ class StreamingBadInputTest {
             assertThat(h.getStream(C, key)).as(bad.name()).isEmpty();
         }
         h.sweepOrphans();
+        // a chunk upload still running when its put failed deletes its chunk itself once stored (in the background)
         for (int k = 0; k < i; k++) {
-            assertThat(fx.objectsOf("new" + k)).as(cases().get(k).name()).isEmpty();
+            String key = "new" + k;
+            String name = cases().get(k).name();
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(fx.objectsOf(key)).as(name).isEmpty());
         }
     }
 
@@ -153,7 +156,8 @@ class StreamingBadInputTest {
             assertThat(h.describe(C, key)).as(bad.name()).contains(before);
             assertThat(h.get(C, key)).as(bad.name()).hasValueSatisfying(v -> assertThat(v).isEqualTo(old));
             h.sweepOrphans();
-            assertThat(fx.objectsOf(key)).as(bad.name()).containsExactlyInAnyOrderElementsOf(oldObjects);
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(fx.objectsOf(key)).as(bad.name())
+                    .containsExactlyInAnyOrderElementsOf(oldObjects));
         }
     }
 
