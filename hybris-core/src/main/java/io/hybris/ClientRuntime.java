@@ -46,7 +46,8 @@ final class ClientRuntime {
     private final ExecutorService gcExecutor;
     private final ScheduledExecutorService sweeper;
 
-    private ClientRuntime(HybrisConfig config, MetadataStore metadata, boolean ownsMetadata, List<CloudStore> clouds,
+    private ClientRuntime(HybrisConfig config, HybrisListener extraListener, MetadataStore metadata,
+                          boolean ownsMetadata, List<CloudStore> clouds,
                           List<CloudStore> ownedClouds, ValueCache valueCache, boolean ownsValueCache) {
         this.valueCache = valueCache;
         this.ownsValueCache = ownsValueCache;
@@ -58,7 +59,7 @@ final class ClientRuntime {
         this.metadataCalls = Executors.newCachedThreadPool(threads(name + "-rmds"));
         this.gcExecutor = Executors.newFixedThreadPool(2, threads(name + "-gc"));
         this.asyncCalls = Executors.newCachedThreadPool(threads(name + "-call"));
-        this.engine = new Engine(config, metadata, clouds, io, metadataCalls, gcExecutor, valueCache);
+        this.engine = new Engine(config, metadata, clouds, io, metadataCalls, gcExecutor, valueCache, extraListener);
         if (!config.sweepInterval().isZero() || !config.probeInterval().isZero()) {
             this.sweeper = Executors.newSingleThreadScheduledExecutor(threads(name + "-maintenance"));
         } else {
@@ -99,7 +100,7 @@ final class ClientRuntime {
      * Opens a client: creates (or takes) the metadata store and the clouds (those created from a type start
      * in parallel). If anything fails, whatever was already created is closed again.
      */
-    static ClientRuntime open(HybrisConfig config) {
+    static ClientRuntime open(HybrisConfig config, HybrisListener extraListener) {
         List<CloudStore> clouds;
         List<CloudStore> owned = new ArrayList<>();
         MetadataStore metadata = null;
@@ -127,7 +128,8 @@ final class ClientRuntime {
             } else {
                 valueCache = config.cache().instance().orElse(null);
             }
-            ClientRuntime runtime = new ClientRuntime(config, metadata, ownsMetadata, clouds, owned, valueCache,
+            ClientRuntime runtime = new ClientRuntime(config, extraListener, metadata, ownsMetadata, clouds, owned,
+                    valueCache,
                     ownsValueCache);
             LOG.info("Hybris client {} open: f={}, clouds={}, metadata={}", config.clientId(), config.f(),
                     config.clouds(), metadata.describe());

@@ -79,7 +79,18 @@ public final class Hybris implements AutoCloseable {
      * in parallel). If anything fails, whatever was already created is closed again.
      */
     public static Hybris open(HybrisConfig config) {
-        return new Hybris(config, ClientRuntime.open(config));
+        return new Hybris(config, ClientRuntime.open(config, null));
+    }
+
+    /**
+     * {@link #open(HybrisConfig)} with a listener that gets every event beside the configuration's own (for a
+     * configuration read from a file, which cannot name one): e.g. a metrics binding.
+     */
+    public static Hybris open(HybrisConfig config, HybrisListener listener) {
+        if (listener == null) {
+            throw new InvalidRequestException("listener must not be null; use open(config) for none");
+        }
+        return new Hybris(config, ClientRuntime.open(config, listener));
     }
 
     /** This client's configuration. */

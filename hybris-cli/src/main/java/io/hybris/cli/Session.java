@@ -54,6 +54,11 @@ final class Session implements AutoCloseable {
 
     /** The client, opened on first use. */
     Hybris hybris() {
+        return hybris(null);
+    }
+
+    /** The client, opened on first use with {@code listener} (null for none) beside the configuration's. */
+    Hybris hybris(io.hybris.HybrisListener listener) {
         if (hybris == null) {
             ConfigResolver.Resolved resolved = new ConfigResolver(env).resolve(options.config, options.dataDir);
             Path dir = resolved.dataDir();
@@ -66,7 +71,7 @@ final class Session implements AutoCloseable {
                 }
             }
             description = resolved.description();
-            hybris = Hybris.open(resolved.config());
+            hybris = listener == null ? Hybris.open(resolved.config()) : Hybris.open(resolved.config(), listener);
         }
         return hybris;
     }

@@ -80,12 +80,20 @@ public final class Engine {
     /** An engine that uses {@code valueCache} (null for none) as {@link io.hybris.CacheSettings} say. */
     public Engine(HybrisConfig config, MetadataStore metadata, List<CloudStore> cloudList, ExecutorService io,
                   ExecutorService metadataCalls, ExecutorService gcExecutor, ValueCache valueCache) {
+        this(config, metadata, cloudList, io, metadataCalls, gcExecutor, valueCache, null);
+    }
+
+    /** An engine whose events also go to {@code extraListener} (null for none), beside the configuration's. */
+    public Engine(HybrisConfig config, MetadataStore metadata, List<CloudStore> cloudList, ExecutorService io,
+                  ExecutorService metadataCalls, ExecutorService gcExecutor, ValueCache valueCache,
+                  HybrisListener extraListener) {
         this.clientId = config.clientId();
         this.prefix = config.objectPrefix();
         this.deadline = config.deadline();
         this.maxValueSize = config.maxValueSize();
         this.store = metadata;
-        this.listener = new SafeListener(config.listener());
+        this.listener = new SafeListener(extraListener == null ? config.listener()
+                : HybrisListener.of(config.listener(), extraListener));
         this.metadata = new MetadataCalls(metadata, metadataCalls, config.clock(), listener);
         Map<String, CloudStore> byId = new LinkedHashMap<>();
         cloudList.forEach(c -> byId.put(c.id(), c));
