@@ -335,7 +335,16 @@ public final class Hybris implements AutoCloseable {
      * the prefix, nor ones a write may still be committing. Runs on the calling thread.
      */
     public SweepReport sweepOrphans() {
-        return call(engine::sweep);
+        return sweepOrphans(WorkProgress.NONE);
+    }
+
+    /**
+     * {@link #sweepOrphans()}, reporting to {@code progress} after each object examined (the total is the number
+     * of objects every cloud listed under the prefix).
+     */
+    public SweepReport sweepOrphans(WorkProgress progress) {
+        WorkProgress p = progress == null ? WorkProgress.NONE : progress;
+        return call(() -> engine.sweep(p));
     }
 
     /**
@@ -368,7 +377,16 @@ public final class Hybris implements AutoCloseable {
      * then drop the old KEK. Runs on the calling thread.
      */
     public RewrapReport rewrapDataKeys() {
-        return call(engine::rewrapDataKeys);
+        return rewrapDataKeys(WorkProgress.NONE);
+    }
+
+    /**
+     * {@link #rewrapDataKeys()}, reporting to {@code progress} after each metadata entry (the total comes from a
+     * first, metadata-only pass that counts the entries; without a listener there is no such pass).
+     */
+    public RewrapReport rewrapDataKeys(WorkProgress progress) {
+        WorkProgress p = progress == null ? WorkProgress.NONE : progress;
+        return call(() -> engine.rewrapDataKeys(p));
     }
 
     // ---------------------------------------------------------------- asynchronous twins

@@ -26,9 +26,11 @@ import java.util.TreeMap;
  *                  number); the suffix of the version's object names on the clouds, and what
  *                  {@link PutOptions#ifMatch} and {@link DeleteOptions#ifMatch} take
  * @param metadata  the version's application metadata ({@link PutOptions#withMetadata}), by name; empty if none
+ * @param chunks    how many chunks a chunked (large) value is stored in (docs/streaming.md); 0 for a value stored
+ *                  whole
  */
 public record VersionInfo(long sequence, String clientId, List<String> clouds, long size, String sha256Hex,
-                          String version, Map<String, String> metadata) {
+                          String version, Map<String, String> metadata, long chunks) {
     public VersionInfo {
         clouds = List.copyOf(clouds);
         Objects.requireNonNull(version, "version");

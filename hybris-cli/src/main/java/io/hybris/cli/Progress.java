@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A progress line on standard error, redrawn in place a few times a second: for a transfer, bytes done of the
  * total, a bar, the rate and the time left; for work of unknown extent (a sweep, a rewrap), what is running and
- * for how long. {@link #none()} draws nothing (standard error or output is not a terminal, or
+ * for how long; for work counted in items (a sweep's objects, a rewrap's entries), items done of the total, a bar,
+ * the rate and the time left. {@link #none()} draws nothing (standard error or output is not a terminal, or
  * {@code --no-progress}). Closing draws the final state and ends the line.
  */
 class Progress implements AutoCloseable {
@@ -23,16 +24,22 @@ class Progress implements AutoCloseable {
 
     private final PrintStream err;
     private final String label;
-    private final long total;
+    private volatile long total;
+    private final String unit;
     private final AtomicLong done = new AtomicLong();
     private final long startNanos = System.nanoTime();
     private final ScheduledExecutorService redraw;
     private int lastWidth;
 
     private Progress(PrintStream err, String label, long total) {
+        this(err, label, total, null);
+    }
+
+    private Progress(PrintStream err, String label, long total, String unit) {
         this.err = err;
         this.label = label;
         this.total = total;
+        this.unit = unit;
         if (err == null) {
             this.redraw = null;
             return;
@@ -54,6 +61,17 @@ class Progress implements AutoCloseable {
     /** Work of unknown extent (no byte counts), drawn as elapsed time. */
     static Progress task(PrintStream err, String label) {
         return new Progress(err, label, -2);
+    }
+
+    /** Work counted in items ({@code unit}, e.g. "objects"), whose total is known once it starts (see {@link #set}). */
+    static Progress items(PrintStream err, String label, String unit) {
+        return new Progress(err, label, -1, unit);
+    }
+
+    /** {@code done} items of {@code total} are finished. */
+    void set(long done, long total) {
+        this.total = total;
+        this.done.set(done);
     }
 
     /** Draws nothing. */
@@ -92,6 +110,7 @@ class Progress implements AutoCloseable {
             return label + " ... " + Sizes.duration(elapsed) + (last ? " done" : "");
         }
         long n = done.get();
+        long total = this.total;
         double seconds = Math.max(elapsedNanos / 1e9, 1e-3);
         double rate = n / seconds;
         StringBuilder s = new StringBuilder(label).append(' ');
@@ -101,11 +120,12 @@ class Progress implements AutoCloseable {
             int filled = (int) Math.round(fraction * barWidth);
             s.append(String.format(Locale.ROOT, "%3d%% [", (int) Math.floor(fraction * 100)))
                     .append("#".repeat(filled)).append(" ".repeat(barWidth - filled)).append("] ")
-                    .append(Sizes.bytes(n)).append(" / ").append(Sizes.bytes(total));
+                    .append(amount(n)).append(" / ").append(amount(total));
         } else {
-            s.append(Sizes.bytes(n));
+            s.append(amount(n));
         }
-        s.append("  ").append(Sizes.rate(rate));
+        s.append("  ").append(unit == null ? Sizes.rate(rate)
+                : String.format(Locale.ROOT, "%.0f %s/s", rate, unit));
         if (last) {
             s.append("  in ").append(Sizes.duration(elapsed));
         } else if (total > 0 && n > 0) {
@@ -115,6 +135,10 @@ class Progress implements AutoCloseable {
             s.append("  ETA --");
         }
         return s.toString();
+    }
+
+    private String amount(long n) {
+        return unit == null ? Sizes.bytes(n) : String.format(Locale.ROOT, "%,d %s", n, unit);
     }
 
     @Override

@@ -27,8 +27,9 @@ final class RewrapCommand implements Callable<Integer> {
         Session session = root.session;
         session.hybris();
         RewrapReport r;
-        try (Progress progress = session.task("re-wrapping data keys")) {
-            r = session.hybris().rewrapDataKeys();
+        try (Progress progress = session.items("re-wrapping data keys", "entries")) {
+            r = progress.visible() ? session.hybris().rewrapDataKeys(progress::set)
+                    : session.hybris().rewrapDataKeys();
         } catch (InvalidRequestException e) { // no key provider configured
             throw new CliException(ExitCode.CONFIG, e.getMessage(), e);
         }

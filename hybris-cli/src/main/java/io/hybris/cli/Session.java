@@ -93,6 +93,11 @@ final class Session implements AutoCloseable {
         return Progress.transfer(err, label, total);
     }
 
+    /** Progress of work counted in {@code unit}s (see {@link Progress#items}). */
+    Progress items(String label, String unit) {
+        return progressAllowed(false) ? Progress.items(err, label, unit) : Progress.none();
+    }
+
     /** Progress of work of unknown extent: elapsed time. */
     Progress task(String label) {
         return progressAllowed(false) ? Progress.task(err, label) : Progress.none();

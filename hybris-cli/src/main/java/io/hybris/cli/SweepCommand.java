@@ -26,8 +26,8 @@ final class SweepCommand implements Callable<Integer> {
         Session session = root.session;
         session.hybris();
         SweepReport r;
-        try (Progress progress = session.task("sweeping orphans")) {
-            r = session.hybris().sweepOrphans();
+        try (Progress progress = session.items("sweeping orphans", "objects")) {
+            r = session.hybris().sweepOrphans(progress::set);
         }
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("examined", r.examined());

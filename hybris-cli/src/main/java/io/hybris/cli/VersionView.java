@@ -14,7 +14,10 @@ final class VersionView {
     private VersionView() {
     }
 
-    /** {@code {"container", "key", "version", "sequence", "clientId", "size", "sha256", "clouds", "metadata"}}. */
+    /**
+     * {@code {"container", "key", "version", "sequence", "clientId", "size", "chunks", "sha256", "clouds",
+     * "metadata"}}.
+     */
     static Map<String, Object> json(String container, String key, VersionInfo v) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("container", container);
@@ -30,6 +33,7 @@ final class VersionView {
         m.put("sequence", v.sequence());
         m.put("clientId", v.clientId());
         m.put("size", v.size());
+        m.put("chunks", v.chunks());
         m.put("sha256", v.sha256Hex());
         m.put("clouds", v.clouds());
         m.put("metadata", v.metadata());
@@ -42,6 +46,7 @@ final class VersionView {
         row(s, "version", v.version());
         row(s, "timestamp", "sequence " + v.sequence() + ", client " + v.clientId());
         row(s, "size", v.size() + " bytes" + (v.size() >= 1024 ? " (" + Sizes.bytes(v.size()) + ")" : ""));
+        row(s, "chunks", v.chunks() == 0 ? "stored whole" : v.chunks() + " (the SHA-256 below is the manifest's)");
         row(s, "sha256", v.sha256Hex());
         row(s, "clouds", String.join(", ", v.clouds()));
         if (!v.metadata().isEmpty()) {

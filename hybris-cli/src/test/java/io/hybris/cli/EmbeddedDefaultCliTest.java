@@ -55,10 +55,10 @@ class EmbeddedDefaultCliTest {
         assertThat(put.stdout()).startsWith("put photos/cat.txt: version 1_").contains("13 bytes on disk");
 
         Map<String, Object> stat = JsonReader.object(ok(cli.run("--json", "stat", "photos", "cat.txt")).stdout());
-        assertThat(stat).containsKeys("container", "key", "version", "sequence", "clientId", "size", "sha256",
-                "clouds", "metadata");
+        assertThat(stat).containsKeys("container", "key", "version", "sequence", "clientId", "size", "chunks",
+                "sha256", "clouds", "metadata");
         assertThat(stat).containsEntry("container", "photos").containsEntry("key", "cat.txt")
-                .containsEntry("size", 13L).containsEntry("sequence", 1L);
+                .containsEntry("size", 13L).containsEntry("sequence", 1L).containsEntry("chunks", 0L);
         assertThat((List<?>) stat.get("clouds")).hasSize(2);
         assertThat((String) stat.get("sha256")).hasSize(64);
         String version = (String) stat.get("version");

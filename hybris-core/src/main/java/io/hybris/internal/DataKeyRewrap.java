@@ -42,7 +42,7 @@ final class DataKeyRewrap {
         this.deadline = deadline;
     }
 
-    RewrapReport run() {
+    RewrapReport run(io.hybris.WorkProgress progress) {
         if (!sealer.encrypts()) {
             throw new InvalidRequestException("re-wrapping data keys needs a key provider: configure"
                     + " hybris.crypto.mode (or HybrisConfig.Builder.encryption) first");
@@ -52,6 +52,7 @@ final class DataKeyRewrap {
         int current = 0;
         int plaintext = 0;
         Deadline unbounded = Deadline.after(Duration.ofDays(365));
+        long total = progress == io.hybris.WorkProgress.NONE ? -1 : count(unbounded); // one metadata-only pass
         for (String container : metadata.listing(unbounded, "list of containers", store::containers)) {
             String after = null;
             MetadataPage page;
@@ -61,6 +62,9 @@ final class DataKeyRewrap {
                 for (MetadataEntry entry : page.entries()) {
                     after = entry.key();
                     examined++;
+                    if (total >= 0) {
+                        report(progress, examined, Math.max(total, examined));
+                    }
                     switch (rewrapOne(new MetadataKey(container, entry.key()), entry)) {
                         case REWRAPPED -> rewrapped++;
                         case CURRENT -> current++;
@@ -72,6 +76,32 @@ final class DataKeyRewrap {
         RewrapReport report = new RewrapReport(examined, rewrapped, current, plaintext);
         LOG.info("data key re-wrap: {}", report);
         return report;
+    }
+
+    /** How many entries the metadata store holds, over every container. */
+    private long count(Deadline d) {
+        long n = 0;
+        for (String container : metadata.listing(d, "list of containers", store::containers)) {
+            String after = null;
+            MetadataPage page;
+            do {
+                String from = after;
+                page = metadata.listing(d, "list of " + container, () -> store.list(container, "", from, 500));
+                n += page.entries().size();
+                if (!page.entries().isEmpty()) {
+                    after = page.entries().get(page.entries().size() - 1).key();
+                }
+            } while (page.hasMore());
+        }
+        return n;
+    }
+
+    private static void report(io.hybris.WorkProgress progress, long done, long total) {
+        try {
+            progress.progressed(done, total);
+        } catch (RuntimeException e) {
+            LOG.warn("progress listener failed; ignored", e);
+        }
     }
 
     private Outcome rewrapOne(MetadataKey mk, MetadataEntry listed) {

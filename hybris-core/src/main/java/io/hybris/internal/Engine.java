@@ -445,15 +445,20 @@ public final class Engine {
     }
 
     /** KEK rotation (see {@link DataKeyRewrap}). */
-    public RewrapReport rewrapDataKeys() {
-        return rewrap.run();
+    public RewrapReport rewrapDataKeys(io.hybris.WorkProgress progress) {
+        return rewrap.run(progress);
     }
 
-    /** The orphan sweep (see {@link GarbageCollector#sweep()}). */
+    /** The orphan sweep (see {@link GarbageCollector#sweep}). */
     public SweepReport sweep() {
+        return sweep(io.hybris.WorkProgress.NONE);
+    }
+
+    /** The orphan sweep, reporting each object examined to {@code progress}. */
+    public SweepReport sweep(io.hybris.WorkProgress progress) {
         long t0 = System.nanoTime();
         try {
-            return done(Operation.SWEEP, null, t0, gc.sweep());
+            return done(Operation.SWEEP, null, t0, gc.sweep(progress));
         } catch (RuntimeException e) {
             throw failed(Operation.SWEEP, null, t0, e);
         }

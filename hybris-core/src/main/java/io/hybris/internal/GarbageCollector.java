@@ -126,6 +126,14 @@ final class GarbageCollector {
         }
     }
 
+    private static void report(io.hybris.WorkProgress progress, long done, long total) {
+        try {
+            progress.progressed(done, total);
+        } catch (RuntimeException e) {
+            LOG.warn("progress listener failed; ignored", e);
+        }
+    }
+
     /** The version an object name belongs to: its own, or that of the chunked value it is a chunk of. */
     private Optional<ObjectKey> versionOf(String name) {
         Optional<ObjectKey> v = ObjectKey.parse(prefix, name);
@@ -185,7 +193,7 @@ final class GarbageCollector {
      * deleted once it is superseded, and otherwise (an upload that never committed) only when the newest of its
      * pieces on any cloud is older than the grace period, so an upload still adding chunks keeps them all.
      */
-    SweepReport sweep() {
+    SweepReport sweep(io.hybris.WorkProgress progress) {
         Instant now = clock.instant();
         Map<MetadataKey, Optional<Metadata>> current = new HashMap<>();
         int examined = 0;
@@ -208,9 +216,12 @@ final class GarbageCollector {
                 failed++;
             }
         }
+        long total = listed.values().stream().mapToLong(List::size).sum();
+        long done = 0;
         for (Map.Entry<CloudStore, List<CloudObject>> e : listed.entrySet()) {
             CloudStore cloud = e.getKey();
             for (CloudObject object : e.getValue()) {
+                report(progress, ++done, total);
                 boolean chunk = false;
                 Optional<ObjectKey> parsed = ObjectKey.parse(prefix, object.key());
                 if (parsed.isEmpty()) {

@@ -40,12 +40,24 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
      * The mark of a chunked value: the version's object is its chunk manifest, the value is in its chunks.
      *
      * @param valueLength the value's length in bytes (plaintext)
+     * @param chunkSize   value bytes per chunk (all but the last), or 0 when not recorded; the manifest has it too
      */
-    public record Chunked(long valueLength) {
+    public record Chunked(long valueLength, int chunkSize) {
         public Chunked {
-            if (valueLength < 0) {
-                throw new IllegalArgumentException("valueLength must be >= 0: " + valueLength);
+            if (valueLength < 0 || chunkSize < 0) {
+                throw new IllegalArgumentException("valueLength and chunkSize must be >= 0: " + valueLength + ", "
+                        + chunkSize);
             }
+        }
+
+        /** A mark without the chunk size. */
+        public Chunked(long valueLength) {
+            this(valueLength, 0);
+        }
+
+        /** How many chunks the value has, or -1 if the chunk size is not recorded. */
+        public long chunks() {
+            return chunkSize == 0 ? -1 : (valueLength + chunkSize - 1) / chunkSize;
         }
     }
 
@@ -230,7 +242,7 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
     /** What the API reports about this (live) version. */
     public VersionInfo toVersionInfo() {
         return new VersionInfo(timestamp.sn(), timestamp.clientId(), clouds, valueLength(), Hashing.hex(sha256),
-                timestamp.toString(), userMetadata);
+                timestamp.toString(), userMetadata, chunked == null ? 0 : Math.max(chunked.chunks(), 0));
     }
 
     /** Whether this records a deletion. */

@@ -87,6 +87,9 @@ public final class MetadataCodec {
             if (m.chunked() != null) {
                 ByteArrayOutputStream body = new ByteArrayOutputStream(10);
                 Varints.write(body, m.chunked().valueLength());
+                if (m.chunked().chunkSize() > 0) {
+                    Varints.write(body, m.chunked().chunkSize());
+                }
                 out.write(TAG_CHUNKED);
                 Varints.write(out, body.size());
                 out.writeBytes(body.toByteArray());
@@ -203,11 +206,13 @@ public final class MetadataCodec {
             }
             if (tag == TAG_CHUNKED && chunked == null) {
                 long valueLength = body.varLong();
+                long chunkSize = body.remaining() > 0 ? body.varLong() : 0;
                 body.end();
-                if (valueLength < 0) {
-                    throw new MetadataFormatException("negative chunked value length " + valueLength);
+                if (valueLength < 0 || chunkSize < 0 || chunkSize > Integer.MAX_VALUE) {
+                    throw new MetadataFormatException("chunked value of length " + valueLength + " in chunks of "
+                            + chunkSize);
                 }
-                chunked = new Metadata.Chunked(valueLength);
+                chunked = new Metadata.Chunked(valueLength, (int) chunkSize);
                 continue;
             }
             if (tag != TAG_ENCRYPTION || encryption != null) {

@@ -114,7 +114,7 @@ final class VersionPath implements WritePath, ReadPath {
             v.chunked().stored(s.manifest());
             return new Metadata(v.timestamp(), s.placement().clouds(), Hashing.sha256(s.manifest()),
                     s.manifest().length, s.encryption(), v.cacheCounter(), null,
-                    new Metadata.Chunked(s.valueLength()), v.userMetadata());
+                    new Metadata.Chunked(s.valueLength(), chunks.chunkSize()), v.userMetadata());
         }
         byte[] data = v.sealed().stored();
         // the hash is needed only for the metadata: for large values compute it while the uploads run

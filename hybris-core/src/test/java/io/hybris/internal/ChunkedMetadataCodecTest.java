@@ -27,7 +27,7 @@ class ChunkedMetadataCodecTest {
 
     private static Metadata chunked(long manifestSize, long valueLength) {
         return new Metadata(new Timestamp(1, "k3m7q2xa"), CLOUDS, hash(9), manifestSize, null, 0, null,
-                new Metadata.Chunked(valueLength));
+                new Metadata.Chunked(valueLength, 8 << 20));
     }
 
     /** The encoded manifest of a value of {@code length} bytes in 8 MiB chunks, each on two of three clouds. */
@@ -62,13 +62,13 @@ class ChunkedMetadataCodecTest {
 
         assertThat(MetadataCodec.decode(MetadataCodec.encode(whole)).isChunked()).isFalse();
         assertThat(MetadataCodec.encode(chunked(1024, 1L << 24)))
-                .hasSize(MetadataCodec.encode(whole).length + 1 + 1 + 4); // tag, body length, 4-byte varint 2^24
+                .hasSize(MetadataCodec.encode(whole).length + 1 + 1 + 4 + 4); // tag, body length, 4-byte varints 2^24, 2^23
     }
 
     /**
      * The entry does not grow with the value: only two varints do (the manifest's size and the value's length),
      * so a 1 TiB value's entry is 5 bytes longer than a 16 MiB value's (not equal: varints), and the largest
-     * value allowed (5 TiB) takes 60 bytes.
+     * value allowed (5 TiB) takes 64 bytes.
      */
     @Test
     void theEntryOfAOneTebibyteValueIsFiveBytesLongerThanThatOfASixteenMebibyteOne() {
@@ -81,11 +81,12 @@ class ChunkedMetadataCodecTest {
         byte[] oneTib = MetadataCodec.encode(chunked(huge.length, 1L << 40));
 
         // version 1 + sn 1 + client id 6 + cloud count 1 + size varint + hash 32 + clouds 6 + tag 1 + length 1
-        // + value-length varint: 16 MiB -> size 1 byte (100), length 4 bytes; 1 TiB -> size 4 bytes, length 6 bytes
-        assertThat(sixteenMib).hasSize(54);
-        assertThat(oneTib).hasSize(59);
+        // + value-length varint + chunk-size varint (8 MiB: 4 bytes): 16 MiB -> size 1 byte (100), length 4 bytes;
+        // 1 TiB -> size 4 bytes, length 6 bytes
+        assertThat(sixteenMib).hasSize(58);
+        assertThat(oneTib).hasSize(63);
         long maxManifest = 1 + 4 + 7 + 10 + 3 + (5L << 17) * 40;
-        assertThat(MetadataCodec.encode(chunked(maxManifest, 5L << 40))).hasSize(60);
+        assertThat(MetadataCodec.encode(chunked(maxManifest, 5L << 40))).hasSize(64);
     }
 
     @Test
@@ -107,7 +108,7 @@ class ChunkedMetadataCodecTest {
     @Test
     void everyTruncationOfAChunkedEntryIsRejectedAndTrailingBytesToo() {
         byte[] full = MetadataCodec.encode(chunked(4242, 1L << 40));
-        int extension = full.length - 8; // tag, body length, 6-byte varint
+        int extension = full.length - 12; // tag, body length, 6-byte and 4-byte varints
         // cut exactly before the extension, the entry is a whole value's: extensions are optional by design (the
         // metadata store is trusted not to truncate entries)
         assertThat(MetadataCodec.decode(Arrays.copyOf(full, extension)).isChunked()).isFalse();
@@ -119,8 +120,8 @@ class ChunkedMetadataCodecTest {
             assertThatThrownBy(() -> MetadataCodec.decode(cut)).as("first %d bytes", len)
                     .isInstanceOf(MetadataFormatException.class);
         }
-        // a chunked body with a byte after the varint
-        byte[] body = concat(Arrays.copyOf(full, extension), new byte[] {5, 2, 1, 0});
+        // a chunked body with a byte after its two varints
+        byte[] body = concat(Arrays.copyOf(full, extension), new byte[] {5, 3, 1, 1, 0});
         assertThatThrownBy(() -> MetadataCodec.decode(body)).isInstanceOf(MetadataFormatException.class);
     }
 
