@@ -23,8 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The CLI over f=1 on MinIO, Azurite and fake-gcs-server (each behind its toxiproxy proxy, started by
- * {@code src/test/test-env.sh}) with an embedded ZooKeeper for metadata, from a {@code --config} file: put, get,
- * ls, stat, rm and clouds in spawned processes. Skipped without the emulators, except under
+ * {@code src/test/test-env.sh}) with an embedded ZooKeeper for metadata and encryption on, from a configuration
+ * file: every command (put, get, cat, ls, stat, versions, tput, rm, sweep, rewrap, clouds, bench) in spawned
+ * processes. Skipped without the emulators, except under
  * {@code -Dhybris.test.require-env=true}.
  */
 class EmulatedCloudsCliTest {
@@ -32,13 +33,14 @@ class EmulatedCloudsCliTest {
     Path work;
 
     @Test
-    void putGetLsStatRmAndCloudsOverTheEmulators() throws IOException {
+    void everyCommandOverTheEmulators() throws IOException {
         EmulatedClouds clouds = new EmulatedClouds(TestEnvironment.require());
         Properties p = new Properties();
         p.put("hybris.f", "1");
         p.put("hybris.deadline", "30s");
         p.put("hybris.rmds.type", "embedded-zookeeper");
         p.put("hybris.rmds.embedded-zookeeper.data-dir", work.resolve("zookeeper").toString());
+        p.put("hybris.crypto.mode", "metadata");
         p.putAll(clouds.hybrisProperties("cli-" + UUID.randomUUID() + "/"));
         Path config = work.resolve("emulators.properties");
         try (Writer w = Files.newBufferedWriter(config)) {
@@ -65,11 +67,29 @@ class EmulatedCloudsCliTest {
         Map<String, Object> status = JsonReader.object(run(cli, "clouds", "--json").stdout());
         assertThat(status).containsEntry("healthy", 3L);
 
+        Map<String, Object> versions = JsonReader.object(run(cli, "--json", "versions", "docs", "a.txt").stdout());
+        assertThat((List<?>) versions.get("versions")).hasSize(1);
+
+        Path dir = Files.createDirectories(work.resolve("album"));
+        Files.writeString(dir.resolve("one.txt"), "one");
+        Files.writeString(dir.resolve("two.txt"), "two");
+        Map<String, Object> tput = JsonReader.object(run(cli, "--json", "tput", "docs", dir.toString()).stdout());
+        assertThat(tput).containsEntry("count", 2L);
+        assertThat(run(cli, "cat", "docs", "two.txt").stdout()).isEqualTo("two");
+
+        Map<String, Object> rewrap = JsonReader.object(run(cli, "--json", "rewrap").stdout());
+        assertThat(rewrap).containsEntry("examined", 3L).containsEntry("alreadyCurrent", 3L);
+        Map<String, Object> sweep = JsonReader.object(run(cli, "--json", "sweep").stdout());
+        assertThat(sweep).containsEntry("deleted", 0L).containsEntry("failed", 0L);
+        Map<String, Object> bench = JsonReader.object(run(cli, "--json", "bench", "-n", "3").stdout());
+        assertThat(bench).containsEntry("count", 3L);
+        assertThat((List<?>) bench.get("clouds")).hasSize(3);
+
         Map<String, Object> rm = JsonReader.object(run(cli, "rm", "docs", "a.txt", "--json").stdout());
         assertThat(rm).containsEntry("deleted", true);
         CliProcess.Result gone = cli.run("stat", "docs", "a.txt");
         assertThat(gone.exitCode()).as(gone.toString()).isEqualTo(ExitCode.NOT_FOUND);
-        assertThat(run(cli, "ls", "docs").stdout()).isEmpty();
+        assertThat(run(cli, "ls", "docs").stdout()).doesNotContain("a.txt").contains("one.txt", "two.txt");
     }
 
     private static CliProcess.Result run(CliProcess cli, String... args) {
