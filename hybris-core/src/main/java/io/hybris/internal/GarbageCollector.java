@@ -71,8 +71,9 @@ final class GarbageCollector {
 
     /**
      * Deletes a version that metadata no longer references (or never did), in the background: its object from the
-     * clouds {@code meta} lists and, for a chunked value, every chunk on every cloud (found by listing the version's
-     * chunk prefix: one LIST request per cloud, rather than reading the manifest).
+     * clouds {@code meta} lists and, for a chunked value, every chunk from every cloud — by name, chunk 0 to n-1 as
+     * the recorded length and chunk size give n (a DELETE of an object a cloud does not hold is a no-op, and costs
+     * nothing on S3), or, for an entry that does not record its chunk size, by listing the version's chunk prefix.
      */
     void deleteWritten(String objectKey, Metadata meta) {
         deleteWritten(objectKey, meta, GcCause.UNREFERENCED);
@@ -82,6 +83,14 @@ final class GarbageCollector {
         deleteVersion(objectKey, meta.clouds(), cause);
         if (meta.isChunked()) {
             String chunkPrefix = objectKey + "#c";
+            long chunks = meta.chunked().chunks();
+            if (chunks >= 0) {
+                List<String> everywhere = List.copyOf(clouds.keySet());
+                for (long i = 0; i < chunks; i++) {
+                    deleteVersion(chunkPrefix + i, everywhere, cause);
+                }
+                return;
+            }
             for (CloudStore cloud : clouds.values()) {
                 submit(() -> {
                     try {
