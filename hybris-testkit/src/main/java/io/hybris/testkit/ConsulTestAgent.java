@@ -105,6 +105,10 @@ public final class ConsulTestAgent implements AutoCloseable {
     }
 
     private static ConsulTestAgent dev(String extraHcl, boolean https) {
+        return retryingPortClashes(() -> devOnce(extraHcl, https));
+    }
+
+    private static ConsulTestAgent devOnce(String extraHcl, boolean https) {
         String binary = binary().toString(); // first: without it, nothing is created
         Path dir = tempDir("consul-dev-");
         int[] ports = freePorts(6);
@@ -137,6 +141,10 @@ public final class ConsulTestAgent implements AutoCloseable {
      * brings back what was written.
      */
     public static ConsulTestAgent persistentServer() {
+        return retryingPortClashes(ConsulTestAgent::persistentServerOnce);
+    }
+
+    private static ConsulTestAgent persistentServerOnce() {
         String binary = binary().toString();
         Path dir = tempDir("consul-server-");
         int[] ports = freePorts(4);
@@ -154,6 +162,26 @@ public final class ConsulTestAgent implements AutoCloseable {
 
     /** {@code n} servers on loopback that bootstrap one cluster ({@code -bootstrap-expect=n}), with a leader. */
     public static Cluster cluster(int n) {
+        return retryingPortClashes(() -> clusterOnce(n));
+    }
+
+    /**
+     * Runs a start-up, again with freshly chosen ports when an agent failed to bind one: a port chosen free can be
+     * taken by another process before the agent binds it (at most 3 attempts).
+     */
+    private static <T> T retryingPortClashes(java.util.function.Supplier<T> start) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return start.get();
+            } catch (IllegalStateException e) {
+                if (attempt == 3 || e.getMessage() == null || !e.getMessage().contains("address already in use")) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static Cluster clusterOnce(int n) {
         String binary = binary().toString();
         List<ConsulTestAgent> servers = new ArrayList<>();
         int[][] ports = new int[n][];
