@@ -10,17 +10,11 @@ import io.hybris.Consistency;
 import io.hybris.Hybris;
 import io.hybris.ValueStream;
 import io.hybris.VersionInfo;
-import io.hybris.spi.ValueCache;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
-import java.time.Duration;
 import java.util.Arrays;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static io.hybris.testkit.StreamingFixture.C;
 import static io.hybris.testkit.StreamingFixture.CHUNK;
@@ -35,61 +29,6 @@ class StreamingCacheTest {
     @AfterEach
     void close() {
         fx.close();
-    }
-
-    /** A {@link ValueCache} in a map, for tests. */
-    private static final class MapCache implements ValueCache {
-        private final Map<String, Versioned> entries = new ConcurrentHashMap<>();
-        private final AtomicLong cas = new AtomicLong();
-
-        @Override
-        public long maxValueSize() {
-            return 1 << 20;
-        }
-
-        @Override
-        public Optional<byte[]> get(String key) {
-            return Optional.ofNullable(entries.get(key)).map(Versioned::value);
-        }
-
-        @Override
-        public Optional<Versioned> getVersioned(String key) {
-            return Optional.ofNullable(entries.get(key));
-        }
-
-        @Override
-        public void put(String key, byte[] value, Duration expiry) {
-            entries.put(key, new Versioned(value.clone(), cas.incrementAndGet()));
-        }
-
-        @Override
-        public synchronized boolean putIfAbsent(String key, byte[] value, Duration expiry) {
-            return entries.putIfAbsent(key, new Versioned(value.clone(), cas.incrementAndGet())) == null;
-        }
-
-        @Override
-        public synchronized boolean compareAndSet(String key, byte[] value, Duration expiry, long casToken) {
-            Versioned now = entries.get(key);
-            if (now == null || now.casToken() != casToken) {
-                return false;
-            }
-            entries.put(key, new Versioned(value.clone(), cas.incrementAndGet()));
-            return true;
-        }
-
-        @Override
-        public void delete(String key) {
-            entries.remove(key);
-        }
-
-        @Override
-        public String describe() {
-            return "map cache";
-        }
-
-        @Override
-        public void close() {
-        }
     }
 
     private Hybris open(Consistency consistency) {
