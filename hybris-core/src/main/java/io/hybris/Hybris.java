@@ -330,6 +330,35 @@ public final class Hybris implements AutoCloseable {
     }
 
     /**
+     * The changes of {@code container} after {@code cursor} under {@code prefix} (empty for all), in commit order,
+     * from up to {@code limit} (1 to 10,000) commits; continue from the page's cursor. Semantics in
+     * docs/changes.md: every change is listed (at least once, per key in commit order) unless the metadata
+     * store's log was compacted past the cursor, which throws {@link ChangeCursorExpiredException}.
+     */
+    public ChangePage changes(String container, String prefix, ChangeCursor cursor, int limit) {
+        Names.checkContainer(container);
+        return call(() -> engine.changeFeed().page(container, prefix, cursor, limit));
+    }
+
+    /** The cursor after the newest change of {@code container}: follow the feed from now on. */
+    public ChangeCursor latestCursor(String container) {
+        Names.checkContainer(container);
+        return call(() -> engine.changeFeed().latest(container));
+    }
+
+    /**
+     * Delivers the changes of {@code container} after {@code cursor} under {@code prefix} (empty for all) to
+     * {@code listener} on a thread of its own, in commit order and at least once, now and as they are committed
+     * (a ZooKeeper watch or a Consul blocking query wakes it), until the subscription is closed. Metadata-store
+     * outages are ridden out; save {@link ChangeSubscription#cursor()} to resume after a restart.
+     */
+    public ChangeSubscription subscribe(String container, String prefix, ChangeCursor cursor,
+                                        ChangeListener listener) {
+        Names.checkContainer(container);
+        return call(() -> engine.changeFeed().subscribe(container, prefix, cursor, listener));
+    }
+
+    /**
      * Deletes objects under the Hybris prefix on every cloud that no metadata references and that are older
      * than {@code hybris.gc.grace} (left by crashed clients or failed deletions). Never touches objects outside
      * the prefix, nor ones a write may still be committing. Runs on the calling thread.

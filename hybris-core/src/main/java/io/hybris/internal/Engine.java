@@ -57,6 +57,7 @@ public final class Engine {
     private final long maxValueSize;
     private final MetadataStore store;
     private final MetadataCalls metadata;
+    private final ChangeFeed changeFeed;
     private final CloudCalls calls;
     private final Layouts layouts;
     private final LatencyRanking ranking;
@@ -95,6 +96,7 @@ public final class Engine {
         this.listener = new SafeListener(extraListener == null ? config.listener()
                 : HybrisListener.of(config.listener(), extraListener));
         this.metadata = new MetadataCalls(metadata, metadataCalls, config.clock(), listener);
+        this.changeFeed = new ChangeFeed(metadata, this.metadata, deadline, clientId);
         Map<String, CloudStore> byId = new LinkedHashMap<>();
         cloudList.forEach(c -> byId.put(c.id(), c));
         Map<String, CloudStore> clouds = Map.copyOf(byId);
@@ -133,8 +135,14 @@ public final class Engine {
      * down after.
      */
     public void close() {
+        changeFeed.close();
         metadata.close();
         reads.close();
+    }
+
+    /** The change feed of every container. */
+    public ChangeFeed changeFeed() {
+        return changeFeed;
     }
 
     /** The value cache's counters. */

@@ -5,6 +5,8 @@
 package io.hybris.metadata;
 
 import io.hybris.spi.KeyEncoding;
+import io.hybris.spi.MetadataChange;
+import io.hybris.spi.MetadataChangePage;
 import io.hybris.spi.MetadataEntry;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataPage;
@@ -14,10 +16,13 @@ import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.ProviderOptions;
 import io.hybris.spi.VersionConflictException;
+import io.hybris.spi.Subscription;
 import io.hybris.spi.VersionedValue;
+import io.hybris.spi.support.MetadataPaging;
 import io.hybris.spi.WatchedRead;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -33,7 +38,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A linearizable {@link MetadataStore} in this JVM's memory: one client process only, nothing survives a
  * restart. For tests and single-process experiments. Thread-safe; every operation takes one lock, so reads and
  * conditional updates are trivially linearizable. Versions start at 0 on creation and grow by one per update,
- * as in ZooKeeper.
+ * as in ZooKeeper. It keeps a change log per container ({@link #hasChangeLog()}), sequence numbers 1, 2, 3, ...,
+ * trimmed to the newest {@code retention} commits on every commit.
  */
 public final class InMemoryMetadataStore implements MetadataStore {
     private record Entry(byte[] value, long version) {
@@ -41,9 +47,34 @@ public final class InMemoryMetadataStore implements MetadataStore {
 
     private final Map<String, TreeMap<String, Entry>> containers = new HashMap<>();
     private final Map<MetadataKey, List<Watch>> watches = new HashMap<>();
+    private final Map<String, ChangeLog> logs = new HashMap<>();
+    private final int changesRetention;
 
-    /** An empty store. */
+    /** An empty store whose change logs keep the newest {@value #DEFAULT_CHANGES_RETENTION} commits. */
     public InMemoryMetadataStore() {
+        this(DEFAULT_CHANGES_RETENTION);
+    }
+
+    /**
+     * An empty store whose change logs keep the newest {@code changesRetention} commits per container.
+     *
+     * @throws IllegalArgumentException if {@code changesRetention} is not positive
+     */
+    public InMemoryMetadataStore(int changesRetention) {
+        if (changesRetention <= 0) {
+            throw new IllegalArgumentException("changesRetention must be positive: " + changesRetention);
+        }
+        this.changesRetention = changesRetention;
+    }
+
+    /** How many commits a container's change log keeps by default, as for the ZooKeeper and Consul stores. */
+    public static final int DEFAULT_CHANGES_RETENTION = 20_000;
+
+    private static final class ChangeLog {
+        final ArrayDeque<MetadataChange> commits = new ArrayDeque<>();
+        final List<Watch> watches = new ArrayList<>();
+        long last;
+        long compactedThrough;
     }
 
     private static final class Watch {
@@ -103,7 +134,10 @@ public final class InMemoryMetadataStore implements MetadataStore {
                             + (e == null ? "ABSENT" : e.version) + ", expected " + expected);
                 }
             }
+            Map<String, List<MetadataChange.Update>> logged = new TreeMap<>();
             for (MetadataUpdate u : updates) {
+                logged.computeIfAbsent(u.key().container(), c -> new ArrayList<>())
+                        .add(new MetadataChange.Update(u.key().key(), u.value().clone()));
                 Entry e = entry(u.key());
                 long version = e == null ? 0 : e.version + 1;
                 containers.computeIfAbsent(u.key().container(), c -> new TreeMap<>())
@@ -112,6 +146,15 @@ public final class InMemoryMetadataStore implements MetadataStore {
                 if (list != null) {
                     toFire.addAll(list);
                 }
+            }
+            for (Map.Entry<String, List<MetadataChange.Update>> commit : logged.entrySet()) {
+                ChangeLog log = logs.computeIfAbsent(commit.getKey(), c -> new ChangeLog());
+                log.commits.addLast(new MetadataChange(++log.last, commit.getValue()));
+                while (log.commits.size() > changesRetention) {
+                    log.compactedThrough = log.commits.removeFirst().sequence();
+                }
+                toFire.addAll(log.watches);
+                log.watches.clear();
             }
         }
         for (Watch w : toFire) {
@@ -155,6 +198,60 @@ public final class InMemoryMetadataStore implements MetadataStore {
     public synchronized List<String> containers() {
         return containers.entrySet().stream().filter(e -> !e.getValue().isEmpty()).map(Map.Entry::getKey)
                 .sorted().toList();
+    }
+
+    @Override
+    public boolean hasChangeLog() {
+        return true;
+    }
+
+    @Override
+    public synchronized MetadataChangePage changes(String container, long fromSequence, int limit) {
+        MetadataPaging.checkLimit(limit);
+        ChangeLog log = logs.get(container);
+        if (log == null) {
+            return new MetadataChangePage(List.of(), 0, false);
+        }
+        List<MetadataChange> out = new ArrayList<>();
+        boolean more = false;
+        for (MetadataChange c : log.commits) {
+            if (c.sequence() < fromSequence) {
+                continue;
+            }
+            if (out.size() == limit) {
+                more = true;
+                break;
+            }
+            out.add(c);
+        }
+        return new MetadataChangePage(out, log.compactedThrough, more);
+    }
+
+    @Override
+    public synchronized long latestChange(String container) {
+        ChangeLog log = logs.get(container);
+        return log == null ? 0 : log.last;
+    }
+
+    @Override
+    public Subscription watchChanges(String container, long fromSequence, Runnable onChange) {
+        Watch w = new Watch(onChange);
+        synchronized (this) {
+            ChangeLog log = logs.computeIfAbsent(container, c -> new ChangeLog());
+            if (log.last < fromSequence) {
+                log.watches.add(w);
+                return () -> {
+                    w.done.set(true);
+                    synchronized (this) {
+                        log.watches.remove(w);
+                    }
+                };
+            }
+        }
+        if (w.done.compareAndSet(false, true)) {
+            onChange.run();
+        }
+        return () -> w.done.set(true);
     }
 
     private Entry entry(MetadataKey key) {

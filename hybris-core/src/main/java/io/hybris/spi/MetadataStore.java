@@ -21,7 +21,12 @@ import java.util.Optional;
  *       {@link VersionConflictException} without any effect;</li>
  *   <li>{@link #conditionalUpdateAll} applies several such updates atomically: all or none;</li>
  *   <li>{@link #list} returns entries ordered by {@link KeyEncoding#encode(String)} of their key;</li>
- *   <li>a watch set by {@link #readAndWatch} fires at most once, after the key changes.</li>
+ *   <li>a watch set by {@link #readAndWatch} fires at most once, after the key changes;</li>
+ *   <li>a store that {@link #hasChangeLog() keeps a change log} appends each successful conditional update and
+ *       each successful atomic update to its container's log atomically with the update itself (one
+ *       {@link MetadataChange} per commit, in commit order) and never appends a failed one; it removes the oldest
+ *       commits only when it compacts the log to its retention, and says so with
+ *       {@link MetadataChangePage#compactedThrough()}.</li>
  * </ul>
  * Failures to reach the store throw {@link io.hybris.MetadataUnavailableException}; other failures
  * {@link io.hybris.MetadataStoreException}. Implementations are thread-safe. Keys are stored in a form that
@@ -90,6 +95,46 @@ public interface MetadataStore extends AutoCloseable {
      * whole-store maintenance such as KEK rotation.
      */
     List<String> containers();
+
+    /**
+     * Whether this store keeps a change log per container ({@link #changes}, {@link #latestChange},
+     * {@link #watchChanges}); false by default. Hybris's change feed ({@code Hybris.changes}, {@code subscribe})
+     * needs one.
+     */
+    default boolean hasChangeLog() {
+        return false;
+    }
+
+    /**
+     * Up to {@code limit} commits of {@code container}'s change log whose sequence number is at least
+     * {@code fromSequence}, oldest first.
+     *
+     * @throws UnsupportedOperationException if the store keeps no change log
+     * @throws IllegalArgumentException      if {@code limit} is not positive
+     */
+    default MetadataChangePage changes(String container, long fromSequence, int limit) {
+        throw new UnsupportedOperationException(describe() + " keeps no change log");
+    }
+
+    /**
+     * The sequence number of the newest commit in {@code container}'s change log, or 0 if it has none.
+     *
+     * @throws UnsupportedOperationException if the store keeps no change log
+     */
+    default long latestChange(String container) {
+        throw new UnsupportedOperationException(describe() + " keeps no change log");
+    }
+
+    /**
+     * Calls {@code onChange} once, on a store thread, when {@code container}'s log may hold a commit with a
+     * sequence number of at least {@code fromSequence} — at once if it already holds one, and conservatively
+     * whenever the store cannot tell (a lost session, a watch that keeps failing). It must return quickly.
+     *
+     * @throws UnsupportedOperationException if the store keeps no change log
+     */
+    default Subscription watchChanges(String container, long fromSequence, Runnable onChange) {
+        throw new UnsupportedOperationException(describe() + " keeps no change log");
+    }
 
     /** A human-readable description (type and address) for log and error messages. */
     String describe();

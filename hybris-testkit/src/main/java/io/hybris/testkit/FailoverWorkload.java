@@ -6,6 +6,7 @@ package io.hybris.testkit;
 
 import io.hybris.DeadlineExceededException;
 import io.hybris.Hybris;
+import io.hybris.VersionInfo;
 import io.hybris.MetadataUnavailableException;
 
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -43,7 +45,8 @@ import static org.awaitility.Awaitility.await;
  * }</pre>
  */
 public final class FailoverWorkload {
-    private static final String CONTAINER = "ha";
+    /** The container the workload writes to. */
+    public static final String CONTAINER = "ha";
 
     private final Hybris hybris;
     private final int writers;
@@ -52,6 +55,7 @@ public final class FailoverWorkload {
     private final AtomicLong acked = new AtomicLong();
     private final AtomicBoolean stop = new AtomicBoolean();
     private final List<Throwable> failures = new CopyOnWriteArrayList<>();
+    private final Set<String> acknowledgedVersions = ConcurrentHashMap.newKeySet();
     private final List<Duration> slowest = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicInteger> failureTypes = new ConcurrentHashMap<>();
     private final ExecutorService pool;
@@ -82,7 +86,9 @@ public final class FailoverWorkload {
             lastAttempted[writer] = n;
             long t0 = System.nanoTime();
             try {
-                hybris.put(CONTAINER, "key-" + writer, Long.toString(n).getBytes(StandardCharsets.UTF_8));
+                VersionInfo v = hybris.put(CONTAINER, "key-" + writer,
+                        Long.toString(n).getBytes(StandardCharsets.UTF_8));
+                acknowledgedVersions.add(v.version());
                 lastAcked[writer] = n;
                 acked.incrementAndGet();
             } catch (MetadataUnavailableException | DeadlineExceededException e) {
@@ -121,6 +127,11 @@ public final class FailoverWorkload {
     /** Writes acknowledged so far. */
     public long acknowledged() {
         return acked.get();
+    }
+
+    /** The version ids of the writes acknowledged so far. */
+    public Set<String> acknowledgedVersions() {
+        return Set.copyOf(acknowledgedVersions);
     }
 
     /** Waits until at least {@code count} writes were acknowledged. */

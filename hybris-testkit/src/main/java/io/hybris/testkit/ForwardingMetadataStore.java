@@ -4,10 +4,12 @@
  */
 package io.hybris.testkit;
 
+import io.hybris.spi.MetadataChangePage;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataPage;
 import io.hybris.spi.MetadataStore;
 import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.Subscription;
 import io.hybris.spi.VersionConflictException;
 import io.hybris.spi.VersionedValue;
 import io.hybris.spi.WatchedRead;
@@ -63,6 +65,26 @@ public class ForwardingMetadataStore implements MetadataStore {
     @Override
     public int maxAtomicUpdates() {
         return delegate.maxAtomicUpdates();
+    }
+
+    @Override
+    public boolean hasChangeLog() {
+        return delegate.hasChangeLog();
+    }
+
+    @Override
+    public MetadataChangePage changes(String container, long fromSequence, int limit) {
+        return delegate.changes(container, fromSequence, limit);
+    }
+
+    @Override
+    public long latestChange(String container) {
+        return delegate.latestChange(container);
+    }
+
+    @Override
+    public Subscription watchChanges(String container, long fromSequence, Runnable onChange) {
+        return delegate.watchChanges(container, fromSequence, onChange);
     }
 
     @Override

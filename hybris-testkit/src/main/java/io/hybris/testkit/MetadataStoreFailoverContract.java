@@ -4,13 +4,26 @@
  */
 package io.hybris.testkit;
 
+import io.hybris.Change;
+import io.hybris.ChangeCursor;
+import io.hybris.ChangeListener;
+import io.hybris.ChangeSubscription;
 import io.hybris.Hybris;
+import io.hybris.HybrisException;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.spi.MetadataStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The leader-failover scenario of a replicated {@link MetadataStore}, as an abstract JUnit Jupiter suite: a
@@ -94,11 +107,54 @@ public abstract class MetadataStoreFailoverContract {
                 .deadline(deadline())
                 .build());
 
+        FeedRecorder feed = new FeedRecorder();
         FailoverWorkload workload = FailoverWorkload.start(hybris, 3);
-        workload.awaitAcknowledged(60, Duration.ofSeconds(60));
-        killLeader();
-        workload.awaitAcknowledged(workload.acknowledged() + 60, Duration.ofSeconds(90));
-        assertNewLeader();
-        workload.stopAndVerify(deadline());
+        try (ChangeSubscription subscription = hybris.subscribe(FailoverWorkload.CONTAINER, "",
+                ChangeCursor.BEGINNING, feed)) {
+            workload.awaitAcknowledged(60, Duration.ofSeconds(60));
+            killLeader();
+            workload.awaitAcknowledged(workload.acknowledged() + 60, Duration.ofSeconds(90));
+            assertNewLeader();
+            workload.stopAndVerify(deadline());
+            // the change feed, followed across the leader loss, delivered every acknowledged write, per key in order
+            Set<String> acknowledged = workload.acknowledgedVersions();
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                    assertThat(feed.versions()).containsAll(acknowledged));
+            assertThat(subscription.isActive()).isTrue();
+            feed.assertPerKeyOrder();
+            assertThat(feed.stopped()).isNull();
+        }
+    }
+
+    /** A change listener that records what it was given. */
+    private static final class FeedRecorder implements ChangeListener {
+        private final Set<String> versions = ConcurrentHashMap.newKeySet();
+        private final Map<String, List<Long>> sequences = new ConcurrentHashMap<>();
+        private volatile HybrisException stopped;
+
+        @Override
+        public void onChange(Change change) {
+            versions.add(change.version().version());
+            sequences.computeIfAbsent(change.key(), k -> new CopyOnWriteArrayList<>()).add(change.version().sequence());
+        }
+
+        @Override
+        public void onStopped(HybrisException cause) {
+            stopped = cause;
+        }
+
+        Set<String> versions() {
+            return versions;
+        }
+
+        HybrisException stopped() {
+            return stopped;
+        }
+
+        /** Per key, versions came in commit order, each once (one subscription whose listener never failed). */
+        void assertPerKeyOrder() {
+            sequences.forEach((key, seqs) -> assertThat(seqs).as("versions of %s in delivery order", key)
+                    .isSortedAccordingTo(Long::compare).doesNotHaveDuplicates());
+        }
     }
 }

@@ -1,0 +1,208 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.internal;
+
+import io.hybris.Change;
+import io.hybris.ChangeCursor;
+import io.hybris.ChangeCursorExpiredException;
+import io.hybris.ChangeListener;
+import io.hybris.ChangePage;
+import io.hybris.ChangeSubscription;
+import io.hybris.ClientClosedException;
+import io.hybris.HybrisException;
+import io.hybris.spi.Subscription;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * One subscription's thread: reads pages of the change feed from its cursor, hands each change to the listener
+ * (again after a pause if the listener throws), and when it has caught up waits for the store's change watch —
+ * or at most {@value #RECHECK_SECONDS} s, in case a watch was lost — before reading on. Failures to reach the
+ * metadata store are retried with a growing pause (up to 5 s); only an expired cursor or the client's close end
+ * it. Delivery is at least once: the cursor moves past a change only after the listener returned.
+ */
+final class ChangeSubscriber implements ChangeSubscription, Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(ChangeSubscriber.class);
+    static final long RECHECK_SECONDS = 30;
+    private static final long MAX_PAUSE_MILLIS = 5_000;
+    private static final int PAGE_COMMITS = 256;
+
+    private final ChangeFeed feed;
+    private final String container;
+    private final String prefix;
+    private final ChangeListener listener;
+    private final Consumer<ChangeSubscriber> onEnd;
+    private final Object lock = new Object();
+    private volatile ChangeCursor cursor;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private boolean signalled; // guarded by lock
+    private Thread thread;
+
+    ChangeSubscriber(ChangeFeed feed, String container, String prefix, ChangeCursor cursor, ChangeListener listener,
+                     Consumer<ChangeSubscriber> onEnd) {
+        this.feed = feed;
+        this.container = container;
+        this.prefix = prefix;
+        this.cursor = cursor;
+        this.listener = listener;
+        this.onEnd = onEnd;
+    }
+
+    void start(String name) {
+        thread = new Thread(this, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    @Override
+    public ChangeCursor cursor() {
+        return cursor;
+    }
+
+    @Override
+    public boolean isActive() {
+        return !closed.get();
+    }
+
+    @Override
+    public void run() {
+        long pause = 0;
+        try {
+            while (!closed.get()) {
+                try {
+                    ChangePage page = feed.page(container, prefix, cursor, PAGE_COMMITS);
+                    pause = 0;
+                    for (Change change : page.changes()) {
+                        if (!deliver(change)) {
+                            return;
+                        }
+                        cursor = change.cursor();
+                    }
+                    cursor = page.cursor();
+                    if (!page.hasMore()) {
+                        awaitChange();
+                    }
+                } catch (ChangeCursorExpiredException | ClientClosedException e) {
+                    stop(e);
+                    return;
+                } catch (RuntimeException e) {
+                    if (closed.get()) {
+                        return;
+                    }
+                    pause = Math.min(MAX_PAUSE_MILLIS, Math.max(100, pause * 2));
+                    LOG.warn("change feed of container {}: reading from {} failed, retrying in {} ms: {}", container,
+                            cursor, pause, e.toString());
+                    sleep(pause);
+                }
+            }
+        } finally {
+            onEnd.accept(this);
+        }
+    }
+
+    /** Hands one change to the listener until it returns normally; false if the subscription ended meanwhile. */
+    private boolean deliver(Change change) {
+        long pause = 0;
+        while (!closed.get()) {
+            try {
+                listener.onChange(change);
+                return true;
+            } catch (Exception | Error e) {
+                if (e instanceof Error && !(e instanceof AssertionError)) {
+                    throw (Error) e;
+                }
+                pause = Math.min(MAX_PAUSE_MILLIS, Math.max(100, pause * 2));
+                LOG.warn("change feed of container {}: the listener failed on {} ({}), delivering it again in {} ms",
+                        container, change.key(), change.version().version(), pause, e);
+                sleep(pause);
+            }
+        }
+        return false;
+    }
+
+    /** Waits until the store's watch fires, the subscription is closed, or the recheck interval passes. */
+    private void awaitChange() {
+        Subscription watch = feed.watch(container, cursor, this::signal);
+        try {
+            synchronized (lock) {
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(RECHECK_SECONDS);
+                while (!signalled && !closed.get()) {
+                    long left = until - System.nanoTime();
+                    if (left <= 0) {
+                        break;
+                    }
+                    lock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                }
+                signalled = false;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closed.set(true);
+        } finally {
+            watch.cancel();
+        }
+    }
+
+    private void signal() {
+        synchronized (lock) {
+            signalled = true;
+            lock.notifyAll();
+        }
+    }
+
+    private void sleep(long millis) {
+        synchronized (lock) {
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            try {
+                while (!closed.get()) {
+                    long left = until - System.nanoTime();
+                    if (left <= 0) {
+                        return;
+                    }
+                    lock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                closed.set(true);
+            }
+        }
+    }
+
+    private void stop(HybrisException cause) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        signal();
+        try {
+            listener.onStopped(cause);
+        } catch (RuntimeException e) {
+            LOG.warn("change feed of container {}: onStopped threw", container, e);
+        }
+    }
+
+    /** The client is closing: end with {@link ClientClosedException}, without waiting for the thread. */
+    void stopClientClosed() {
+        stop(new ClientClosedException("the Hybris client was closed; the subscription to container " + container
+                + " ended at " + cursor));
+    }
+
+    @Override
+    public void close() {
+        closed.set(true);
+        signal();
+        Thread t = thread;
+        if (t != null && t != Thread.currentThread()) {
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
