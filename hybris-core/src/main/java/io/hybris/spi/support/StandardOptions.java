@@ -37,6 +37,14 @@ public final class StandardOptions {
     public static final Option<String> TRUST_STORE_PASSWORD = Option.string("trust-store-password", null,
             "its password; a secret, best set through the environment (needs `trust-store`)");
 
+    /**
+     * {@code changes-retention}: how many commits each container's change log keeps (the change feed), positive;
+     * default 20,000. A store bounds it further where its log's listing is limited.
+     */
+    public static final Option<Integer> CHANGES_RETENTION = Option.integer("changes-retention", 20_000,
+            "commits each container's change log keeps for the change feed (`Hybris.changes`, `subscribe`); a"
+                    + " cursor older than that gets `ChangeCursorExpiredException` and resyncs by listing").positive();
+
     private StandardOptions() {
     }
 }

@@ -7,6 +7,7 @@ package io.hybris.rmds.consul;
 import io.hybris.testkit.ConsulTestAgent;
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.CallerBehaviourContract;
+import io.hybris.testkit.ChangeFeedContract;
 import io.hybris.testkit.ConditionalWriteContract;
 import io.hybris.testkit.HybrisContract;
 import io.hybris.testkit.StreamingContract;
@@ -35,9 +36,14 @@ class ConsulHybrisContractTest extends HybrisContract {
 
     @Override
     protected MetadataStore newMetadataStore() {
+        return newMetadataStore(ConsulMetadataStoreProvider.CHANGES_RETENTION.defaultValue().orElseThrow());
+    }
+
+    MetadataStore newMetadataStore(int changesRetention) {
         return ConsulMetadataStore.builder()
                 .address(agent.address())
                 .keyPrefix("e2e-" + PREFIXES.incrementAndGet())
+                .changesRetention(changesRetention)
                 .build();
     }
 
@@ -65,6 +71,20 @@ class ConsulHybrisContractTest extends HybrisContract {
         @Override
         protected MetadataStore newMetadataStore() {
             return ConsulHybrisContractTest.this.newMetadataStore();
+        }
+    }
+
+    /** The change feed ({@link ChangeFeedContract}), same server. */
+    @Nested
+    class ChangeFeed extends ChangeFeedContract {
+        @Override
+        protected MetadataStore newMetadataStore() {
+            return ConsulHybrisContractTest.this.newMetadataStore();
+        }
+
+        @Override
+        protected MetadataStore newMetadataStore(int retention) {
+            return ConsulHybrisContractTest.this.newMetadataStore(retention);
         }
     }
 }

@@ -8,6 +8,7 @@ import io.hybris.HybrisConfigurationException;
 import io.hybris.MetadataStoreException;
 import io.hybris.MetadataUnavailableException;
 import io.hybris.spi.KeyEncoding;
+import io.hybris.spi.MetadataChangePage;
 import io.hybris.spi.MetadataEntry;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataPage;
@@ -20,11 +21,8 @@ import io.hybris.spi.VersionedValue;
 import io.hybris.spi.WatchedRead;
 import io.hybris.spi.support.ConfigValues;
 import io.hybris.spi.support.MetadataPaging;
-import io.hybris.spi.support.MetadataUpdates;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
-import org.apache.curator.framework.api.transaction.CuratorOp;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
@@ -35,9 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -59,7 +55,9 @@ import java.util.function.Function;
  * {@code <root>/<c>/<KeyEncoding.encode(k)>}; its {@link MetadataVersion} is the znode's data version. A create
  * ({@link MetadataVersion#ABSENT}) is {@code create} (the container znode is made on demand as a ZooKeeper
  * container node), an update is {@code setData} with the expected version, and
- * {@link #conditionalUpdateAll} is one {@code multi} transaction. {@code <root>/.sync} is this store's own node
+ * {@link #conditionalUpdateAll} is one {@code multi} transaction. Every update's {@code multi} also appends the
+ * commit to its container's change log, {@code <root>/.changes/<c>} ({@link #changes}; see
+ * {@code ZooKeeperChangeLog} and docs/changes.md). {@code <root>/.sync} is this store's own node
  * for the {@code quorum-write} read mode; it can never clash with a container, whose names start with a letter
  * or digit.
  *
@@ -137,7 +135,8 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
     private final ZooKeeperLayout layout;
     private final ReadMode readMode;
     private final String description;
-    private final Set<String> knownContainers = ConcurrentHashMap.newKeySet();
+    private final ZooKeeperChangeLog changeLog;
+    private final ZooKeeperWrites writes;
 
     private ZooKeeperMetadataStore(ZooKeeperSettings s, ZooKeeperSession session) {
         this.session = session;
@@ -145,6 +144,8 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         this.layout = new ZooKeeperLayout(s.root());
         this.readMode = s.readMode();
         this.description = s.describe();
+        this.changeLog = new ZooKeeperChangeLog(session, s.root(), description, s.changesRetention());
+        this.writes = new ZooKeeperWrites(session, layout, changeLog);
     }
 
     /** A builder with the defaults of {@link ZooKeeperMetadataStoreProvider#OPTIONS}; connect is required. */
@@ -267,95 +268,34 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
 
     @Override
     public void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
-        session.checkOpen();
-        MetadataKey key = update.key();
-        String path = layout.path(key);
-        MetadataVersion expected = update.expectedVersion();
-        try {
-            if (expected.isAbsent()) {
-                client.create().creatingParentContainersIfNeeded().withMode(CreateMode.PERSISTENT)
-                        .forPath(path, update.value());
-                knownContainers.add(key.container());
-            } else {
-                client.setData().withVersion(ZooKeeperLayout.zkVersion(key, expected)).forPath(path, update.value());
-            }
-        } catch (KeeperException.NodeExistsException e) {
-            throw new VersionConflictException(key + " already exists (expected ABSENT)", e);
-        } catch (KeeperException.BadVersionException e) {
-            throw new VersionConflictException(key + " is no longer at version " + expected, e);
-        } catch (KeeperException.NoNodeException e) {
-            throw new VersionConflictException(key + " does not exist (expected version " + expected + ")", e);
-        } catch (VersionConflictException e) {
-            throw e;
-        } catch (Exception e) {
-            throw session.failure("conditional update", key.toString(), e);
-        }
+        writes.write(List.of(update));
     }
 
     @Override
     public void conditionalUpdateAll(List<MetadataUpdate> updates) throws VersionConflictException {
-        session.checkOpen();
-        MetadataUpdates.requireDistinctKeys(updates);
-        if (updates.isEmpty()) {
-            return;
-        }
-        if (updates.size() == 1) {
-            conditionalUpdate(updates.get(0));
-            return;
-        }
-        String what = updates.size() + " keys (" + updates.get(0).key() + ", ...)";
-        for (int attempt = 0; ; attempt++) {
-            try {
-                ensureContainers(updates);
-                List<CuratorOp> ops = new ArrayList<>(updates.size());
-                for (MetadataUpdate u : updates) {
-                    String path = layout.path(u.key());
-                    if (u.expectedVersion().isAbsent()) {
-                        ops.add(client.transactionOp().create().withMode(CreateMode.PERSISTENT)
-                                .forPath(path, u.value()));
-                    } else {
-                        ops.add(client.transactionOp().setData()
-                                .withVersion(ZooKeeperLayout.zkVersion(u.key(), u.expectedVersion()))
-                                .forPath(path, u.value()));
-                    }
-                }
-                client.transaction().forOperations(ops);
-                return;
-            } catch (VersionConflictException e) {
-                throw e;
-            } catch (KeeperException e) {
-                int failed = ZooKeeperLayout.failedOp(e);
-                MetadataUpdate u = failed < 0 ? null : updates.get(failed);
-                KeeperException.Code code = e.code();
-                if (u != null && u.expectedVersion().isAbsent() && code == KeeperException.Code.NONODE
-                        && attempt == 0) {
-                    knownContainers.remove(u.key().container()); // container znode removed behind our back
-                    continue;
-                }
-                if (code == KeeperException.Code.NODEEXISTS || code == KeeperException.Code.BADVERSION
-                        || code == KeeperException.Code.NONODE) {
-                    String why = u == null ? "a version check failed (" + code + ")"
-                            : code == KeeperException.Code.NODEEXISTS ? u.key() + " already exists"
-                            : code == KeeperException.Code.NONODE ? u.key() + " does not exist"
-                            : u.key() + " is no longer at version " + u.expectedVersion();
-                    throw new VersionConflictException("atomic update of " + updates.size()
-                            + " keys aborted, nothing written: " + why, e);
-                }
-                throw session.failure("atomic update", what, e);
-            } catch (Exception e) {
-                throw session.failure("atomic update", what, e);
-            }
-        }
+        writes.write(updates);
     }
 
-    private void ensureContainers(List<MetadataUpdate> updates) throws Exception {
-        for (MetadataUpdate u : updates) {
-            String container = u.key().container();
-            if (u.expectedVersion().isAbsent() && !knownContainers.contains(container)) {
-                client.createContainers(layout.containerPath(container));
-                knownContainers.add(container);
-            }
-        }
+    // ------------------------------------------------------------------ change log
+
+    @Override
+    public boolean hasChangeLog() {
+        return true;
+    }
+
+    @Override
+    public MetadataChangePage changes(String container, long fromSequence, int limit) {
+        return changeLog.changes(container, fromSequence, limit);
+    }
+
+    @Override
+    public long latestChange(String container) {
+        return changeLog.latest(container);
+    }
+
+    @Override
+    public Subscription watchChanges(String container, long fromSequence, Runnable onChange) {
+        return changeLog.watch(container, fromSequence, onChange);
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -383,6 +323,7 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
 
     @Override
     public void close() {
+        changeLog.close();
         session.close();
     }
 
@@ -410,6 +351,7 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         Duration operationTimeout;
         Duration startTimeout = ZooKeeperMetadataStoreProvider.START_TIMEOUT.defaultValue().orElseThrow();
         String digest;
+        int changesRetention = ZooKeeperMetadataStoreProvider.CHANGES_RETENTION.defaultValue().orElseThrow();
         Function<String, String> keyNames = name -> name;
         String description;
         AutoCloseable owned;
@@ -473,6 +415,12 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         /** {@code user:password} for ZooKeeper's digest scheme and creator-only ACLs; null for none. */
         public Builder digest(String digest) {
             this.digest = digest;
+            return this;
+        }
+
+        /** How many commits each container's change log keeps, 1 to 50,000; default 20,000. */
+        public Builder changesRetention(int changesRetention) {
+            this.changesRetention = changesRetention;
             return this;
         }
 

@@ -54,12 +54,15 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
             + " `digest` scheme; every node created gets an ACL for that identity only. A secret: set"
             + " `HYBRIS_RMDS_ZOOKEEPER_DIGEST`");
 
+    static final Option<Integer> CHANGES_RETENTION = StandardOptions.CHANGES_RETENTION.between(1, 50_000,
+            " (ZooKeeper lists a log's children in one response, bounded by jute.maxbuffer)");
+
     /**
      * The client options (all but {@code connect}), also taken by a provider that starts its own server: the
      * embedded ZooKeeper (module {@code hybris-rmds-zookeeper-embedded}).
      */
     public static final OptionSet CLIENT = OptionSet.of(ROOT, READ_MODE, SESSION_TIMEOUT, CONNECT_TIMEOUT,
-            OPERATION_TIMEOUT, START_TIMEOUT, DIGEST);
+            OPERATION_TIMEOUT, START_TIMEOUT, DIGEST, CHANGES_RETENTION);
 
     /** Every option of this provider, in the order of its documentation. */
     public static final OptionSet OPTIONS = OptionSet.of(CONNECT).with(CLIENT.options().toArray(Option<?>[]::new));
@@ -124,6 +127,7 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
         OPERATION_TIMEOUT.find(o).ifPresent(b::operationTimeout);
         START_TIMEOUT.find(o).ifPresent(b::startTimeout);
         DIGEST.find(o).ifPresent(b::digest);
+        CHANGES_RETENTION.find(o).ifPresent(b::changesRetention);
         return b;
     }
 }

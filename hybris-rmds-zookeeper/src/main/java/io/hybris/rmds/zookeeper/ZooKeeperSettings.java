@@ -12,6 +12,7 @@ import java.util.function.Function;
 
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.CONNECT_TIMEOUT;
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.OPERATION_TIMEOUT;
+import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.CHANGES_RETENTION;
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.SESSION_TIMEOUT;
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.START_TIMEOUT;
 
@@ -27,8 +28,8 @@ import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.START_TIME
  */
 record ZooKeeperSettings(String connect, String root, ZooKeeperMetadataStore.ReadMode readMode,
                          Duration sessionTimeout, Duration connectTimeout, Duration operationTimeout,
-                         Duration startTimeout, String digest, Function<String, String> keyNames, String description,
-                         AutoCloseable owned) {
+                         Duration startTimeout, String digest, int changesRetention, Function<String, String> keyNames,
+                         String description, AutoCloseable owned) {
 
     /** Validates a builder's settings; {@code connect} only if {@code withConnect}. */
     static ZooKeeperSettings of(ZooKeeperMetadataStore.Builder b, boolean withConnect) {
@@ -51,8 +52,9 @@ record ZooKeeperSettings(String connect, String root, ZooKeeperMetadataStore.Rea
             throw new HybrisConfigurationException(keys.apply("digest")
                     + " must have the form user:password (value not shown: it is a secret)");
         }
+        int retention = CHANGES_RETENTION.check(keys.apply(CHANGES_RETENTION.name()), b.changesRetention);
         return new ZooKeeperSettings(connect, b.root, b.readMode, session, connectTimeout, operationTimeout, start,
-                b.digest, keys, b.description, b.owned);
+                b.digest, retention, keys, b.description, b.owned);
     }
 
     /** The full property key (or the bare name) of an option, for messages. */

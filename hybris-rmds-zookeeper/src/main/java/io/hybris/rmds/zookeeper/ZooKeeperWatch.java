@@ -25,18 +25,30 @@ final class ZooKeeperWatch implements Watcher, Subscription {
     private final String path;
     private final Runnable onChange;
     private final AtomicBoolean done = new AtomicBoolean();
+    private final boolean children;
 
     ZooKeeperWatch(ZooKeeperSession session, String description, String path, Runnable onChange) {
+        this(session, description, path, onChange, false);
+    }
+
+    /** A watch that also fires when the node's children change ({@code children}: a change-log watch). */
+    ZooKeeperWatch(ZooKeeperSession session, String description, String path, Runnable onChange, boolean children) {
         this.session = session;
         this.description = description;
         this.path = path;
         this.onChange = onChange;
+        this.children = children;
     }
 
     @Override
     public void process(WatchedEvent event) {
         switch (event.getType()) {
             case NodeCreated, NodeDataChanged, NodeDeleted -> fire();
+            case NodeChildrenChanged -> {
+                if (children) {
+                    fire();
+                }
+            }
             case None -> {
                 if (event.getState() == Event.KeeperState.Expired) {
                     fire(); // the server dropped the watch with the session: the key may have changed
@@ -48,7 +60,8 @@ final class ZooKeeperWatch implements Watcher, Subscription {
         }
     }
 
-    private void fire() {
+    /** Runs the callback now, unless it ran or the watch was cancelled. */
+    void fire() {
         if (done.compareAndSet(false, true)) {
             try {
                 onChange.run();

@@ -6,6 +6,7 @@ package io.hybris.rmds.zookeeper;
 
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.CallerBehaviourContract;
+import io.hybris.testkit.ChangeFeedContract;
 import io.hybris.testkit.ConditionalWriteContract;
 import io.hybris.testkit.HybrisContract;
 import io.hybris.testkit.StreamingContract;
@@ -33,9 +34,14 @@ class ZooKeeperHybrisContractTest extends HybrisContract {
 
     @Override
     protected MetadataStore newMetadataStore() {
+        return newMetadataStore(ZooKeeperMetadataStoreProvider.CHANGES_RETENTION.defaultValue().orElseThrow());
+    }
+
+    MetadataStore newMetadataStore(int changesRetention) {
         return ZooKeeperMetadataStore.builder()
                 .connect(server.getConnectString())
                 .root("/e2e-" + ROOTS.incrementAndGet())
+                .changesRetention(changesRetention)
                 .build();
     }
 
@@ -63,6 +69,20 @@ class ZooKeeperHybrisContractTest extends HybrisContract {
         @Override
         protected MetadataStore newMetadataStore() {
             return ZooKeeperHybrisContractTest.this.newMetadataStore();
+        }
+    }
+
+    /** The change feed ({@link ChangeFeedContract}), same server. */
+    @Nested
+    class ChangeFeed extends ChangeFeedContract {
+        @Override
+        protected MetadataStore newMetadataStore() {
+            return ZooKeeperHybrisContractTest.this.newMetadataStore();
+        }
+
+        @Override
+        protected MetadataStore newMetadataStore(int retention) {
+            return ZooKeeperHybrisContractTest.this.newMetadataStore(retention);
         }
     }
 }

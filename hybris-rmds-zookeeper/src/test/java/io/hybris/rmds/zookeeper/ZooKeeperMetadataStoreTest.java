@@ -72,7 +72,9 @@ class ZooKeeperMetadataStoreTest {
                     MetadataVersion.ABSENT));
 
             assertThat(raw.getData().forPath(root + "/photos/a%20b%2Fc.jpg")).isEqualTo(bytes("meta"));
-            assertThat(raw.getChildren().forPath(root)).containsExactly("photos");
+            assertThat(raw.getChildren().forPath(root)).containsExactlyInAnyOrder("photos", ".changes");
+            assertThat(raw.getChildren().forPath(root + "/.changes/photos")).as("the commit's change-log record")
+                    .containsExactly("c-0000000000");
             assertThat(raw.getChildren().forPath(root + "/photos")).containsExactly("a%20b%2Fc.jpg");
             assertThat(raw.checkExists().forPath("/hybris")).as("default root untouched").isNull();
             assertThat(store.describe()).contains("ZooKeeper at " + server.getConnectString())
@@ -94,7 +96,7 @@ class ZooKeeperMetadataStoreTest {
             assertThat(store.list("docs", "", null, 10).entries()).hasSize(1);
 
             assertThat(raw.checkExists().forPath(root + "/.sync").getVersion()).isEqualTo(before + 2);
-            assertThat(raw.getChildren().forPath(root)).containsExactlyInAnyOrder(".sync", "docs");
+            assertThat(raw.getChildren().forPath(root)).containsExactlyInAnyOrder(".sync", ".changes", "docs");
         }
     }
 

@@ -1,0 +1,273 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.rmds.zookeeper;
+
+import io.hybris.spi.MetadataChange;
+import io.hybris.spi.MetadataChangePage;
+import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.Subscription;
+import io.hybris.spi.support.ChangeLogCodec;
+import io.hybris.spi.support.ChangeLogCompaction;
+import io.hybris.spi.support.MetadataPaging;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The change logs of a {@link ZooKeeperMetadataStore}: container {@code c}'s log is the znode
+ * {@code <root>/.changes/<c>} (persistent, so its sequence counter never restarts), and each commit is a
+ * persistent sequential child {@code c-<10 digits>} created in the commit's own {@code multi}, holding the keys and
+ * values the commit wrote ({@link ChangeLogCodec}). ZooKeeper numbers sequential children in the order the leader
+ * applies their transactions, so the log is in commit order; the change's sequence number is the child's plus one.
+ * The log znode's data is the highest sequence number compaction removed ({@code 0} before any), written before
+ * the children it covers are deleted. Thread-safe.
+ */
+final class ZooKeeperChangeLog implements AutoCloseable {
+    static final String DIRECTORY = ".changes";
+    private static final String CHILD = "c-";
+    private static final int MAX_PIPELINED_READS = 256;
+
+    private final ZooKeeperSession session;
+    private final CuratorFramework client;
+    private final String base;
+    private final String description;
+    private final int retention;
+    private final Set<String> known = ConcurrentHashMap.newKeySet();
+    private final ChangeLogCompaction compaction;
+
+    ZooKeeperChangeLog(ZooKeeperSession session, String root, String description, int retention) {
+        this.session = session;
+        this.client = session.client();
+        this.base = root + "/" + DIRECTORY;
+        this.description = description;
+        this.retention = retention;
+        this.compaction = new ChangeLogCompaction(description, retention, this::compact);
+    }
+
+    String path(String container) {
+        return base + "/" + container;
+    }
+
+    /** Makes sure the log znodes of the updates' containers exist (cached; {@link #forget} after a NONODE). */
+    void ensure(List<MetadataUpdate> updates) throws Exception {
+        for (MetadataUpdate u : updates) {
+            String container = u.key().container();
+            if (!known.contains(container)) {
+                try {
+                    client.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT)
+                            .forPath(path(container), marker(0));
+                } catch (KeeperException.NodeExistsException exists) {
+                    // made by another client
+                }
+                known.add(container);
+            }
+        }
+    }
+
+    /** Forgets that the logs exist (one was deleted behind our back). */
+    void forget() {
+        known.clear();
+    }
+
+    /** The operations appending one record per container of {@code updates}, to add to their multi. */
+    List<CuratorOp> appendOperations(List<MetadataUpdate> updates) throws Exception {
+        Map<String, List<MetadataUpdate>> byContainer = new LinkedHashMap<>();
+        for (MetadataUpdate u : updates) {
+            byContainer.computeIfAbsent(u.key().container(), c -> new ArrayList<>()).add(u);
+        }
+        List<CuratorOp> ops = new ArrayList<>(byContainer.size());
+        for (Map.Entry<String, List<MetadataUpdate>> e : byContainer.entrySet()) {
+            ops.add(client.transactionOp().create().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+                    .forPath(path(e.getKey()) + "/" + CHILD, ChangeLogCodec.encode(e.getValue())));
+        }
+        return ops;
+    }
+
+    /** Counts the commit for compaction. */
+    void committed(List<MetadataUpdate> updates) {
+        updates.stream().map(u -> u.key().container()).distinct().forEach(compaction::committed);
+    }
+
+    MetadataChangePage changes(String container, long from, int limit) {
+        MetadataPaging.checkLimit(limit);
+        session.checkOpen();
+        String what = "change log of container " + container;
+        String log = path(container);
+        try {
+            session.beforeRead();
+            List<Long> sequences = sequences(client.getChildren().forPath(log));
+            List<Long> wanted = sequences.stream().filter(s -> s >= from).sorted().toList();
+            boolean more = wanted.size() > limit;
+            List<Long> page = wanted.subList(0, Math.min(limit, wanted.size()));
+            List<MetadataChange> changes = new ArrayList<>(page.size());
+            for (int i = 0; i < page.size(); i += MAX_PIPELINED_READS) {
+                List<Long> batch = page.subList(i, Math.min(page.size(), i + MAX_PIPELINED_READS));
+                List<CompletableFuture<CuratorEvent>> reads = new ArrayList<>(batch.size());
+                for (long s : batch) {
+                    reads.add(session.getDataInBackground(child(log, s)));
+                }
+                for (int j = 0; j < batch.size(); j++) {
+                    CuratorEvent event = session.await(reads.get(j), "read", what);
+                    KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+                    if (code == KeeperException.Code.NONODE) {
+                        continue; // compacted since getChildren: the marker read below covers it
+                    }
+                    if (code != KeeperException.Code.OK) {
+                        throw session.failure("read", what, KeeperException.create(code, child(log, batch.get(j))));
+                    }
+                    changes.add(ChangeLogCodec.decode(batch.get(j), ZooKeeperLayout.data(event.getData()),
+                            child(log, batch.get(j)) + " on " + description));
+                }
+            }
+            return new MetadataChangePage(changes, readMarker(log), more);
+        } catch (KeeperException.NoNodeException e) {
+            return new MetadataChangePage(List.of(), 0, false);
+        } catch (RuntimeException e) {
+            throw session.failure("read", what, e);
+        } catch (Exception e) {
+            throw session.failure("read", what, e);
+        }
+    }
+
+    long latest(String container) {
+        session.checkOpen();
+        String log = path(container);
+        try {
+            session.beforeRead();
+            List<Long> sequences = sequences(client.getChildren().forPath(log));
+            return sequences.isEmpty() ? readMarker(log) : sequences.stream().mapToLong(Long::longValue).max()
+                    .orElseThrow();
+        } catch (KeeperException.NoNodeException e) {
+            return 0;
+        } catch (Exception e) {
+            throw session.failure("read", "change log of container " + container, e);
+        }
+    }
+
+    Subscription watch(String container, long from, Runnable onChange) {
+        session.checkOpen();
+        String log = path(container);
+        ZooKeeperWatch watch = new ZooKeeperWatch(session, description, log, onChange, true);
+        try {
+            List<String> children;
+            try {
+                children = client.getChildren().usingWatcher(watch).forPath(log);
+            } catch (KeeperException.NoNodeException missing) {
+                if (client.checkExists().usingWatcher(watch).forPath(log) == null) {
+                    return watch; // fires when the log is created
+                }
+                children = List.of();
+                watch.fire(); // created in between: read it
+            }
+            if (sequences(children).stream().anyMatch(s -> s >= from)) {
+                watch.fire();
+            }
+            return watch;
+        } catch (Exception e) {
+            watch.cancel();
+            throw session.failure("watch", "change log of container " + container, e);
+        }
+    }
+
+    /** Removes the oldest commits beyond the retention: the marker first, then the children it covers. */
+    void compact(String container) {
+        if (session.isClosed()) {
+            return;
+        }
+        String log = path(container);
+        try {
+            List<Long> sequences = new ArrayList<>(sequences(client.getChildren().forPath(log)));
+            if (sequences.size() <= retention) {
+                return;
+            }
+            sequences.sort(null);
+            List<Long> drop = sequences.subList(0, sequences.size() - retention);
+            long through = drop.get(drop.size() - 1);
+            for (int attempt = 0; ; attempt++) {
+                Stat stat = new Stat();
+                long marker = parseMarker(client.getData().storingStatIn(stat).forPath(log));
+                if (marker >= through) {
+                    break;
+                }
+                try {
+                    client.setData().withVersion(stat.getVersion()).forPath(log, marker(through));
+                    break;
+                } catch (KeeperException.BadVersionException raced) {
+                    if (attempt >= 5) {
+                        throw raced;
+                    }
+                }
+            }
+            List<CompletableFuture<CuratorEvent>> deletes = new ArrayList<>(drop.size());
+            for (long s : drop) {
+                CompletableFuture<CuratorEvent> done = new CompletableFuture<>();
+                client.delete().inBackground((c, event) -> done.complete(event)).forPath(child(log, s));
+                deletes.add(done);
+            }
+            for (CompletableFuture<CuratorEvent> d : deletes) {
+                session.await(d, "compact", "change log of container " + container); // NONODE: another did it
+            }
+        } catch (KeeperException.NoNodeException gone) {
+            // nothing to compact
+        } catch (Exception e) {
+            throw session.failure("compact", "change log of container " + container, e);
+        }
+    }
+
+    private long readMarker(String log) throws Exception {
+        return parseMarker(client.getData().forPath(log));
+    }
+
+    private static String child(String log, long sequence) {
+        return log + "/" + CHILD + String.format("%010d", sequence - 1);
+    }
+
+    /** The sequence numbers of the log's children (ZooKeeper's suffix plus one); other children are ignored. */
+    private static List<Long> sequences(List<String> children) {
+        List<Long> out = new ArrayList<>(children.size());
+        for (String name : children) {
+            if (name.startsWith(CHILD) && name.length() == CHILD.length() + 10) {
+                try {
+                    out.add(Long.parseLong(name.substring(CHILD.length())) + 1);
+                } catch (NumberFormatException foreign) {
+                    // not ours
+                }
+            }
+        }
+        return out;
+    }
+
+    private static byte[] marker(long through) {
+        return Long.toString(through).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static long parseMarker(byte[] data) {
+        if (data == null || data.length == 0) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(new String(data, StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    @Override
+    public void close() {
+        compaction.close();
+    }
+}

@@ -1,0 +1,118 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.rmds.zookeeper;
+
+import io.hybris.spi.MetadataKey;
+import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.VersionConflictException;
+import io.hybris.spi.support.MetadataUpdates;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The conditional updates of a {@link ZooKeeperMetadataStore}: each is one {@code multi} of the keys' creates
+ * ({@link io.hybris.spi.MetadataVersion#ABSENT}) or version-checked {@code setData}s and the sequential create of
+ * the commit's change-log record ({@link ZooKeeperChangeLog}), so a commit and its record land together or not at
+ * all. Thread-safe.
+ */
+final class ZooKeeperWrites {
+    private final ZooKeeperSession session;
+    private final CuratorFramework client;
+    private final ZooKeeperLayout layout;
+    private final ZooKeeperChangeLog log;
+    private final Set<String> knownContainers = ConcurrentHashMap.newKeySet();
+
+    ZooKeeperWrites(ZooKeeperSession session, ZooKeeperLayout layout, ZooKeeperChangeLog log) {
+        this.session = session;
+        this.client = session.client();
+        this.layout = layout;
+        this.log = log;
+    }
+
+    /** Applies the updates and their change-log record atomically. */
+    void write(List<MetadataUpdate> updates) throws VersionConflictException {
+        session.checkOpen();
+        MetadataUpdates.requireDistinctKeys(updates);
+        if (updates.isEmpty()) {
+            return;
+        }
+        boolean single = updates.size() == 1;
+        String what = single ? updates.get(0).key().toString()
+                : updates.size() + " keys (" + updates.get(0).key() + ", ...)";
+        String operation = single ? "conditional update" : "atomic update";
+        for (int attempt = 0; ; attempt++) {
+            try {
+                ensureContainers(updates);
+                log.ensure(updates);
+                List<CuratorOp> ops = new ArrayList<>(updates.size() + 1);
+                for (MetadataUpdate u : updates) {
+                    String path = layout.path(u.key());
+                    if (u.expectedVersion().isAbsent()) {
+                        ops.add(client.transactionOp().create().withMode(CreateMode.PERSISTENT)
+                                .forPath(path, u.value()));
+                    } else {
+                        ops.add(client.transactionOp().setData()
+                                .withVersion(ZooKeeperLayout.zkVersion(u.key(), u.expectedVersion()))
+                                .forPath(path, u.value()));
+                    }
+                }
+                ops.addAll(log.appendOperations(updates));
+                client.transaction().forOperations(ops);
+                log.committed(updates);
+                return;
+            } catch (VersionConflictException e) {
+                throw e;
+            } catch (KeeperException e) {
+                int failed = ZooKeeperLayout.failedOp(e);
+                KeeperException.Code code = e.code();
+                if (failed >= updates.size() && code == KeeperException.Code.NONODE && attempt == 0) {
+                    log.forget(); // a log znode removed behind our back
+                    continue;
+                }
+                MetadataUpdate u = failed < 0 || failed >= updates.size() ? null : updates.get(failed);
+                if (u != null && u.expectedVersion().isAbsent() && code == KeeperException.Code.NONODE
+                        && attempt == 0) {
+                    knownContainers.remove(u.key().container()); // container znode removed behind our back
+                    continue;
+                }
+                if (u != null && (code == KeeperException.Code.NODEEXISTS || code == KeeperException.Code.BADVERSION
+                        || code == KeeperException.Code.NONODE)) {
+                    throw conflict(updates, u, code, e);
+                }
+                throw session.failure(operation, what, e);
+            } catch (Exception e) {
+                throw session.failure(operation, what, e);
+            }
+        }
+    }
+
+    private static VersionConflictException conflict(List<MetadataUpdate> updates, MetadataUpdate u,
+                                                     KeeperException.Code code, KeeperException e) {
+        MetadataKey key = u.key();
+        String why = code == KeeperException.Code.NODEEXISTS ? key + " already exists (expected ABSENT)"
+                : code == KeeperException.Code.NONODE ? key + " does not exist (expected version "
+                + u.expectedVersion() + ")"
+                : key + " is no longer at version " + u.expectedVersion();
+        return new VersionConflictException(updates.size() == 1 ? why
+                : "atomic update of " + updates.size() + " keys aborted, nothing written: " + why, e);
+    }
+
+    private void ensureContainers(List<MetadataUpdate> updates) throws Exception {
+        for (MetadataUpdate u : updates) {
+            String container = u.key().container();
+            if (u.expectedVersion().isAbsent() && !knownContainers.contains(container)) {
+                client.createContainers(layout.containerPath(container));
+                knownContainers.add(container);
+            }
+        }
+    }
+}
