@@ -9,6 +9,7 @@ import io.hybris.InvalidRequestException;
 import io.hybris.MetadataStoreException;
 import io.hybris.MetadataUnavailableException;
 import io.hybris.spi.KeyEncoding;
+import io.hybris.spi.MetadataChangePage;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataPage;
 import io.hybris.spi.MetadataStore;
@@ -20,13 +21,9 @@ import io.hybris.spi.VersionedValue;
 import io.hybris.spi.WatchedRead;
 import io.hybris.spi.support.ConfigValues;
 import io.hybris.spi.support.MetadataPaging;
-import io.hybris.spi.support.MetadataUpdates;
-import org.kiwiproject.consul.model.kv.TxError;
 import org.kiwiproject.consul.model.kv.TxResponse;
 import org.kiwiproject.consul.model.kv.Value;
 import org.kiwiproject.consul.option.ConsistencyMode;
-import org.kiwiproject.consul.option.ImmutablePutOptions;
-import org.kiwiproject.consul.option.PutOptions;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,7 +60,9 @@ import java.util.function.Function;
  * {@code ModifyIndex}. A create ({@link MetadataVersion#ABSENT}) is a check-and-set {@code PUT ?cas=0}, an update
  * is {@code PUT ?cas=<ModifyIndex>}; a check-and-set that Consul answers {@code false} is a
  * {@link VersionConflictException}. {@link #conditionalUpdateAll} is one {@code /v1/txn} transaction of
- * {@code cas} operations (index 0 to create), which Consul applies atomically through Raft. {@link #list} lists the
+ * {@code cas} operations (index 0 to create), which Consul applies atomically through Raft. Every update is such a
+ * transaction, which also appends the commit to its container's change log under
+ * {@code <key-prefix>/.changes/<c>/} ({@link #changes}; see {@code ConsulChangeLog} and docs/changes.md). {@link #list} lists the
  * keys under {@code <key-prefix>/<c>/<encoded prefix>} (keys only), pages them in encoded-key order and fetches the
  * page's values with read-only transactions of up to 64 {@code get} operations; {@link #containers()} is a
  * key listing of {@code <key-prefix>/} with separator {@code /}.
@@ -73,12 +72,13 @@ import java.util.function.Function;
  * {@code docs/consul.md} is made from it); the builder's setters carry the same names.
  *
  * <h2>Limits</h2>
- * Consul rejects a transaction of more than {@value #MAX_TRANSACTION_OPERATIONS} operations, so
- * {@link #conditionalUpdateAll} of more keys throws {@link InvalidRequestException} before sending anything
+ * Consul rejects a transaction of more than {@value #MAX_TRANSACTION_OPERATIONS} operations, two of which record the
+ * commit in the change log, so {@link #conditionalUpdateAll} of more than 62 keys throws {@link InvalidRequestException} before sending anything
  * (nothing is split: a split transaction would not be atomic). Consul limits one value to 512 KiB
  * ({@code limits.kv_max_value_size}) and one transaction request to 512 KiB ({@code limits.txn_max_req_len}) by
- * default; larger requests fail with {@link MetadataStoreException} naming the limit. Hybris metadata is about 50
- * to 200 bytes per key.
+ * default; larger requests fail with {@link MetadataStoreException} naming the limit. A transaction carries each
+ * value twice (the key and the change-log record), base64-encoded, so one update's values may add up to about
+ * 190 KiB. Hybris metadata is about 50 to 200 bytes per key (up to about 2.3 KiB with application metadata).
  *
  * <h2>Failures</h2>
  * An agent that does not answer with a leader within start-timeout throws {@link MetadataUnavailableException}
@@ -160,11 +160,15 @@ public final class ConsulMetadataStore implements MetadataStore {
     private final Duration callTimeBound;
     private final String description;
     private final Set<ConsulWatch> watches = ConcurrentHashMap.newKeySet();
+    private final ConsulChangeLog changeLog;
+    private final ConsulWrites writes;
 
     private ConsulMetadataStore(ConsulSettings s, ConsulTransport transport, String description) {
         this.settings = s;
         this.transport = transport;
         this.kv = new ConsulKv(s.keyPrefix(), description);
+        this.changeLog = new ConsulChangeLog(transport, s, description, watches);
+        this.writes = new ConsulWrites(transport, kv, changeLog, s, description);
         this.callTimeBound = s.operationTimeout().plus(s.connectTimeout().multipliedBy(2)).plus(s.readTimeout());
         this.description = description;
     }
@@ -277,7 +281,7 @@ public final class ConsulMetadataStore implements MetadataStore {
 
     @Override
     public int maxAtomicUpdates() {
-        return MAX_TRANSACTION_OPERATIONS;
+        return MAX_TRANSACTION_OPERATIONS - ConsulWrites.LOG_OPERATIONS;
     }
 
     @Override
@@ -293,7 +297,7 @@ public final class ConsulMetadataStore implements MetadataStore {
         return folders.stream()
                 .filter(k -> k.startsWith(root) && k.endsWith("/") && k.length() > root.length() + 1)
                 .map(k -> k.substring(root.length(), k.length() - 1))
-                .filter(name -> !name.contains("/"))
+                .filter(name -> !name.contains("/") && !name.startsWith(".")) // .changes: the change logs
                 .distinct()
                 .sorted()
                 .toList();
@@ -303,53 +307,34 @@ public final class ConsulMetadataStore implements MetadataStore {
 
     @Override
     public void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
-        transport.checkOpen();
-        MetadataKey key = update.key();
-        MetadataVersion expected = update.expectedVersion();
-        long cas = ConsulKv.casIndex(key, expected);
-        String consulKey = kv.consulKey(key);
-        PutOptions options = ImmutablePutOptions.builder().cas(cas).dc(Optional.ofNullable(settings.datacenter()))
-                .build();
-        Boolean written = transport.call("conditional update", key.toString(),
-                () -> transport.kv().putValue(consulKey, update.value(), 0L, options));
-        if (!Boolean.TRUE.equals(written)) {
-            throw new VersionConflictException(expected.isAbsent() ? key + " already exists (expected ABSENT)"
-                    : key + " is no longer at version " + expected + " or does not exist");
-        }
+        writes.write(List.of(update));
     }
 
     @Override
     public void conditionalUpdateAll(List<MetadataUpdate> updates) throws VersionConflictException {
-        transport.checkOpen();
-        MetadataUpdates.requireDistinctKeys(updates);
-        if (updates.isEmpty()) {
-            return;
-        }
-        if (updates.size() > MAX_TRANSACTION_OPERATIONS) {
-            throw new InvalidRequestException("atomic update of " + updates.size() + " keys (" + updates.get(0).key()
-                    + ", ...) exceeds Consul's limit of " + MAX_TRANSACTION_OPERATIONS + " operations per transaction"
-                    + " (/v1/txn) on " + description + "; nothing was written: use at most "
-                    + MAX_TRANSACTION_OPERATIONS + " keys per TPUT with the Consul metadata store");
-        }
-        if (updates.size() == 1) {
-            conditionalUpdate(updates.get(0));
-            return;
-        }
-        String what = updates.size() + " keys (" + updates.get(0).key() + ", ...)";
-        ConsulTransport.Reply reply = transport.transaction(kv.casOperations(updates), false, "atomic update", what);
-        if (reply.code() == 409) {
-            TxResponse failed = transport.parseTransaction(reply, "atomic update", what);
-            StringBuilder why = new StringBuilder();
-            for (TxError e : failed.errors()) {
-                int op = e.opIndex().map(i -> i.intValue()).orElse(-1);
-                why.append(why.length() == 0 ? "" : "; ")
-                        .append(op >= 0 && op < updates.size() ? updates.get(op).key() + " (expected version "
-                                + updates.get(op).expectedVersion() + "): " : "")
-                        .append(e.what().orElse("version check failed"));
-            }
-            throw new VersionConflictException("atomic update of " + updates.size()
-                    + " keys aborted, nothing written: " + why);
-        }
+        writes.write(updates);
+    }
+
+    // ------------------------------------------------------------------ change log
+
+    @Override
+    public boolean hasChangeLog() {
+        return true;
+    }
+
+    @Override
+    public MetadataChangePage changes(String container, long fromSequence, int limit) {
+        return changeLog.changes(container, fromSequence, limit);
+    }
+
+    @Override
+    public long latestChange(String container) {
+        return changeLog.latest(container);
+    }
+
+    @Override
+    public Subscription watchChanges(String container, long fromSequence, Runnable onChange) {
+        return changeLog.watch(container, fromSequence, onChange);
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -367,6 +352,7 @@ public final class ConsulMetadataStore implements MetadataStore {
         for (ConsulWatch w : watches) {
             w.cancel();
         }
+        changeLog.close();
         transport.close();
     }
 
@@ -412,6 +398,7 @@ public final class ConsulMetadataStore implements MetadataStore {
         Duration operationTimeout = ConsulMetadataStoreProvider.OPERATION_TIMEOUT.defaultValue().orElseThrow();
         Duration startTimeout = ConsulMetadataStoreProvider.START_TIMEOUT.defaultValue().orElseThrow();
         Duration watchWait = ConsulMetadataStoreProvider.WATCH_WAIT.defaultValue().orElseThrow();
+        int changesRetention = ConsulMetadataStoreProvider.CHANGES_RETENTION.defaultValue().orElseThrow();
         Function<String, String> keyNames = name -> name;
         BoundedRetry.Sleeper sleeper = BoundedRetry.Sleeper.SYSTEM;
 
@@ -513,6 +500,12 @@ public final class ConsulMetadataStore implements MetadataStore {
         /** The {@code wait} of one blocking query of a watch, 1 s to 10 min; default 5 min. */
         public Builder watchWait(Duration watchWait) {
             this.watchWait = watchWait;
+            return this;
+        }
+
+        /** How many commits each container's change log keeps; default 20,000. */
+        public Builder changesRetention(int changesRetention) {
+            this.changesRetention = changesRetention;
             return this;
         }
 

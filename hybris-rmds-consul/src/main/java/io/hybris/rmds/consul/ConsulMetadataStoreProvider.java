@@ -63,9 +63,11 @@ public final class ConsulMetadataStoreProvider implements MetadataStoreProvider 
                     " (Consul caps a blocking query's wait at 10 minutes)");
 
     /** Every option of this provider, in the order of its documentation. */
+    static final Option<Integer> CHANGES_RETENTION = StandardOptions.CHANGES_RETENTION.between(1, 10_000_000, "");
+
     public static final OptionSet OPTIONS = OptionSet.of(ADDRESS, KEY_PREFIX, READ_MODE, TOKEN, DATACENTER, TLS,
             TRUST_STORE, TRUST_STORE_PASSWORD, CONNECT_TIMEOUT, READ_TIMEOUT, OPERATION_TIMEOUT, START_TIMEOUT,
-            WATCH_WAIT);
+            WATCH_WAIT, CHANGES_RETENTION);
 
     /** Creates the provider (for {@link java.util.ServiceLoader}). */
     public ConsulMetadataStoreProvider() {
@@ -97,6 +99,7 @@ public final class ConsulMetadataStoreProvider implements MetadataStoreProvider 
         OPERATION_TIMEOUT.find(o).ifPresent(b::operationTimeout);
         START_TIMEOUT.find(o).ifPresent(b::startTimeout);
         WATCH_WAIT.find(o).ifPresent(b::watchWait);
+        CHANGES_RETENTION.find(o).ifPresent(b::changesRetention);
         return b.build();
     }
 }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
+import static io.hybris.rmds.consul.ConsulMetadataStoreProvider.CHANGES_RETENTION;
 import static io.hybris.rmds.consul.ConsulMetadataStoreProvider.CONNECT_TIMEOUT;
 import static io.hybris.rmds.consul.ConsulMetadataStoreProvider.OPERATION_TIMEOUT;
 import static io.hybris.rmds.consul.ConsulMetadataStoreProvider.READ_TIMEOUT;
@@ -28,7 +29,8 @@ import static io.hybris.rmds.consul.ConsulMetadataStoreProvider.WATCH_WAIT;
 record ConsulSettings(String address, String keyPrefix, ConsulMetadataStore.ReadMode readMode, String token,
                       String datacenter, boolean tls, Path trustStore, String trustStorePassword,
                       Duration connectTimeout, Duration readTimeout, Duration operationTimeout, Duration startTimeout,
-                      Duration watchWait, Function<String, String> keyNames, BoundedRetry.Sleeper sleeper) {
+                      Duration watchWait, int changesRetention, Function<String, String> keyNames,
+                      BoundedRetry.Sleeper sleeper) {
     private static final Pattern PREFIX_SEGMENT = Pattern.compile("[A-Za-z0-9._-]+");
     private static final Pattern DATACENTER = Pattern.compile("[A-Za-z0-9_-]+");
 
@@ -68,6 +70,7 @@ record ConsulSettings(String address, String keyPrefix, ConsulMetadataStore.Read
                 OPERATION_TIMEOUT.check(keys.apply(OPERATION_TIMEOUT.name()), b.operationTimeout),
                 START_TIMEOUT.check(keys.apply(START_TIMEOUT.name()), b.startTimeout),
                 WATCH_WAIT.check(keys.apply(WATCH_WAIT.name()), b.watchWait),
+                CHANGES_RETENTION.check(keys.apply(CHANGES_RETENTION.name()), b.changesRetention),
                 keys, b.sleeper);
     }
 

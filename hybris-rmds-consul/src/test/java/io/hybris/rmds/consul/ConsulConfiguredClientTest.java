@@ -30,7 +30,7 @@ class ConsulConfiguredClientTest extends ConfiguredClientContract {
                 List.of("consistent", "default", "stale"),
                 Set.of("address", "key-prefix", "read-mode", "token", "datacenter", "tls", "trust-store",
                         "trust-store-password", "tls-truststore", "tls-truststore-password", "connect-timeout",
-                        "read-timeout", "operation-timeout", "start-timeout", "watch-wait"),
+                        "read-timeout", "operation-timeout", "start-timeout", "watch-wait", "changes-retention"),
                 ConsulMetadataStoreProvider.class);
     }
 

@@ -1,0 +1,237 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.rmds.consul;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hybris.spi.MetadataChange;
+import io.hybris.spi.MetadataChangePage;
+import io.hybris.spi.MetadataKey;
+import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.Subscription;
+import io.hybris.spi.support.ChangeLogCodec;
+import io.hybris.spi.support.ChangeLogCompaction;
+import io.hybris.spi.support.MetadataPaging;
+import org.kiwiproject.consul.model.kv.TxResponse;
+import org.kiwiproject.consul.model.kv.Value;
+import org.kiwiproject.consul.util.Jackson;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The change logs of a {@link ConsulMetadataStore}. Container {@code c}'s log lives under
+ * {@code <key-prefix>/.changes/<c>/}: {@code head} holds the sequence number of the newest commit, each commit is
+ * {@code log/<sequence, 20 digits>} (its keys and values, {@link ChangeLogCodec}), and {@code compacted} the
+ * highest sequence number compaction removed. A commit's transaction checks-and-sets {@code head} from {@code n} to
+ * {@code n + 1} and creates {@code log/<n + 1>} beside its keys' check-and-sets, so a commit and its record land
+ * together, numbered in commit order without gaps. Two commits to one container therefore contend on
+ * {@code head}: the one that loses only there is retried at once with the new head ({@link ConsulWrites}); the
+ * head each store saw last is cached, so a lone writer sends one request per commit. Thread-safe.
+ */
+final class ConsulChangeLog implements AutoCloseable {
+    private static final int MAX_GETS = ConsulMetadataStore.MAX_TRANSACTION_OPERATIONS;
+
+    /** A log's head as last seen: the newest sequence number and the head entry's ModifyIndex (0: none). */
+    record Head(long sequence, long modifyIndex) {
+    }
+
+    private final ConsulTransport transport;
+    private final ConsulSettings settings;
+    private final String base;
+    private final String description;
+    private final Set<ConsulWatch> watches;
+    private final Map<String, Head> heads = new ConcurrentHashMap<>();
+    private final ChangeLogCompaction compaction;
+    private final int retention;
+
+    ConsulChangeLog(ConsulTransport transport, ConsulSettings settings, String description, Set<ConsulWatch> watches) {
+        this.transport = transport;
+        this.settings = settings;
+        this.base = settings.keyPrefix() + "/.changes/";
+        this.description = description;
+        this.watches = watches;
+        this.retention = settings.changesRetention();
+        this.compaction = new ChangeLogCompaction(description, retention, this::compact);
+    }
+
+    private String headKey(String container) {
+        return base + container + "/head";
+    }
+
+    private String markerKey(String container) {
+        return base + container + "/compacted";
+    }
+
+    private String entryKey(String container, long sequence) {
+        return base + container + "/log/" + String.format("%020d", sequence);
+    }
+
+    /** The head to build the next commit on: the cached one, or read if none is cached. */
+    Head head(String container, String operation, String what) {
+        Head cached = heads.get(container);
+        return cached != null ? cached : readHead(container, operation, what);
+    }
+
+    /** Reads the head afresh (after losing a commit race on it) for {@code operation} of {@code what}. */
+    Head readHead(String container, String operation, String what) {
+        Optional<Value> v = transport.call(operation, what,
+                () -> transport.kv().getValue(headKey(container), transport.readOptions()));
+        Head h = v.map(x -> new Head(parse(x), x.getModifyIndex())).orElse(new Head(0, 0));
+        heads.put(container, h);
+        return h;
+    }
+
+    /** Appends to {@code ops} the head check-and-set and the record of {@code updates} (all of one container). */
+    void appendOperations(ArrayNode ops, String container, Head head, List<MetadataUpdate> updates) {
+        long next = head.sequence() + 1;
+        ObjectNode h = ops.addObject().putObject("KV");
+        h.put("Verb", "cas").put("Key", headKey(container))
+                .put("Value", Long.toString(next).getBytes(StandardCharsets.US_ASCII)).put("Index", head.modifyIndex());
+        ObjectNode e = ops.addObject().putObject("KV");
+        e.put("Verb", "cas").put("Key", entryKey(container, next)).put("Value", ChangeLogCodec.encode(updates))
+                .put("Index", 0);
+    }
+
+    /** Records the head a committed transaction left ({@code result}: the head operation's result). */
+    void committed(String container, Head head, Value headResult) {
+        if (headResult != null) {
+            heads.put(container, new Head(head.sequence() + 1, headResult.getModifyIndex()));
+        } else {
+            heads.remove(container);
+        }
+        compaction.committed(container);
+    }
+
+    /** Forgets the cached head (a commit lost on it). */
+    void forget(String container) {
+        heads.remove(container);
+    }
+
+    MetadataChangePage changes(String container, long from, int limit) {
+        MetadataPaging.checkLimit(limit);
+        transport.checkOpen();
+        String what = "change log of container " + container;
+        long marker = readMarker(container);
+        long start = Math.max(from, 1);
+        if (start <= marker) {
+            return new MetadataChangePage(List.of(), marker, true);
+        }
+        long head = transport.call("read", what, () -> transport.kv().getValue(headKey(container),
+                transport.readOptions())).map(ConsulChangeLog::parse).orElse(0L);
+        long last = Math.min(head, start + limit - 1);
+        List<MetadataChange> changes = new ArrayList<>();
+        for (long s = start; s <= last; s += MAX_GETS) {
+            List<String> keys = new ArrayList<>();
+            for (long q = s; q <= Math.min(last, s + MAX_GETS - 1); q++) {
+                keys.add(entryKey(container, q));
+            }
+            for (Value v : getAll(keys, what)) {
+                String key = v.getKey();
+                long sequence = Long.parseLong(key.substring(key.lastIndexOf('/') + 1));
+                changes.add(ChangeLogCodec.decode(sequence, v.getValueAsBytes().orElse(new byte[0]),
+                        key + " on " + description));
+            }
+        }
+        return new MetadataChangePage(changes, readMarker(container), last < head);
+    }
+
+    /** The entries of the given keys in one read transaction; missing ones (compacted meanwhile) left out. */
+    private List<Value> getAll(List<String> keys, String what) {
+        ConsulTransport.Reply reply = transport.transaction(ConsulKv.getOperations(keys), true, "read", what);
+        TxResponse response = transport.parseTransaction(reply, "read", what);
+        List<Value> values = new ArrayList<>(keys.size());
+        if (reply.code() == 200) {
+            for (Map<String, Value> result : response.results()) {
+                Value v = result.get("KV");
+                if (v != null) {
+                    values.add(v);
+                }
+            }
+            return values;
+        }
+        for (String key : keys) { // 409: an entry is gone (compacted since the marker was read)
+            transport.call("read", what, () -> transport.kv().getValue(key, transport.readOptions()))
+                    .ifPresent(values::add);
+        }
+        return values;
+    }
+
+    long latest(String container) {
+        transport.checkOpen();
+        return transport.call("read", "change log of container " + container,
+                () -> transport.kv().getValue(headKey(container), transport.readOptions()))
+                .map(ConsulChangeLog::parse).orElse(0L);
+    }
+
+    Subscription watch(String container, long from, Runnable onChange) {
+        transport.checkOpen();
+        Optional<Value> head = transport.call("watch", "change log of container " + container,
+                () -> transport.kv().getValue(headKey(container), transport.readOptions()));
+        if (head.map(ConsulChangeLog::parse).orElse(0L) >= from) {
+            onChange.run();
+            return () -> { };
+        }
+        ConsulWatch watch = new ConsulWatch(transport, watches, settings, description,
+                new MetadataKey(container, ".changes/head"), headKey(container),
+                head.map(Value::getModifyIndex).orElse(0L), onChange);
+        watch.poll();
+        return watch;
+    }
+
+    /** Removes the commits older than the newest {@code retention}: the marker first, then the entries. */
+    void compact(String container) {
+        if (transport.isClosed()) {
+            return;
+        }
+        String what = "change log of container " + container;
+        long head = latest(container);
+        long through = head - retention;
+        Optional<Value> markerEntry = transport.call("compact", what,
+                () -> transport.kv().getValue(markerKey(container), transport.readOptions()));
+        long marker = markerEntry.map(ConsulChangeLog::parse).orElse(0L);
+        if (through <= marker) {
+            return;
+        }
+        ArrayNode setMarker = Jackson.MAPPER.createArrayNode();
+        setMarker.addObject().putObject("KV").put("Verb", "cas").put("Key", markerKey(container))
+                .put("Value", Long.toString(through).getBytes(StandardCharsets.US_ASCII))
+                .put("Index", markerEntry.map(Value::getModifyIndex).orElse(0L));
+        if (transport.transaction(setMarker, false, "compact", what).code() != 200) {
+            return; // another client compacts this log right now
+        }
+        for (long s = marker + 1; s <= through; s += MAX_GETS) {
+            ArrayNode deletes = Jackson.MAPPER.createArrayNode();
+            for (long q = s; q <= Math.min(through, s + MAX_GETS - 1); q++) {
+                deletes.addObject().putObject("KV").put("Verb", "delete").put("Key", entryKey(container, q));
+            }
+            transport.transaction(deletes, false, "compact", what);
+        }
+    }
+
+    private long readMarker(String container) {
+        return transport.call("read", "change log of container " + container,
+                () -> transport.kv().getValue(markerKey(container), transport.readOptions()))
+                .map(ConsulChangeLog::parse).orElse(0L);
+    }
+
+    private static long parse(Value v) {
+        try {
+            return Long.parseLong(v.getValueAsString(StandardCharsets.US_ASCII).orElse("0").trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    @Override
+    public void close() {
+        compaction.close();
+    }
+}
