@@ -14,4 +14,13 @@ class InMemoryMetadataStoreContractTest extends MetadataStoreContract {
     protected MetadataStore newStore() {
         return new InMemoryMetadataStore();
     }
+
+    /** The change log ({@link ChangeLogContract}), same server. */
+    @org.junit.jupiter.api.Nested
+    class ChangeLog extends ChangeLogContract {
+        @Override
+        protected MetadataStore newStore() {
+            return InMemoryMetadataStoreContractTest.this.newStore();
+        }
+    }
 }

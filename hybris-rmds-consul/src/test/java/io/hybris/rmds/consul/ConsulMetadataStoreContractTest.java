@@ -6,6 +6,7 @@ package io.hybris.rmds.consul;
 
 import io.hybris.testkit.ConsulTestAgent;
 import io.hybris.spi.MetadataStore;
+import io.hybris.testkit.ChangeLogContract;
 import io.hybris.testkit.MetadataStoreContract;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,5 +47,14 @@ class ConsulMetadataStoreContractTest extends MetadataStoreContract {
                 .readMode(readMode())
                 .operationTimeout(Duration.ofSeconds(5))
                 .build();
+    }
+
+    /** The change log ({@link ChangeLogContract}), same server. */
+    @org.junit.jupiter.api.Nested
+    class ChangeLog extends ChangeLogContract {
+        @Override
+        protected MetadataStore newStore() {
+            return ConsulMetadataStoreContractTest.this.newStore();
+        }
     }
 }

@@ -5,6 +5,7 @@
 package io.hybris.rmds.zookeeper;
 
 import io.hybris.spi.MetadataStore;
+import io.hybris.testkit.ChangeLogContract;
 import io.hybris.testkit.MetadataStoreContract;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
@@ -44,5 +45,14 @@ class ZooKeeperMetadataStoreContractTest extends MetadataStoreContract {
                 .readMode(readMode())
                 .connectTimeout(Duration.ofSeconds(5))
                 .build();
+    }
+
+    /** The change log ({@link ChangeLogContract}), same server. */
+    @org.junit.jupiter.api.Nested
+    class ChangeLog extends ChangeLogContract {
+        @Override
+        protected MetadataStore newStore() {
+            return ZooKeeperMetadataStoreContractTest.this.newStore();
+        }
     }
 }
