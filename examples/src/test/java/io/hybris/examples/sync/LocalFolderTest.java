@@ -1,0 +1,56 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.examples.sync;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LocalFolderTest {
+    @TempDir
+    Path root;
+
+    @Test
+    void onlySafeRelativePathsAreFiles() {
+        LocalFolder folder = new LocalFolder(root);
+        assertThat(folder.pathOf("a/b c/d.txt")).contains(root.resolve("a/b c/d.txt"));
+        assertThat(folder.keyOf(root.resolve("a/b c/d.txt"))).isEqualTo("a/b c/d.txt");
+        for (String bad : new String[] {"../escape", "a/../../escape", "/etc/passwd", "a//b", "a/./b", "a/",
+                ".hybris-sync/state-docs.properties", "back\\slash", "tab\there", "x".repeat(257)}) {
+            assertThat(folder.pathOf(bad)).as(bad).isEmpty();
+        }
+    }
+
+    @Test
+    void theStateDirectoryIsNotListed() throws IOException {
+        LocalFolder folder = new LocalFolder(root);
+        Files.writeString(root.resolve("a.txt"), "a");
+        Files.writeString(folder.stateDir().resolve("state-docs.properties"), "");
+        assertThat(folder.files()).containsOnlyKeys("a.txt");
+    }
+
+    @Test
+    void aConflictedCopyKeepsTheExtensionAndGetsACounterIfTaken() throws IOException {
+        LocalFolder folder = new LocalFolder(root);
+        ZonedDateTime t = ZonedDateTime.of(2026, 11, 24, 13, 5, 9, 0, ZoneOffset.UTC);
+        String first = folder.conflictedCopyKey("dir/report.final.txt", "bob", t);
+        assertThat(first).isEqualTo("dir/report.final (conflicted copy bob 2026-11-24 130509).txt");
+        Files.createDirectories(root.resolve("dir"));
+        Files.writeString(root.resolve(first), "taken");
+        assertThat(folder.conflictedCopyKey("dir/report.final.txt", "bob", t))
+                .isEqualTo("dir/report.final (conflicted copy bob 2026-11-24 130509 2).txt");
+        assertThat(folder.conflictedCopyKey("Makefile", "alice", t))
+                .isEqualTo("Makefile (conflicted copy alice 2026-11-24 130509)");
+        assertThat(folder.conflictedCopyKey(".bashrc", "alice", t))
+                .isEqualTo(".bashrc (conflicted copy alice 2026-11-24 130509)");
+    }
+}
