@@ -266,6 +266,54 @@ class SyncClientTest {
     }
 
     @Test
+    void aRenamePropagatesAsTheOldNameGoneAndTheNewNameByteIdentical() throws IOException {
+        Side alice = new Side("alice", a);
+        Side bob = new Side("bob", b);
+        write(a.resolve("draft.txt"), "the text that moves");
+        awaitSame("draft.txt", "the text that moves");
+
+        Files.createDirectories(a.resolve("final"));
+        Files.move(a.resolve("draft.txt"), a.resolve("final/report.txt"));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(listing(b))
+                .isEqualTo(Map.of("final/report.txt", "the text that moves")));
+        assertThat(alice.hybris.list(CONTAINER)).containsExactly("final/report.txt");
+        assertThat(bob.keys(Kind.CONFLICT)).isEmpty();
+        assertThat(listing(a)).isEqualTo(listing(b));
+    }
+
+    @Test
+    void aClientOfflineDuring100ChangesCatchesUpFromItsCursor() throws IOException {
+        Side alice = new Side("alice", a);
+        Side bob = new Side("bob", b);
+        for (int i = 0; i < 10; i++) {
+            write(a.resolve("f" + i + ".txt"), "v0 of " + i);
+        }
+        await().atMost(WAIT).untilAsserted(() -> assertThat(listing(b)).isEqualTo(listing(a)).hasSize(10));
+
+        bob.stop();
+        int changes = 0;
+        for (int round = 1; changes < 100; round++) { // 100 commits: edits, creations and deletions
+            for (int i = 0; i < 10 && changes < 100; i++, changes++) {
+                Path f = a.resolve("f" + i + ".txt");
+                if (round % 4 == 0 && i % 3 == 0 && Files.exists(f)) {
+                    Files.delete(f);
+                } else {
+                    write(f, "v" + round + " of " + i);
+                }
+            }
+            alice.sync.scanNow();
+        }
+        await().atMost(WAIT).untilAsserted(() -> assertThat(alice.hybris.list(CONTAINER))
+                .containsExactlyInAnyOrderElementsOf(listing(a).keySet()));
+
+        Side bobAgain = new Side("bob", b);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(listing(b)).isEqualTo(listing(a)));
+        assertThat(bobAgain.keys(Kind.RESYNCED)).as("caught up from the saved cursor, no listing").isEmpty();
+        assertThat(bobAgain.keys(Kind.UPLOADED)).isEmpty();
+        assertThat(bobAgain.keys(Kind.CONFLICT)).isEmpty();
+    }
+
+    @Test
     void anExpiredCursorResyncsByListingAndDownloadsOnlyWhatChanged() throws IOException {
         metadata = new InMemoryMetadataStore(3); // the change log keeps 3 commits per container
         Side alice = new Side("alice", a);
