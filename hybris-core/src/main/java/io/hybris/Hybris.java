@@ -165,9 +165,14 @@ public final class Hybris implements AutoCloseable {
      * @throws InvalidRequestException the file does not exist or is not a regular file
      */
     public VersionInfo put(String container, String key, Path file) {
+        return put(container, key, file, PutOptions.none());
+    }
+
+    /** {@link #put(String, String, Path)} with a precondition and application metadata. */
+    public VersionInfo put(String container, String key, Path file, PutOptions options) {
         checkNames(container, key);
-        return call(() -> StreamTransfers.putFile(file,
-                (in, length) -> engine.put(container, key, in, length, PutOptions.none())));
+        PutOptions o = options == null ? PutOptions.none() : options;
+        return call(() -> StreamTransfers.putFile(file, (in, length) -> engine.put(container, key, in, length, o)));
     }
 
     /**

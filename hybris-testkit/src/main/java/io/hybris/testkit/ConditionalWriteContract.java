@@ -65,6 +65,25 @@ public abstract class ConditionalWriteContract extends HybrisContractFixture {
     }
 
     @Test
+    void aFilePutTakesAPreconditionToo() throws Exception {
+        Hybris h = openPlain();
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("hybris-conditional", ".txt");
+        try {
+            java.nio.file.Files.writeString(file, "from a file");
+            VersionInfo first = h.put(C, "f", file, PutOptions.ifAbsent().withMetadata(Map.of("mtime", "1")));
+            assertThat(first.metadata()).containsEntry("mtime", "1");
+            assertThatThrownBy(() -> h.put(C, "f", file, PutOptions.ifAbsent()))
+                    .isInstanceOfSatisfying(PreconditionFailedException.class,
+                            e -> assertThat(e.current()).hasValue(first));
+            assertThat(h.put(C, "f", file, PutOptions.ifMatch(first.version())).sequence())
+                    .isEqualTo(first.sequence() + 1);
+            assertThat(str(h.get(C, "f"))).isEqualTo("from a file");
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
+    @Test
     void applicationMetadataTravelsWithTheVersion() throws Exception {
         Hybris h = open(config(raw).chunkSize(64 << 10).chunkThreshold(64 << 10));
         Map<String, String> meta = Map.of("content-type", "text/plain; charset=utf-8", "mtime", "1732435200",
