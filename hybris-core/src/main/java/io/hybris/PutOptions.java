@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -34,17 +35,20 @@ public final class PutOptions {
     /** The most bytes of application metadata (names and values, UTF-8) one version may carry. */
     public static final int MAX_METADATA_BYTES = 2048;
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
-    private static final PutOptions NONE = new PutOptions(null, false, Map.of());
-    private static final PutOptions IF_ABSENT = new PutOptions(null, true, Map.of());
+    private static final PutOptions NONE = new PutOptions(null, false, Map.of(), null);
+    private static final PutOptions IF_ABSENT = new PutOptions(null, true, Map.of(), null);
 
     private final String ifMatch;
     private final boolean ifAbsent;
     private final Map<String, String> metadata;
+    private final Supplier<Map<String, String>> metadataAfterRead;
 
-    private PutOptions(String ifMatch, boolean ifAbsent, Map<String, String> metadata) {
+    private PutOptions(String ifMatch, boolean ifAbsent, Map<String, String> metadata,
+                       Supplier<Map<String, String>> metadataAfterRead) {
         this.ifMatch = ifMatch;
         this.ifAbsent = ifAbsent;
         this.metadata = metadata;
+        this.metadataAfterRead = metadataAfterRead;
     }
 
     /** No precondition: the write is ordered after whatever is current (the default). */
@@ -67,7 +71,7 @@ public final class PutOptions {
             throw new InvalidRequestException("ifMatch needs a version (VersionInfo.version()), got "
                     + (version == null ? "null" : "an empty string") + "; use ifAbsent() for a key with no value");
         }
-        return new PutOptions(version, false, Map.of());
+        return new PutOptions(version, false, Map.of(), null);
     }
 
     /**
@@ -77,6 +81,43 @@ public final class PutOptions {
      *                                 {@value #MAX_METADATA_BYTES} bytes
      */
     public PutOptions withMetadata(Map<String, String> metadata) {
+        return new PutOptions(ifMatch, ifAbsent, checked(metadata), metadataAfterRead);
+    }
+
+    /**
+     * These options with application metadata that is known only once the value has been read in full — a digest
+     * the caller computes as its stream is read, say (the S3 gateway's ETag). {@code metadata} is called once,
+     * after the last byte was read and before the commit; its pairs are added to those of {@link #withMetadata}
+     * (replacing a pair of the same name) and must satisfy the same rules, else the put fails with
+     * {@link InvalidRequestException} and commits nothing.
+     */
+    public PutOptions withMetadataAfterRead(Supplier<Map<String, String>> metadata) {
+        if (metadata == null) {
+            throw new InvalidRequestException("the metadata supplier must not be null");
+        }
+        return new PutOptions(ifMatch, ifAbsent, this.metadata, metadata);
+    }
+
+    /**
+     * The application metadata to commit: {@link #metadata()} and, if set, the pairs of
+     * {@link #withMetadataAfterRead}'s supplier, which this calls — so call it only once the value has been read.
+     *
+     * @throws InvalidRequestException if the supplied pairs break the rules of {@link #withMetadata}
+     */
+    public Map<String, String> metadataAfterRead() {
+        if (metadataAfterRead == null) {
+            return metadata;
+        }
+        Map<String, String> merged = new TreeMap<>(metadata);
+        Map<String, String> late = metadataAfterRead.get();
+        if (late == null) {
+            throw new InvalidRequestException("the metadata supplier returned null; return Map.of() for none");
+        }
+        merged.putAll(late);
+        return checked(merged);
+    }
+
+    private static Map<String, String> checked(Map<String, String> metadata) {
         if (metadata == null) {
             throw new InvalidRequestException("metadata must not be null; pass Map.of() for none");
         }
@@ -101,7 +142,7 @@ public final class PutOptions {
             throw new InvalidRequestException("metadata of " + metadata.size() + " pairs takes " + bytes + " bytes,"
                     + " more than " + MAX_METADATA_BYTES + "; keep large data in the value");
         }
-        return new PutOptions(ifMatch, ifAbsent, java.util.Collections.unmodifiableMap(sorted));
+        return java.util.Collections.unmodifiableMap(sorted);
     }
 
     /** The application metadata of the version written (empty: none). */
@@ -127,6 +168,7 @@ public final class PutOptions {
     @Override
     public String toString() {
         return (ifMatch != null ? "ifMatch(" + ifMatch + ")" : ifAbsent ? "ifAbsent()" : "none()")
-                + (metadata.isEmpty() ? "" : ".withMetadata(" + metadata + ")");
+                + (metadata.isEmpty() ? "" : ".withMetadata(" + metadata + ")")
+                + (metadataAfterRead == null ? "" : ".withMetadataAfterRead(...)");
     }
 }

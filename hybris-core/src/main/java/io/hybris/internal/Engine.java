@@ -200,7 +200,7 @@ public final class Engine {
     }
 
     private static Map<String, String> metadataOf(PutOptions options) {
-        return options == null ? Map.of() : options.metadata();
+        return LateMetadata.of(options);
     }
 
     private VersionInfo putWhole(MetadataKey mk, byte[] value, Preconditions required, Map<String, String> meta) {

@@ -65,6 +65,34 @@ public abstract class ConditionalWriteContract extends HybrisContractFixture {
     }
 
     @Test
+    void metadataAfterReadIsTakenOnceTheValueWasReadWholeOrChunked() throws Exception {
+        Hybris h = open(config(raw).chunkSize(64 << 10).chunkThreshold(64 << 10));
+        for (int size : new int[] {1000, 300 << 10}) {
+            byte[] value = new byte[size];
+            new java.util.Random(size).nextBytes(value);
+            java.security.MessageDigest md5 = java.security.MessageDigest.getInstance("MD5");
+            java.io.InputStream in = new java.security.DigestInputStream(new ByteArrayInputStream(value), md5);
+            java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+            VersionInfo v = h.put(C, "md5-" + size, in, size, PutOptions.ifAbsent()
+                    .withMetadata(Map.of("content-type", "application/octet-stream", "etag", "early"))
+                    .withMetadataAfterRead(() -> {
+                        calls.incrementAndGet();
+                        return Map.of("etag", java.util.HexFormat.of().formatHex(md5.digest()));
+                    }));
+            String expected = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("MD5")
+                    .digest(value));
+            assertThat(v.metadata()).containsEntry("etag", expected)
+                    .containsEntry("content-type", "application/octet-stream");
+            assertThat(h.describe(C, "md5-" + size).orElseThrow().metadata()).isEqualTo(v.metadata());
+            assertThat(calls).hasValue(1);
+        }
+        assertThatThrownBy(() -> h.put(C, "bad-late", new ByteArrayInputStream(new byte[10]), 10,
+                PutOptions.none().withMetadataAfterRead(() -> Map.of("Not Valid", "x"))))
+                .isInstanceOf(io.hybris.InvalidRequestException.class).hasMessageContaining("'Not Valid'");
+        assertThat(h.describe(C, "bad-late")).isEmpty();
+    }
+
+    @Test
     void aFilePutTakesAPreconditionToo() throws Exception {
         Hybris h = openPlain();
         java.nio.file.Path file = java.nio.file.Files.createTempFile("hybris-conditional", ".txt");
