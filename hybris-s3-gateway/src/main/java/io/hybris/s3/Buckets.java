@@ -1,0 +1,111 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.s3;
+
+import io.hybris.Hybris;
+import io.hybris.KeyPage;
+import io.hybris.PreconditionFailedException;
+import io.hybris.PutOptions;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Buckets as Hybris containers. Hybris has no container objects (a container exists while it holds keys), so the
+ * gateway records each bucket as a key of its registry container {@value #REGISTRY} (the value: the creation time);
+ * multipart uploads in progress live in {@value #UPLOADS}. Both names are reserved: no bucket may take them.
+ * Bucket names are Hybris container names: 3-63 characters of {@code a-z}, {@code 0-9} and {@code -}, starting and
+ * ending with a letter or digit (S3's rules without dots).
+ */
+final class Buckets {
+    static final String REGISTRY = "hybris-s3-buckets";
+    static final String UPLOADS = "hybris-s3-uploads";
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{1,61}[a-z0-9]");
+
+    private final Hybris hybris;
+
+    Buckets(Hybris hybris) {
+        this.hybris = hybris;
+    }
+
+    /** A bucket and its creation time. */
+    record Bucket(String name, long created) {
+    }
+
+    static void checkName(String bucket) {
+        if (!NAME.matcher(bucket).matches()) {
+            throw new S3Exception(400, "InvalidBucketName", "The specified bucket is not valid: '" + bucket
+                    + "'; use 3-63 characters of a-z, 0-9 and '-', starting and ending with a letter or digit (the"
+                    + " gateway does not take dots)");
+        }
+        if (bucket.equals(REGISTRY) || bucket.equals(UPLOADS)) {
+            throw new S3Exception(400, "InvalidBucketName", "The bucket name " + bucket + " is reserved by the"
+                    + " Hybris S3 gateway");
+        }
+    }
+
+    void create(String bucket) {
+        checkName(bucket);
+        try {
+            hybris.put(REGISTRY, bucket, Long.toString(System.currentTimeMillis()).getBytes(StandardCharsets.UTF_8),
+                    PutOptions.ifAbsent());
+        } catch (PreconditionFailedException e) {
+            throw new S3Exception(409, "BucketAlreadyOwnedByYou", "Your previous request to create the named bucket"
+                    + " succeeded and you already own it: " + bucket);
+        }
+    }
+
+    boolean exists(String bucket) {
+        return NAME.matcher(bucket).matches() && !bucket.equals(REGISTRY) && !bucket.equals(UPLOADS)
+                && hybris.describe(REGISTRY, bucket).isPresent();
+    }
+
+    /** @throws S3Exception NoSuchBucket if the bucket does not exist */
+    void require(String bucket) {
+        if (!exists(bucket)) {
+            throw S3Exception.noSuchBucket(bucket);
+        }
+    }
+
+    List<Bucket> list() {
+        List<Bucket> out = new ArrayList<>();
+        String cursor = null;
+        do {
+            KeyPage page = hybris.list(REGISTRY, "", cursor, 1000);
+            for (String name : page.keys()) {
+                long created = hybris.get(REGISTRY, name).map(b -> parse(new String(b, StandardCharsets.UTF_8)))
+                        .orElse(-1L);
+                if (created >= 0) {
+                    out.add(new Bucket(name, created));
+                }
+            }
+            cursor = page.nextCursor().orElse(null);
+        } while (cursor != null);
+        return out;
+    }
+
+    /** Deletes an empty bucket: no object, no multipart upload in progress. */
+    void delete(String bucket) {
+        require(bucket);
+        if (!hybris.list(bucket, "", null, 1).keys().isEmpty()) {
+            throw new S3Exception(409, "BucketNotEmpty", "The bucket you tried to delete is not empty: " + bucket);
+        }
+        if (!hybris.list(UPLOADS, bucket + "/", null, 1).keys().isEmpty()) {
+            throw new S3Exception(409, "BucketNotEmpty", "The bucket you tried to delete has multipart uploads in"
+                    + " progress: complete or abort them first: " + bucket);
+        }
+        hybris.delete(REGISTRY, bucket);
+    }
+
+    private static long parse(String s) {
+        try {
+            return Long.parseLong(s.trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+}

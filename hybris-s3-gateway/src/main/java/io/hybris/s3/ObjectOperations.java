@@ -1,0 +1,258 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.s3;
+
+import com.sun.net.httpserver.HttpExchange;
+import io.hybris.ByteRange;
+import io.hybris.Hybris;
+import io.hybris.InvalidRangeException;
+import io.hybris.PreconditionFailedException;
+import io.hybris.PutOptions;
+import io.hybris.ValueStream;
+import io.hybris.VersionInfo;
+
+import java.io.IOException;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * PutObject, GetObject (with {@code Range} and the conditional headers), HeadObject, DeleteObject and CopyObject
+ * over one Hybris client. A PUT streams the verified body into {@code Hybris.put} with the object's metadata; its
+ * ETag (the MD5 of the bytes) is computed on the way and committed with the version
+ * ({@code withMetadataAfterRead}), so a body that fails a check commits nothing.
+ */
+final class ObjectOperations {
+    private final Hybris hybris;
+    private final Buckets buckets;
+
+    ObjectOperations(Hybris hybris, Buckets buckets) {
+        this.hybris = hybris;
+        this.buckets = buckets;
+    }
+
+    void put(S3Request r, Authenticated auth) throws IOException {
+        String bucket = r.bucket();
+        String key = r.key();
+        Keys.check(key);
+        buckets.require(bucket);
+        PutOptions options = preconditions(r, bucket, key).withMetadata(ObjectMetadata.fromRequest(r));
+        Payloads.Payload payload = Payloads.open(r, auth);
+        VersionInfo v = Failures.translate(() -> hybris.put(bucket, key, payload.in(), payload.length(),
+                options.withMetadataAfterRead(() -> Map.of(ObjectMetadata.ETAG, payload.in().md5Hex(),
+                        ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis())))));
+        HttpExchange x = r.exchange();
+        x.getResponseHeaders().set("ETag", ObjectMetadata.quoted(ObjectMetadata.etag(v)));
+        Exchanges.empty(x, 200);
+    }
+
+    /** {@code If-None-Match: *} (create only) and {@code If-Match: <etag>} (replace that version only). */
+    private PutOptions preconditions(S3Request r, String bucket, String key) {
+        String ifNoneMatch = r.header("if-none-match");
+        String ifMatch = r.header("if-match");
+        if (ifNoneMatch != null) {
+            if (!ifNoneMatch.trim().equals("*")) {
+                throw S3Exception.notImplemented("If-None-Match with an ETag on PUT (only '*' is supported)");
+            }
+            return PutOptions.ifAbsent();
+        }
+        if (ifMatch != null) {
+            Optional<VersionInfo> current = hybris.describe(bucket, key);
+            if (current.isEmpty()) {
+                throw new S3Exception(404, "NoSuchKey", "If-Match on a key that does not exist: " + key);
+            }
+            if (!ObjectMetadata.unquoted(ifMatch).equals(ObjectMetadata.etag(current.get()))) {
+                throw preconditionFailed("If-Match");
+            }
+            return PutOptions.ifMatch(current.get().version());
+        }
+        return PutOptions.none();
+    }
+
+    void get(S3Request r, boolean head) throws IOException {
+        String bucket = r.bucket();
+        String key = r.key();
+        buckets.require(bucket);
+        if (key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > Keys.MAX_BYTES) {
+            throw S3Exception.noSuchKey(key);
+        }
+        String range = r.header("range");
+        ByteRange byteRange = range == null ? null : parseRange(range);
+        Optional<ValueStream> opened;
+        try {
+            opened = Failures.translate(() -> byteRange == null ? hybris.getStream(bucket, key)
+                    : hybris.get(bucket, key, byteRange));
+        } catch (InvalidRangeException e) {
+            r.exchange().getResponseHeaders().set("Content-Range", "bytes */" + e.valueLength());
+            throw new S3Exception(416, "InvalidRange", "The requested range is not satisfiable: " + range);
+        }
+        ValueStream in = opened.orElseThrow(() -> S3Exception.noSuchKey(key));
+        try (in) {
+            VersionInfo v = in.version();
+            HttpExchange x = r.exchange();
+            int notModified = conditions(r, v);
+            ObjectMetadata.toResponse(v, x.getResponseHeaders());
+            x.getResponseHeaders().set("Accept-Ranges", "bytes");
+            if (notModified == 304) {
+                x.sendResponseHeaders(304, -1);
+                x.getResponseBody().close();
+                return;
+            }
+            responseOverrides(r, x);
+            int status = 200;
+            if (byteRange != null) {
+                status = 206;
+                x.getResponseHeaders().set("Content-Range", "bytes " + in.first() + "-"
+                        + (in.first() + in.length() - 1) + "/" + v.size());
+            }
+            if (head) {
+                Exchanges.head(x, status, in.length());
+            } else {
+                Exchanges.stream(x, status, in.length(), in);
+            }
+        }
+    }
+
+    /** The response-* query parameters of a GET (presigned downloads use them), S3's overrides. */
+    private static void responseOverrides(S3Request r, HttpExchange x) {
+        Map<String, String> overrides = Map.of("response-content-type", "Content-Type",
+                "response-content-disposition", "Content-Disposition", "response-content-encoding",
+                "Content-Encoding", "response-content-language", "Content-Language", "response-cache-control",
+                "Cache-Control", "response-expires", "Expires");
+        overrides.forEach((param, header) -> {
+            String v = r.param(param);
+            if (v != null) {
+                x.getResponseHeaders().set(header, v);
+            }
+        });
+    }
+
+    /** Checks If-Match, If-None-Match, If-Modified-Since, If-Unmodified-Since: 304, or 0 to go on; 412 throws. */
+    private static int conditions(S3Request r, VersionInfo v) {
+        String etag = ObjectMetadata.etag(v);
+        String ifMatch = r.header("if-match");
+        String ifNoneMatch = r.header("if-none-match");
+        long modifiedSeconds = ObjectMetadata.lastModified(v) / 1000;
+        if (ifMatch != null && !matchesAny(ifMatch, etag)) {
+            throw preconditionFailed("If-Match");
+        }
+        if (ifMatch == null && r.header("if-unmodified-since") != null
+                && modifiedSeconds > httpDateSeconds(r.header("if-unmodified-since"))) {
+            throw preconditionFailed("If-Unmodified-Since");
+        }
+        if (ifNoneMatch != null) {
+            return matchesAny(ifNoneMatch, etag) ? 304 : 0;
+        }
+        if (r.header("if-modified-since") != null
+                && modifiedSeconds <= httpDateSeconds(r.header("if-modified-since"))) {
+            return 304;
+        }
+        return 0;
+    }
+
+    private static boolean matchesAny(String header, String etag) {
+        for (String candidate : header.split(",")) {
+            String c = candidate.trim();
+            if (c.equals("*") || ObjectMetadata.unquoted(c).equals(etag)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static long httpDateSeconds(String date) {
+        try {
+            return ZonedDateTime.parse(date.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toEpochSecond();
+        } catch (DateTimeParseException e) {
+            return Long.MIN_VALUE / 2; // an unparsable date is ignored, as HTTP says
+        }
+    }
+
+    static S3Exception preconditionFailed(String condition) {
+        return new S3Exception(412, "PreconditionFailed", "At least one of the pre-conditions you specified did not"
+                + " hold (" + condition + ")");
+    }
+
+    /** {@code bytes=a-b}, {@code bytes=a-}, {@code bytes=-n}; several ranges are served as the whole object. */
+    static ByteRange parseRange(String header) {
+        String h = header.trim();
+        if (!h.startsWith("bytes=") || h.contains(",")) {
+            return null;
+        }
+        String spec = h.substring("bytes=".length()).trim();
+        int dash = spec.indexOf('-');
+        try {
+            if (dash == 0) {
+                return ByteRange.suffix(Long.parseLong(spec.substring(1)));
+            }
+            long first = Long.parseLong(spec.substring(0, dash));
+            String last = spec.substring(dash + 1);
+            return last.isEmpty() ? ByteRange.from(first) : ByteRange.of(first, Math.max(first,
+                    Long.parseLong(last)));
+        } catch (RuntimeException e) {
+            return null; // an unparsable Range is ignored (HTTP), and the whole object served
+        }
+    }
+
+    void delete(S3Request r) throws IOException {
+        buckets.require(r.bucket());
+        if (r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= Keys.MAX_BYTES) {
+            Failures.translate(() -> hybris.delete(r.bucket(), r.key()));
+        }
+        Exchanges.empty(r.exchange(), 204);
+    }
+
+    void copy(S3Request r) throws IOException {
+        String bucket = r.bucket();
+        String key = r.key();
+        Keys.check(key);
+        buckets.require(bucket);
+        for (String h : r.headers().keySet()) {
+            if (h.startsWith("x-amz-copy-source-if") || h.equals("x-amz-copy-source-range")) {
+                throw S3Exception.notImplemented("CopyObject with " + h);
+            }
+        }
+        String source = S3Request.decode(r.header("x-amz-copy-source"));
+        if (source.contains("?versionId=")) {
+            throw S3Exception.notImplemented("copying a version (versionId)");
+        }
+        String s = source.startsWith("/") ? source.substring(1) : source;
+        int slash = s.indexOf('/');
+        if (slash <= 0 || slash == s.length() - 1) {
+            throw S3Exception.invalidArgument("x-amz-copy-source must be <bucket>/<key>: " + source);
+        }
+        String fromBucket = s.substring(0, slash);
+        String fromKey = s.substring(slash + 1);
+        buckets.require(fromBucket);
+        String directive = r.header("x-amz-metadata-directive") == null ? "COPY"
+                : r.header("x-amz-metadata-directive").trim().toUpperCase(java.util.Locale.ROOT);
+        if (!directive.equals("COPY") && !directive.equals("REPLACE")) {
+            throw S3Exception.invalidArgument("x-amz-metadata-directive must be COPY or REPLACE");
+        }
+        if (fromBucket.equals(bucket) && fromKey.equals(key) && directive.equals("COPY")) {
+            throw new S3Exception(400, "InvalidRequest", "This copy request is illegal because it is trying to copy"
+                    + " an object to itself without changing the object's metadata");
+        }
+        ValueStream in = Failures.translate(() -> hybris.getStream(fromBucket, fromKey))
+                .orElseThrow(() -> S3Exception.noSuchKey(fromKey));
+        VersionInfo copied;
+        try (in) {
+            Map<String, String> meta = directive.equals("COPY")
+                    ? ObjectMetadata.userAndContent(in.version().metadata()) : ObjectMetadata.fromRequest(r);
+            VerifyingInputStream counted = new VerifyingInputStream(in, null, null, null, null, Map::of);
+            PutOptions options = preconditions(r, bucket, key).withMetadata(meta)
+                    .withMetadataAfterRead(() -> Map.of(ObjectMetadata.ETAG, counted.md5Hex(),
+                            ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis())));
+            copied = Failures.translate(() -> hybris.put(bucket, key, counted, in.length(), options));
+        } catch (PreconditionFailedException e) {
+            throw preconditionFailed("If-None-Match");
+        }
+        Exchanges.xml(r.exchange(), 200, S3Xml.document("CopyObjectResult")
+                .element("LastModified", S3Xml.time(ObjectMetadata.lastModified(copied)))
+                .element("ETag", ObjectMetadata.quoted(ObjectMetadata.etag(copied))).toString());
+    }
+}

@@ -1,0 +1,219 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.s3;
+
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.hybris.Hybris;
+import io.hybris.HybrisConfigurationException;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An S3-compatible HTTP endpoint over one {@link Hybris} client: buckets are containers, objects are keys, so any S3
+ * tool (aws-cli, boto3, rclone, SDKs) gets Hybris's f-fault-tolerant, hash-checked, multi-cloud storage. Requests are
+ * path-style ({@code http://host:port/bucket/key}) and signed with AWS Signature Version 4 by one of the configured
+ * access keys (header, {@code aws-chunked} streaming, or presigned URL). Served by the JDK's HTTP server, plain or
+ * TLS; stateless, so several gateways may serve one deployment side by side (docs/s3-gateway.md).
+ *
+ * <pre>{@code
+ * try (Hybris hybris = Hybris.fromProperties(Path.of("hybris.properties"));
+ *      S3Gateway gateway = S3Gateway.builder(hybris).port(9000).credentials("AKID", "secret").start()) {
+ *     System.out.println("S3 endpoint: " + gateway.endpoint());
+ *     ...
+ * }
+ * }</pre>
+ * Closing the gateway stops the server (requests in flight get up to 2 s) but not the Hybris client.
+ */
+public final class S3Gateway implements AutoCloseable {
+    private final HttpServer server;
+    private final S3Handler handler;
+    private final ExecutorService threads;
+    private final URI endpoint;
+
+    private S3Gateway(HttpServer server, S3Handler handler, ExecutorService threads, URI endpoint) {
+        this.server = server;
+        this.handler = handler;
+        this.threads = threads;
+        this.endpoint = endpoint;
+    }
+
+    /** A builder for a gateway over {@code hybris} (which the gateway does not close). */
+    public static Builder builder(Hybris hybris) {
+        return new Builder(hybris);
+    }
+
+    /** The endpoint clients use, e.g. {@code http://127.0.0.1:9000}. */
+    public URI endpoint() {
+        return endpoint;
+    }
+
+    /** The port the server listens on (useful with port 0). */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        server.stop(2);
+        threads.shutdownNow();
+        handler.close();
+    }
+
+    /** Configures and starts an {@link S3Gateway}. Not thread-safe. */
+    public static final class Builder {
+        private final Hybris hybris;
+        private String host = "127.0.0.1";
+        private int port = 9000;
+        private final Map<String, String> credentials = new LinkedHashMap<>();
+        private Path keyStore;
+        private char[] keyStorePassword;
+        private int threads = 64;
+        private int maxHeaderBytes = 16 * 1024;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder(Hybris hybris) {
+            this.hybris = Objects.requireNonNull(hybris, "hybris");
+        }
+
+        /** The address to bind; default {@code 127.0.0.1} (use {@code 0.0.0.0} to serve other hosts). */
+        public Builder host(String host) {
+            this.host = Objects.requireNonNull(host, "host");
+            return this;
+        }
+
+        /** The port; default 9000; 0 picks a free one. */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        /** Adds an access key and its secret key; at least one is required. */
+        public Builder credentials(String accessKey, String secretKey) {
+            if (accessKey == null || accessKey.isBlank() || secretKey == null || secretKey.isEmpty()) {
+                throw new HybrisConfigurationException("an S3 gateway access key and secret key must not be empty");
+            }
+            credentials.put(accessKey, secretKey);
+            return this;
+        }
+
+        /** Serves HTTPS with the key and certificate in this PKCS#12 key store; default plain HTTP. */
+        public Builder tls(Path keyStore, char[] password) {
+            this.keyStore = Objects.requireNonNull(keyStore, "keyStore");
+            this.keyStorePassword = password == null ? new char[0] : password.clone();
+            return this;
+        }
+
+        /** Requests served at once; default 64. */
+        public Builder threads(int threads) {
+            this.threads = threads;
+            return this;
+        }
+
+        /** The largest request header section accepted, in bytes; default 16 KiB. */
+        public Builder maxHeaderBytes(int maxHeaderBytes) {
+            this.maxHeaderBytes = maxHeaderBytes;
+            return this;
+        }
+
+        /** The clock signatures are checked against (tests). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Starts the server.
+         *
+         * @throws HybrisConfigurationException if no credentials were given, a setting is out of range, the key
+         *                                      store cannot be read, or the port cannot be bound
+         */
+        public S3Gateway start() {
+            if (credentials.isEmpty()) {
+                throw new HybrisConfigurationException("the S3 gateway needs at least one access key: call"
+                        + " credentials(accessKey, secretKey)");
+            }
+            if (port < 0 || port > 65535) {
+                throw new HybrisConfigurationException("S3 gateway port " + port + " is not 0-65535");
+            }
+            if (threads < 1 || maxHeaderBytes < 1024) {
+                throw new HybrisConfigurationException("S3 gateway threads must be positive and maxHeaderBytes at"
+                        + " least 1024");
+            }
+            HttpServer server;
+            try {
+                InetSocketAddress address = new InetSocketAddress(host, port);
+                if (keyStore != null) {
+                    HttpsServer https = HttpsServer.create(address, 128);
+                    https.setHttpsConfigurator(new HttpsConfigurator(sslContext()));
+                    server = https;
+                } else {
+                    server = HttpServer.create(address, 128);
+                }
+            } catch (IOException e) {
+                throw new HybrisConfigurationException("the S3 gateway cannot listen on " + host + ":" + port + ": "
+                        + e.getMessage(), e);
+            }
+            AtomicInteger n = new AtomicInteger();
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+                    new LinkedBlockingQueue<>(), r -> {
+                        Thread t = new Thread(r, "hybris-s3-" + n.incrementAndGet());
+                        t.setDaemon(true);
+                        return t;
+                    });
+            pool.allowCoreThreadTimeOut(true);
+            S3Handler handler = new S3Handler(hybris, new RequestAuthenticator(credentials, clock), maxHeaderBytes);
+            server.createContext("/", handler);
+            server.setExecutor(pool);
+            server.start();
+            String scheme = keyStore != null ? "https" : "http";
+            String shown = host.equals("0.0.0.0") ? "127.0.0.1" : host;
+            return new S3Gateway(server, handler, pool,
+                    URI.create(scheme + "://" + shown + ":" + server.getAddress().getPort()));
+        }
+
+        private SSLContext sslContext() {
+            try (InputStream in = Files.newInputStream(keyStore)) {
+                KeyStore ks = KeyStore.getInstance("PKCS12");
+                ks.load(in, keyStorePassword);
+                KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+                kmf.init(ks, keyStorePassword);
+                SSLContext ctx = SSLContext.getInstance("TLS");
+                ctx.init(kmf.getKeyManagers(), null, null);
+                return ctx;
+            } catch (IOException e) {
+                throw new HybrisConfigurationException("the S3 gateway's key store " + keyStore + " cannot be read: "
+                        + e.getMessage(), e);
+            } catch (GeneralSecurityException e) {
+                throw new HybrisConfigurationException("the S3 gateway's key store " + keyStore + " is not a usable"
+                        + " PKCS#12 key store (wrong password?): " + e.getMessage(), e);
+            }
+        }
+    }
+
+    static UncheckedIOException unchecked(IOException e) {
+        return new UncheckedIOException(e);
+    }
+}

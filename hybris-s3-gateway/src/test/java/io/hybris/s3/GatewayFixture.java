@@ -1,0 +1,72 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.s3;
+
+import io.hybris.Hybris;
+import io.hybris.HybrisConfig;
+import io.hybris.cloud.InMemoryCloudStore;
+import io.hybris.metadata.InMemoryMetadataStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+
+import java.time.Duration;
+import java.util.List;
+
+/** A gateway over an in-memory deployment (three clouds, f=1, 1 MiB chunks) and an AWS SDK v2 client for it. */
+abstract class GatewayFixture {
+    static final String ACCESS_KEY = "AKIDHYBRISTEST";
+    static final String SECRET_KEY = "hybris-test-secret-key";
+
+    protected Hybris hybris;
+    protected S3Gateway gateway;
+    protected S3Client s3;
+    protected List<InMemoryCloudStore> clouds;
+
+    @BeforeEach
+    void startGateway() {
+        clouds = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"), new InMemoryCloudStore("c2"));
+        HybrisConfig.Builder config = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
+                .chunkThreshold(1 << 20).chunkSize(1 << 20).deadline(Duration.ofSeconds(30));
+        clouds.forEach(config::cloud);
+        hybris = Hybris.open(config.build());
+        gateway = S3Gateway.builder(hybris).port(0).credentials(ACCESS_KEY, SECRET_KEY).start();
+        s3 = client(ACCESS_KEY, SECRET_KEY);
+    }
+
+    S3Client client(String accessKey, String secretKey) {
+        return S3Client.builder().endpointOverride(gateway.endpoint()).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey,
+                        secretKey)))
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
+                .httpClient(Apache5HttpClient.create()).build();
+    }
+
+    S3Presigner presigner() {
+        return S3Presigner.builder().endpointOverride(gateway.endpoint()).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY,
+                        SECRET_KEY)))
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build()).build();
+    }
+
+    @AfterEach
+    void stopGateway() {
+        if (s3 != null) {
+            s3.close();
+        }
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (hybris != null) {
+            hybris.close();
+        }
+    }
+}
