@@ -1,0 +1,80 @@
+package io.hybris.cli;
+
+import io.hybris.s3.S3Gateway;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code hybris gateway}: serves the client's storage as an S3-compatible endpoint (docs/s3-gateway.md) until
+ * stopped. The access key and secret come from options or, better for the secret, the environment
+ * ({@code HYBRIS_S3_ACCESS_KEY}, {@code HYBRIS_S3_SECRET_KEY}).
+ */
+@Command(name = "gateway", mixinStandardHelpOptions = true,
+        description = "Serve the storage as an S3-compatible endpoint (path-style, AWS Signature V4) until stopped"
+                + " (Ctrl-C or SIGTERM). Buckets are containers. See docs/s3-gateway.md.")
+final class GatewayCommand implements Callable<Integer> {
+    @ParentCommand
+    HybrisCommand root;
+
+    @Option(names = "--port", defaultValue = "9000", paramLabel = "PORT",
+            description = "Port to listen on (0: any free port; default ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--address", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
+            description = "Address to listen on (default ${DEFAULT-VALUE}: this machine only; 0.0.0.0 for all).")
+    String address;
+
+    @Option(names = "--access-key", paramLabel = "KEY",
+            description = "The access key clients sign with (default: $HYBRIS_S3_ACCESS_KEY).")
+    String accessKey;
+
+    @Option(names = "--secret-key", paramLabel = "SECRET",
+            description = "Its secret key (default: $HYBRIS_S3_SECRET_KEY; prefer the environment, options show in"
+                    + " process listings).")
+    String secretKey;
+
+    @Option(names = "--tls-key-store", paramLabel = "FILE",
+            description = "Serve HTTPS with the key and certificate in this PKCS#12 file (password in"
+                    + " $HYBRIS_S3_TLS_PASSWORD).")
+    Path keyStore;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (port < 0 || port > 65535) {
+            throw new CliException(ExitCode.USAGE, "--port " + port + " is not a port: use 0 to 65535");
+        }
+        String key = accessKey != null ? accessKey : System.getenv("HYBRIS_S3_ACCESS_KEY");
+        String secret = secretKey != null ? secretKey : System.getenv("HYBRIS_S3_SECRET_KEY");
+        if (key == null || key.isBlank() || secret == null || secret.isEmpty()) {
+            throw new CliException(ExitCode.USAGE, "the gateway needs an access key and a secret key: set"
+                    + " HYBRIS_S3_ACCESS_KEY and HYBRIS_S3_SECRET_KEY (or --access-key and --secret-key)");
+        }
+        Session session = root.session;
+        S3Gateway.Builder builder = S3Gateway.builder(session.hybris()).host(address).port(port)
+                .credentials(key, secret);
+        if (keyStore != null) {
+            String password = System.getenv("HYBRIS_S3_TLS_PASSWORD");
+            builder.tls(keyStore, password == null ? new char[0] : password.toCharArray());
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "hybris-gateway-stop"));
+        try (S3Gateway gateway = builder.start()) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("endpoint", gateway.endpoint().toString());
+            doc.put("access-key", key);
+            doc.put("config", session.description());
+            session.emit(doc, () -> session.out().println("serving S3 on " + gateway.endpoint() + " (access key "
+                    + key + "; " + session.description() + "); stop with Ctrl-C"));
+            session.out().flush();
+            stopped.await();
+        }
+        return ExitCode.OK;
+    }
+}
