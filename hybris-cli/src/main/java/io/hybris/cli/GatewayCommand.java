@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.hybris.cli;
 
 import io.hybris.s3.S3Gateway;
