@@ -47,8 +47,7 @@ final class RequestAuthenticator {
             return fromQuery(r);
         }
         if (r.has("Signature") || r.has("AWSAccessKeyId")) {
-            throw new S3Exception(403, "AccessDenied", "Signature Version 2 presigned URLs are not supported;"
-                    + " presign with Signature Version 4");
+            return fromV2Query(r);
         }
         throw new S3Exception(403, "AccessDenied", "Anonymous access is not allowed: sign requests with one of the"
                 + " gateway's access keys (AWS Signature Version 4)");
@@ -130,6 +129,88 @@ final class RequestAuthenticator {
         String payload = r.header("x-amz-content-sha256") != null ? r.header("x-amz-content-sha256")
                 : "UNSIGNED-PAYLOAD";
         return verify(r, credential, amzDate, signedHeaders, signature, payload, query, true);
+    }
+
+    /**
+     * A Signature Version 2 presigned URL (what {@code aws s3 presign} makes by default): HMAC-SHA1 over the method,
+     * Content-MD5, Content-Type, Expires, the x-amz headers and the resource with its subresources. Only for GET and
+     * HEAD: a V2-signed upload would carry an unsigned body.
+     */
+    private Authenticated fromV2Query(S3Request r) {
+        String accessKey = r.param("AWSAccessKeyId");
+        String signature = r.param("Signature");
+        String expires = r.param("Expires");
+        if (accessKey == null || signature == null || expires == null) {
+            throw queryError("a Signature Version 2 presigned URL needs AWSAccessKeyId, Signature and Expires");
+        }
+        if (!r.method().equals("GET") && !r.method().equals("HEAD")) {
+            throw new S3Exception(403, "AccessDenied", "Signature Version 2 presigned URLs are accepted for GET and"
+                    + " HEAD only; presign uploads with Signature Version 4");
+        }
+        long until;
+        try {
+            until = Long.parseLong(expires);
+        } catch (NumberFormatException e) {
+            throw queryError("Expires must be epoch seconds");
+        }
+        if (clock.instant().getEpochSecond() > until) {
+            throw new S3Exception(403, "AccessDenied", "Request has expired (Expires " + expires + ")");
+        }
+        String secret = secrets.get(accessKey);
+        if (secret == null) {
+            throw new S3Exception(403, "InvalidAccessKeyId", "The AWS access key Id you provided does not exist in"
+                    + " the gateway's records: " + accessKey);
+        }
+        StringBuilder amz = new StringBuilder();
+        r.headers().forEach((name, values) -> {
+            if (name.startsWith("x-amz-")) {
+                amz.append(name).append(':').append(String.join(",", values).trim()).append('\n');
+            }
+        });
+        StringBuilder resource = new StringBuilder(r.rawPath());
+        TreeMap<String, String> sub = new TreeMap<>();
+        r.query().forEach((k, v) -> {
+            if (V2_SUBRESOURCES.contains(k)) {
+                sub.put(k, v);
+            }
+        });
+        char sep = '?';
+        for (Map.Entry<String, String> e : sub.entrySet()) {
+            resource.append(sep).append(e.getKey());
+            if (!e.getValue().isEmpty()) {
+                resource.append('=').append(e.getValue());
+            }
+            sep = '&';
+        }
+        String toSign = r.method() + "\n" + nullToEmpty(r.header("content-md5")) + "\n"
+                + nullToEmpty(r.header("content-type")) + "\n" + expires + "\n" + amz + resource;
+        String expected = java.util.Base64.getEncoder().encodeToString(hmacSha1(secret, toSign));
+        if (!SigV4.same(expected, signature)) {
+            throw new S3Exception(403, "SignatureDoesNotMatch", "The request signature we calculated does not match"
+                    + " the signature you provided (Signature Version 2). Check your key and signing method.");
+        }
+        return new Authenticated(accessKey, "UNSIGNED-PAYLOAD", null, null, null, null);
+    }
+
+    private static final java.util.Set<String> V2_SUBRESOURCES = java.util.Set.of("acl", "delete", "lifecycle",
+            "location", "logging", "notification", "partNumber", "policy", "requestPayment", "torrent", "uploadId",
+            "uploads", "versionId", "versioning", "versions", "website", "response-content-type",
+            "response-content-language", "response-expires", "response-cache-control",
+            "response-content-disposition", "response-content-encoding");
+
+    private static String nullToEmpty(String s) {
+        return s == null ? "" : s;
+    }
+
+    private static byte[] hmacSha1(String secret, String data) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA1");
+            mac.init(new javax.crypto.spec.SecretKeySpec(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    "HmacSHA1"));
+            return mac.doFinal(data.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private Authenticated verify(S3Request r, String credential, String amzDate, String signedHeaders,

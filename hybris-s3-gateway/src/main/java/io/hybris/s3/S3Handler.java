@@ -33,7 +33,8 @@ final class S3Handler implements HttpHandler {
             "max-uploads", "x-id", "response-content-type", "response-content-disposition",
             "response-content-encoding", "response-content-language", "response-cache-control", "response-expires",
             "X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires", "X-Amz-SignedHeaders",
-            "X-Amz-Signature", "X-Amz-Security-Token", "x-amz-checksum-mode");
+            "X-Amz-Signature", "X-Amz-Security-Token", "x-amz-checksum-mode", "AWSAccessKeyId", "Signature",
+            "Expires");
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final RequestAuthenticator authenticator;
