@@ -19,6 +19,8 @@
 #                             stream logger, rclone -vv --dump headers,auth) and keep each step's log there
 #   S3_SMOKE_KEEP=1           keep the temporary directory (its path is printed on standard error)
 #   S3_SMOKE_CA_BUNDLE=<pem>  for an https endpoint with a private CA (AWS_CA_BUNDLE, rclone --ca-cert, curl --cacert)
+#   S3_SMOKE_FULL=1           also the S3 gateway's acceptance: a 300 MiB multipart cp, ranges at chunk boundaries,
+#                             aws s3 sync/rm, a delimiter listing, copy, 2,500 keys paginated and deleted, rclone sync
 set -euo pipefail
 
 if [ $# -ne 3 ]; then
@@ -224,6 +226,55 @@ elif op == "delete-many":
     left = s3.list_objects_v2(Bucket=bucket, Prefix="boto3/")
     if r.get("Errors") or len(r.get("Deleted", [])) != len(keys) or left.get("KeyCount") != 0:
         sys.exit(1)
+elif op == "put-numbered":
+    from concurrent.futures import ThreadPoolExecutor
+    n = int(sys.argv[2])
+    with ThreadPoolExecutor(16) as pool:
+        list(pool.map(lambda i: s3.put_object(Bucket=bucket, Key="boto3/numbered/%04d.txt" % i,
+                                              Body=b"object %d\n" % i), range(n)))
+elif op == "list-numbered":
+    keys, pages = [], 0
+    for page in s3.get_paginator("list_objects_v2").paginate(
+            Bucket=bucket, Prefix="boto3/numbered/", PaginationConfig={"PageSize": int(sys.argv[2])}):
+        pages += 1
+        keys += [o["Key"] for o in page.get("Contents", [])]
+    expected = ["boto3/numbered/%04d.txt" % i for i in range(int(sys.argv[3]))]
+    print("pages", pages, "keys", len(keys))
+    sys.exit(0 if keys == expected and pages == int(sys.argv[4]) else 1)
+elif op == "delete-all":
+    keys = [o["Key"] for p in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=sys.argv[2])
+            for o in p.get("Contents", [])]
+    deleted = 0
+    for i in range(0, len(keys), 1000):
+        r = s3.delete_objects(Bucket=bucket, Delete={"Objects": [{"Key": k} for k in keys[i:i + 1000]]})
+        if r.get("Errors"):
+            sys.exit("errors: %s" % r["Errors"])
+        deleted += len(r.get("Deleted", []))
+    left = s3.list_objects_v2(Bucket=bucket, Prefix=sys.argv[2])
+    print("deleted", deleted, "of", len(keys), "left", left.get("KeyCount"))
+    sys.exit(0 if deleted == len(keys) and left.get("KeyCount") == 0 else 1)
+elif op == "ranges":
+    # byte ranges at Hybris's chunk boundaries (8 MiB by default) and at the ends, against the local file
+    key, local, chunk = sys.argv[2], sys.argv[3], 8 * 1024 * 1024
+    size = os.path.getsize(local)
+    wanted = [(0, 0), (0, chunk - 1), (chunk - 1, chunk), (chunk, 2 * chunk - 1), (2 * chunk - 1, 3 * chunk + 1),
+              (size - 1, size - 1), (size - chunk - 5, size - 1)]
+    with open(local, "rb") as f:
+        for first, last in wanted:
+            body = s3.get_object(Bucket=bucket, Key=key, Range="bytes=%d-%d" % (first, last))["Body"].read()
+            f.seek(first)
+            if body != f.read(last - first + 1):
+                sys.exit("range %d-%d differs" % (first, last))
+        suffix = s3.get_object(Bucket=bucket, Key=key, Range="bytes=-1000")["Body"].read()
+        f.seek(size - 1000)
+        if suffix != f.read(1000):
+            sys.exit("suffix range differs")
+    print("ranges ok", len(wanted) + 1)
+elif op == "copy":
+    s3.copy_object(Bucket=bucket, Key=sys.argv[3], CopySource={"Bucket": bucket, "Key": sys.argv[2]})
+    a = s3.get_object(Bucket=bucket, Key=sys.argv[2])["Body"].read()
+    b = s3.get_object(Bucket=bucket, Key=sys.argv[3])["Body"].read()
+    sys.exit(0 if a == b and len(a) > 0 else "copy differs")
 else:
     sys.exit("unknown step " + op)
 PY
@@ -301,6 +352,57 @@ s_rclone_back() {
 }
 s_rb() { aws_ s3 rb --force "s3://$bucket"; }
 
+# --- the gateway's acceptance (S3_SMOKE_FULL=1): larger and longer ----------------------------------------
+s_big_cp() { # 300 MiB: the CLI splits it into 38 parts of 8 MiB
+    head -c $((300 * 1024 * 1024)) /dev/urandom >"$work/in/300.bin"
+    aws_ s3 cp "$work/in/300.bin" "s3://$bucket/cli/300.bin"
+    expect ContentLength "$(aws_ s3api head-object --bucket "$bucket" --key cli/300.bin --query ContentLength)" \
+        $((300 * 1024 * 1024))
+    aws_ s3 cp "s3://$bucket/cli/300.bin" "$work/out/300.bin"
+    cmp "$work/in/300.bin" "$work/out/300.bin"
+    rm -f "$work/out/300.bin"
+}
+s_boto_ranges() { boto ranges cli/300.bin "$work/in/300.bin"; }
+s_sync() {
+    aws_ s3 sync "$work/in/tree" "s3://$bucket/sync"
+    printf 'changed\n' >"$work/in/tree/hello.txt"
+    printf 'new\n' >"$work/in/tree/sub dir/new.txt"
+    aws_ s3 sync --no-progress "$work/in/tree" "s3://$bucket/sync" | tee "$work/sync2.txt"
+    expect "files uploaded by the second sync" "$(grep -c '^upload:' "$work/sync2.txt")" 2
+    aws_ s3 sync "s3://$bucket/sync" "$work/out/sync"
+    diff -r "$work/in/tree" "$work/out/sync"
+}
+s_list_delim() {
+    aws_ s3api list-objects-v2 --bucket "$bucket" --prefix sync/ --delimiter / >"$work/delim.json"
+    cat "$work/delim.json"
+    "$PY" - "$work/delim.json" <<'PYC'
+import json, sys
+d = json.load(open(sys.argv[1]))
+prefixes = sorted(p["Prefix"] for p in d.get("CommonPrefixes", []))
+keys = sorted(o["Key"] for o in d.get("Contents", []))
+assert prefixes == ["sync/empty-parent/", "sync/sub dir/"], prefixes
+assert keys == ["sync/big.bin", "sync/hello.txt", "sync/zero.bin"], keys
+PYC
+}
+s_aws_rm() {
+    aws_ s3 rm --recursive "s3://$bucket/sync"
+    expect "left after rm" "$(aws_ s3 ls --recursive "s3://$bucket/sync" | wc -l)" 0
+}
+s_boto_copy() { boto copy cli/big.bin copies/big-copy.bin; }
+s_boto_2500() {
+    boto put-numbered 2500
+    boto list-numbered 1000 2500 3
+    boto delete-all boto3/numbered/
+}
+s_rclone_sync() {
+    rm -f "$work/in/tree/zero.bin"
+    printf 'synced by rclone\n' >"$work/in/tree/rclone-new.txt"
+    rclone_ sync "$work/in/tree" "other:$bucket/rsync"
+    rclone_ check "$work/in/tree" "other:$bucket/rsync"
+    rclone_ sync "other:$bucket/rsync" "$work/out/rsync"
+    diff -r "$work/in/tree" "$work/out/rsync"
+}
+
 step "aws s3 mb" s_mb
 bucket_made=1
 step "aws s3 cp upload (20 MiB, multipart)" s_cp_up
@@ -320,6 +422,16 @@ step "rclone copy + check (provider Minio, multipart ETag)" s_rclone_copy_minio
 step "rclone lsl: modification times kept" s_rclone_mtime
 step "rclone copy after touch: modification times updated" s_rclone_touch
 step "rclone copy back (provider Minio, cmp)" s_rclone_back
+if [ "${S3_SMOKE_FULL:-0}" = 1 ]; then
+    step "aws s3 cp 300 MiB (38-part multipart), head-object, download (cmp)" s_big_cp
+    step "boto3 ranges at chunk boundaries of the 300 MiB object (cmp)" s_boto_ranges
+    step "aws s3 sync up, change, sync again (2 uploads), sync down (diff -r)" s_sync
+    step "aws s3api list-objects-v2 with a delimiter" s_list_delim
+    step "aws s3 rm --recursive" s_aws_rm
+    step "boto3 copy_object (cmp)" s_boto_copy
+    step "boto3 2,500 keys: put, paginated listing (3 pages), delete_objects" s_boto_2500
+    step "rclone sync (with a deletion) + check, sync back (diff -r)" s_rclone_sync
+fi
 step "aws s3 rb --force" s_rb
 bucket_made=0
 echo "s3-clients-smoke: all $n steps passed against $endpoint" >&2
