@@ -14,7 +14,6 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
@@ -211,9 +210,5 @@ public final class S3Gateway implements AutoCloseable {
                         + " PKCS#12 key store (wrong password?): " + e.getMessage(), e);
             }
         }
-    }
-
-    static UncheckedIOException unchecked(IOException e) {
-        return new UncheckedIOException(e);
     }
 }
