@@ -8,8 +8,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -103,7 +101,7 @@ final class AwsChunkedInputStream extends InputStream {
                 throw fail("SignatureDoesNotMatch", "a chunk of a signed aws-chunked body has no chunk-signature");
             }
             String toSign = "AWS4-HMAC-SHA256-PAYLOAD\n" + auth.amzDate() + "\n" + auth.scope() + "\n"
-                    + previousSignature + "\n" + SigV4.EMPTY_SHA256 + "\n" + sha256Hex(data);
+                    + previousSignature + "\n" + SigV4.EMPTY_SHA256 + "\n" + SigV4.sha256Hex(data);
             String expected = SigV4.hex(SigV4.hmac(auth.signingKey(), toSign));
             if (!SigV4.same(expected, signature.toLowerCase(Locale.ROOT))) {
                 throw fail("SignatureDoesNotMatch", "the signature of an aws-chunked chunk does not match");
@@ -167,14 +165,6 @@ final class AwsChunkedInputStream extends InputStream {
             if (line.size() > MAX_LINE) {
                 throw fail("IncompleteBody", "an aws-chunked line longer than " + MAX_LINE + " bytes");
             }
-        }
-    }
-
-    private static String sha256Hex(byte[] data) {
-        try {
-            return SigV4.hex(MessageDigest.getInstance("SHA-256").digest(data));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 

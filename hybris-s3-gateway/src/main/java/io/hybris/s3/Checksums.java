@@ -6,7 +6,6 @@ package io.hybris.s3;
 
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.zip.CRC32;
@@ -69,11 +68,7 @@ final class Checksums {
     }
 
     private static MessageDigest md(String name) {
-        try {
-            return MessageDigest.getInstance(name);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return SigV4.digest(name);
     }
 
     /** CRC-64/NVME: reflected polynomial 0x9a6c9329ac4bc9b5, initial value and final xor all ones. */

@@ -21,8 +21,13 @@ final class SigV4 {
     }
 
     static String sha256Hex(byte[] bytes) {
+        return HEX.formatHex(digest("SHA-256").digest(bytes));
+    }
+
+    /** A new digest of a JDK algorithm every Java runtime has (MD5, SHA-1, SHA-256). */
+    static MessageDigest digest(String algorithm) {
         try {
-            return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return MessageDigest.getInstance(algorithm);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
