@@ -44,9 +44,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *     ...
  * }
  * }</pre>
- * Closing the gateway stops the server (requests in flight get up to 2 s) but not the Hybris client.
+ * Closing the gateway stops the server (requests in flight get up to 2 s) but not the Hybris client. Starting one
+ * sets the system property {@code sun.net.httpserver.nodelay=true} unless it is set (the JDK server reads it once per
+ * JVM; without it every small response waits about 40 ms for the client's delayed ACK).
  */
 public final class S3Gateway implements AutoCloseable {
+    private static final String NODELAY = "sun.net.httpserver.nodelay";
     private final HttpServer server;
     private final S3Handler handler;
     private final ExecutorService threads;
@@ -160,6 +163,12 @@ public final class S3Gateway implements AutoCloseable {
             if (threads < 1 || maxHeaderBytes < 1024) {
                 throw new HybrisConfigurationException("S3 gateway threads must be positive and maxHeaderBytes at"
                         + " least 1024");
+            }
+            // The JDK server leaves Nagle's algorithm on unless this is set; with a client's delayed ACK that adds
+            // about 40 ms to every small response (measured: 4 KiB GET p50 48 ms). It is read once, when the JVM's
+            // first JDK HTTP server starts, so it is set here unless the application chose a value itself.
+            if (System.getProperty(NODELAY) == null) {
+                System.setProperty(NODELAY, "true");
             }
             HttpServer server;
             try {
