@@ -48,6 +48,11 @@ final class Buckets {
         }
     }
 
+    /** Whether {@code bucket} could name a bucket (a valid, unreserved container name). */
+    static boolean validName(String bucket) {
+        return NAME.matcher(bucket).matches() && !bucket.equals(REGISTRY) && !bucket.equals(UPLOADS);
+    }
+
     void create(String bucket) {
         checkName(bucket);
         try {
@@ -60,8 +65,7 @@ final class Buckets {
     }
 
     boolean exists(String bucket) {
-        return NAME.matcher(bucket).matches() && !bucket.equals(REGISTRY) && !bucket.equals(UPLOADS)
-                && hybris.describe(REGISTRY, bucket).isPresent();
+        return validName(bucket) && hybris.describe(REGISTRY, bucket).isPresent();
     }
 
     /** @throws S3Exception NoSuchBucket if the bucket does not exist */

@@ -76,8 +76,8 @@ final class ObjectOperations {
     void get(S3Request r, boolean head) throws IOException {
         String bucket = r.bucket();
         String key = r.key();
-        buckets.require(bucket);
-        if (key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > Keys.MAX_BYTES) {
+        if (!Buckets.validName(bucket) || key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > Keys.MAX_BYTES) {
+            buckets.require(bucket);
             throw S3Exception.noSuchKey(key);
         }
         String range = r.header("range");
@@ -90,7 +90,11 @@ final class ObjectOperations {
             r.exchange().getResponseHeaders().set("Content-Range", "bytes */" + e.valueLength());
             throw new S3Exception(416, "InvalidRange", "The requested range is not satisfiable: " + range);
         }
-        ValueStream in = opened.orElseThrow(() -> S3Exception.noSuchKey(key));
+        if (opened.isEmpty()) {
+            buckets.require(bucket); // only now: a GET of an object that exists costs no bucket lookup
+            throw S3Exception.noSuchKey(key);
+        }
+        ValueStream in = opened.get();
         try (in) {
             VersionInfo v = in.version();
             HttpExchange x = r.exchange();

@@ -49,6 +49,10 @@ class S3GatewaySdkTest extends GatewayFixture {
         assertThat(s3.listBuckets().buckets()).isEmpty();
         assertThatThrownBy(() -> s3.putObject(b -> b.bucket("photos").key("x"), RequestBody.fromString("x")))
                 .isInstanceOf(NoSuchBucketException.class);
+        assertThatThrownBy(() -> s3.getObjectAsBytes(b -> b.bucket("photos").key("a.jpg")))
+                .isInstanceOf(NoSuchBucketException.class);
+        assertThatThrownBy(() -> s3.getObjectAsBytes(b -> b.bucket("never-made").key("k".repeat(300))))
+                .isInstanceOf(NoSuchBucketException.class);
     }
 
     @Test
