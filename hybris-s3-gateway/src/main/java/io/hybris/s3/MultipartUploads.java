@@ -5,6 +5,7 @@
 package io.hybris.s3;
 
 import io.hybris.Hybris;
+import io.hybris.HybrisException;
 import io.hybris.KeyPage;
 import io.hybris.PutOptions;
 import io.hybris.ValueStream;
@@ -100,17 +101,26 @@ final class MultipartUploads {
         if (uploadId == null || !uploadId.matches("[0-9a-f]{32}")) {
             throw noSuchUpload(uploadId);
         }
-        Optional<byte[]> stored = Failures.translate(() -> hybris.get(Buckets.UPLOADS, record(bucket, uploadId)));
-        Properties p = new Properties();
-        try {
-            p.load(new ByteArrayInputStream(stored.orElseThrow(() -> noSuchUpload(uploadId))));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Properties p = storedRecord(bucket, uploadId).orElseThrow(() -> noSuchUpload(uploadId));
         if (!key.equals(p.getProperty("key"))) {
             throw noSuchUpload(uploadId);
         }
         return p;
+    }
+
+    /** The stored record of an upload, if it still exists. */
+    private Optional<Properties> storedRecord(String bucket, String uploadId) {
+        Optional<byte[]> stored = Failures.translate(() -> hybris.get(Buckets.UPLOADS, record(bucket, uploadId)));
+        if (stored.isEmpty()) {
+            return Optional.empty();
+        }
+        Properties p = new Properties();
+        try {
+            p.load(new ByteArrayInputStream(stored.get()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return Optional.of(p);
     }
 
     private static S3Exception noSuchUpload(String uploadId) {
@@ -148,6 +158,14 @@ final class MultipartUploads {
         throw S3Exception.invalidArgument("Part number must be an integer between 1 and " + MAX_PARTS + ", inclusive");
     }
 
+    private static int maxParts(String v) {
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw S3Exception.invalidArgument("max-parts must be an integer: " + v);
+        }
+    }
+
     /** The stored parts of an upload, by number, with their versions. */
     private Map<Integer, VersionInfo> parts(String bucket, String uploadId) {
         Map<Integer, VersionInfo> out = new LinkedHashMap<>();
@@ -170,8 +188,7 @@ final class MultipartUploads {
         String uploadId = r.param("uploadId");
         upload(bucket, r.key(), uploadId);
         int marker = r.param("part-number-marker") == null ? 0 : partNumber(r.param("part-number-marker"));
-        int max = r.param("max-parts") == null ? 1000 : Math.max(1, Math.min(1000,
-                Integer.parseInt(r.param("max-parts"))));
+        int max = r.param("max-parts") == null ? 1000 : Math.max(1, Math.min(1000, maxParts(r.param("max-parts"))));
         S3Xml xml = S3Xml.document("ListPartsResult").element("Bucket", bucket).element("Key", r.key())
                 .element("UploadId", uploadId).element("PartNumberMarker", marker).element("MaxParts", max)
                 .element("StorageClass", "STANDARD");
@@ -207,7 +224,11 @@ final class MultipartUploads {
                 if (rest.contains("/")) {
                     continue; // a part
                 }
-                Properties p = upload(bucket, keyOf(bucket, rest), rest);
+                Optional<Properties> found = storedRecord(bucket, rest);
+                if (found.isEmpty()) {
+                    continue; // completed or aborted since the listing
+                }
+                Properties p = found.get();
                 xml.start("Upload").element("Key", p.getProperty("key")).element("UploadId", rest)
                         .element("StorageClass", "STANDARD")
                         .element("Initiated", S3Xml.time(Long.parseLong(p.getProperty("initiated", "0")))).end();
@@ -215,17 +236,6 @@ final class MultipartUploads {
             cursor = page.nextCursor().orElse(null);
         } while (cursor != null);
         Exchanges.xml(r.exchange(), 200, xml.toString());
-    }
-
-    private String keyOf(String bucket, String uploadId) {
-        Properties p = new Properties();
-        try {
-            p.load(new ByteArrayInputStream(hybris.get(Buckets.UPLOADS, record(bucket, uploadId))
-                    .orElse(new byte[0])));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return p.getProperty("key", "");
     }
 
     void abort(S3Request r) throws IOException {
@@ -315,8 +325,11 @@ final class MultipartUploads {
             body = root(spaced, "CompleteMultipartUploadResult").element("Location", "/" + bucket + "/" + key)
                     .element("Bucket", bucket).element("Key", key)
                     .element("ETag", ObjectMetadata.quoted(ObjectMetadata.etag(done))).toString();
-        } catch (S3Exception e) {
-            body = root(spaced, "Error").element("Code", e.code()).element("Message", e.getMessage()).toString()
+        } catch (RuntimeException e) {
+            // the response is already 200: the error goes in its body, as S3 does
+            S3Exception s3 = e instanceof S3Exception x ? x : e instanceof HybrisException h ? Failures.toS3(h)
+                    : new S3Exception(500, "InternalError", "We encountered an internal error. Please try again.");
+            body = root(spaced, "Error").element("Code", s3.code()).element("Message", s3.getMessage()).toString()
                     .replace(" xmlns=\"" + S3Xml.NS + "\"", "");
         } finally {
             spaces.cancel(false);

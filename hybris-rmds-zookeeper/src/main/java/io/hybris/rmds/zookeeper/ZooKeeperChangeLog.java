@@ -136,8 +136,6 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             return new MetadataChangePage(changes, readMarker(log), more);
         } catch (KeeperException.NoNodeException e) {
             return new MetadataChangePage(List.of(), 0, false);
-        } catch (RuntimeException e) {
-            throw session.failure("read", what, e);
         } catch (Exception e) {
             throw session.failure("read", what, e);
         }
