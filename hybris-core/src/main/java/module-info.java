@@ -5,7 +5,8 @@
 /**
  * Hybris core: the client API ({@code io.hybris}), the service-provider interfaces that clouds, metadata stores,
  * value caches and erasure coders implement ({@code io.hybris.spi}), the local stores for tests and embedding
- * ({@code io.hybris.cloud}, {@code io.hybris.metadata}) and the key providers ({@code io.hybris.crypto}). The
+ * ({@code io.hybris.cloud}, {@code io.hybris.metadata}), the key providers ({@code io.hybris.crypto}) and cost
+ * accounting, estimation and prices ({@code io.hybris.cost}). The
  * protocol in {@code io.hybris.internal} is not exported: a module that imports it does not compile.
  */
 module io.hybris.core {
@@ -17,6 +18,7 @@ module io.hybris.core {
     exports io.hybris.cloud;
     exports io.hybris.metadata;
     exports io.hybris.crypto;
+    exports io.hybris.cost;
 
     uses io.hybris.spi.CloudStoreProvider;
     uses io.hybris.spi.MetadataStoreProvider;

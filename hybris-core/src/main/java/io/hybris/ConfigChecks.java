@@ -11,6 +11,7 @@ import io.hybris.spi.CloudStoreProvider;
 import io.hybris.spi.MetadataStoreProvider;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -111,6 +112,25 @@ final class ConfigChecks {
                     + " must be path segments of a-z, 0-9, '.', '_', '-' each ending with '/', e.g. hybris/");
         }
         checkErasure(b, n);
+        checkCosts(b);
+    }
+
+    private static void checkCosts(HybrisConfig.Builder b) {
+        for (String priced : b.costs.prices().keySet()) {
+            if (!b.clouds.containsKey(priced)) {
+                throw new HybrisConfigurationException("prices are set for cloud '" + priced + "', which is not"
+                        + " configured (clouds: " + String.join(", ", b.clouds.keySet()) + ")");
+            }
+        }
+        if (b.costs.placement() != io.hybris.cost.Placement.LATENCY) {
+            List<String> unpriced = b.clouds.keySet().stream().filter(id -> !b.costs.prices().containsKey(id)).toList();
+            if (!unpriced.isEmpty()) {
+                throw new HybrisConfigurationException("hybris.placement=" + b.costs.placement().name()
+                        .toLowerCase(java.util.Locale.ROOT) + " needs a price sheet for every cloud; none for "
+                        + String.join(", ", unpriced) + ": set hybris.cloud.<id>.price.storage-gb-month (and the"
+                        + " other prices, docs/cost.md) or use hybris.placement=latency");
+            }
+        }
     }
 
     private static void checkErasure(HybrisConfig.Builder b, int cloudCount) {

@@ -4,11 +4,14 @@
  */
 package io.hybris;
 
+import io.hybris.cost.CloudUsage;
+import io.hybris.cost.CostReport;
 import io.hybris.internal.Engine;
 import io.hybris.internal.Names;
 
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -401,6 +404,26 @@ public final class Hybris implements AutoCloseable {
     public List<CloudStatus> cloudStatus() {
         ensureOpen();
         return engine.cloudStatus();
+    }
+
+    /**
+     * Every request this client made of each cloud since it opened, by price class, and the bytes moved each way
+     * (docs/cost.md): counted at the cloud interface, so reads, writes, garbage collection, the sweep and latency
+     * probes are all in. A snapshot from memory; the metrics module exports the same counters.
+     */
+    public Map<String, CloudUsage> cloudUsage() {
+        return engine.usage().snapshot();
+    }
+
+    /**
+     * What this client's cloud use costs, by the configured price sheets: the requests and egress counted since it
+     * opened ({@link #cloudUsage()}), plus the bytes the clouds hold under the object prefix (listed now, which
+     * costs one LIST request per 1,000 objects per cloud) stored for {@code storagePeriod}.
+     *
+     * @throws HybrisConfigurationException if a cloud has no price sheet ({@code hybris.cloud.<id>.price.*})
+     */
+    public CostReport costReport(Duration storagePeriod) {
+        return call(() -> engine.costReport(storagePeriod));
     }
 
     /**

@@ -4,6 +4,7 @@
  */
 package io.hybris;
 
+import io.hybris.cost.CostSettings;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.KeyProvider;
 import io.hybris.spi.MetadataStore;
@@ -27,7 +28,6 @@ import java.util.TreeMap;
  *
  * <pre>{@code
  * HybrisConfig config = HybrisConfig.builder()
- *         .f(1)
  *         .metadataStore("zookeeper", Map.of("connect", "zk1:2181,zk2:2181,zk3:2181"))
  *         .cloud("disk1", "directory", Map.of("path", "/data/c1"))
  *         .cloud("disk2", "directory", Map.of("path", "/data/c2"))
@@ -36,14 +36,10 @@ import java.util.TreeMap;
  * }</pre>
  *
  * <h2>Properties</h2>
- * Every setting has a property key ({@code hybris.f}, {@code hybris.deadline}, {@code hybris.chunk.size},
- * {@code hybris.erasure.policy}, {@code hybris.rmds.type} with its store's options under
- * {@code hybris.rmds.<type>.}, {@code hybris.cloud.<id>.type} with its driver's options under
- * {@code hybris.cloud.<id>.}, ...); each builder method names its key. The configuration reference in the
- * project's README lists every key with its default and meaning; the providers' options are in their docs.
- * Every key can be overridden by an environment variable named after it in upper case with dots and dashes
- * as underscores ({@code hybris.rmds.zookeeper.digest} becomes {@code HYBRIS_RMDS_ZOOKEEPER_DIGEST}): keep
- * secrets out of the file. Unknown {@code hybris.*} keys are errors; other keys are ignored.
+ * Every setting has a property key, named by its builder method; the README's configuration reference lists them
+ * all with defaults, the providers' docs their options. An environment variable named after a key (upper case, dots
+ * and dashes as underscores: {@code HYBRIS_RMDS_ZOOKEEPER_DIGEST}) overrides it: keep secrets out of the file.
+ * Unknown {@code hybris.*} keys are errors; other keys are ignored.
  */
 public final class HybrisConfig {
     static final String PREFIX = "hybris.";
@@ -73,6 +69,7 @@ public final class HybrisConfig {
     private final HybrisListener listener;
     private final KeyProvider keyProvider;
     private final CacheSettings cache;
+    private final CostSettings costs;
     private final ErasurePolicy erasurePolicy;
     private final int erasureDataChunks;
     private final long erasureThreshold;
@@ -96,13 +93,8 @@ public final class HybrisConfig {
 
         /** Parses a property value; {@code key} names the property in the error. */
         public static ErasurePolicy parse(String key, String value) {
-            for (ErasurePolicy p : values()) {
-                if (p.value().equals(value.trim().toLowerCase(Locale.ROOT))) {
-                    return p;
-                }
-            }
-            throw new HybrisConfigurationException(key + "=" + value + " is not a policy: use replication, erasure"
-                    + " or threshold");
+            return io.hybris.spi.support.ConfigValues.parseChoice(key, value, values(), ErasurePolicy::value,
+                    "a policy", "replication, erasure or threshold");
         }
     }
 
@@ -132,6 +124,7 @@ public final class HybrisConfig {
         this.listener = b.listener;
         this.keyProvider = b.keyProvider;
         this.cache = b.cache;
+        this.costs = b.costs;
         this.erasurePolicy = b.erasurePolicy;
         this.erasureDataChunks = b.erasureDataChunks;
         this.erasureThreshold = b.erasureThreshold;
@@ -290,6 +283,11 @@ public final class HybrisConfig {
         return cache;
     }
 
+    /** Prices and cost-aware placement ({@code hybris.placement*}, {@code hybris.cloud.<id>.price.*}). */
+    public CostSettings costs() {
+        return costs;
+    }
+
     /** The default placement policy ({@code hybris.erasure.policy}). */
     public ErasurePolicy erasurePolicy() {
         return erasurePolicy;
@@ -359,10 +357,10 @@ public final class HybrisConfig {
         Duration probeInterval = Duration.ofMinutes(5);
         boolean probeOnOpen;
         Clock clock = Clock.systemUTC();
-        HybrisListener listener = new HybrisListener() {
-        };
+        HybrisListener listener = HybrisListener.of();
         KeyProvider keyProvider;
         CacheSettings cache = CacheSettings.none();
+        CostSettings costs = CostSettings.none();
         ErasurePolicy erasurePolicy = ErasurePolicy.REPLICATION;
         int erasureDataChunks = 2;
         long erasureThreshold = 1L << 20;
@@ -434,8 +432,7 @@ public final class HybrisConfig {
 
         /** Adds a cloud. */
         public Builder cloud(CloudSpec spec) {
-            Objects.requireNonNull(spec, "spec");
-            if (clouds.putIfAbsent(spec.id(), spec) != null) {
+            if (clouds.putIfAbsent(Objects.requireNonNull(spec, "spec").id(), spec) != null) {
                 throw new HybrisConfigurationException("cloud id '" + spec.id()
                         + "' is configured twice; every cloud needs its own id");
             }
@@ -585,6 +582,12 @@ public final class HybrisConfig {
          */
         public Builder cache(CacheSettings settings) {
             this.cache = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /** Prices and cost-aware placement (docs/cost.md); {@link CostSettings#none()} by default. */
+        public Builder costs(CostSettings settings) {
+            this.costs = Objects.requireNonNull(settings, "settings");
             return this;
         }
 

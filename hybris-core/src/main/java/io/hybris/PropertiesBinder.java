@@ -4,6 +4,7 @@
  */
 package io.hybris;
 
+import io.hybris.cost.CostSettings;
 import io.hybris.internal.Providers;
 import io.hybris.spi.CloudStoreProvider;
 import io.hybris.spi.MetadataStoreProvider;
@@ -103,7 +104,7 @@ final class PropertiesBinder {
         for (Map.Entry<String, String> e : props.entrySet()) {
             String key = e.getKey();
             if (CORE.containsKey(key) || key.equals("hybris.rmds.type") || CryptoSettings.KEYS.contains(key)
-                    || key.startsWith(CacheSettings.PREFIX)) {
+                    || key.startsWith(CacheSettings.PREFIX) || CostSettings.isCostKey(key)) {
                 continue;
             }
             if (key.startsWith("hybris.cloud.")) {
@@ -137,6 +138,8 @@ final class PropertiesBinder {
             known.add("hybris.rmds.type");
             known.add("hybris.rmds.<type>.<option>");
             known.add("hybris.cloud.<id>.<option>");
+            known.add("hybris.cloud.<id>.price.<item>");
+            known.add("hybris.placement[.<option>]");
             known.add("hybris.container.<name>.erasure.policy");
             known.add("hybris.container.<name>.erasure.threshold");
             throw new HybrisConfigurationException("unknown configuration key" + (unknown.size() > 1 ? "s " : " ")
@@ -150,6 +153,12 @@ final class PropertiesBinder {
         }
         b.encryption(CryptoSettings.keyProvider(props));
         b.cache(CacheSettings.fromProperties(props, env));
+        override(props, env, CostSettings.PLACEMENT_KEY);
+        try {
+            b.costs(CostSettings.fromProperties(props));
+        } catch (IllegalArgumentException e) {
+            throw new HybrisConfigurationException(e.getMessage(), e);
+        }
         if (rmdsType != null) {
             String type = rmdsType;
             MetadataStoreProvider p = Providers.metadataProvider(type);

@@ -53,16 +53,18 @@ final class CloudCalls {
     private final Map<String, CloudStore> clouds;
     private final List<String> cloudOrder;
     private final LatencyRanking ranking;
+    private final CloudPreference preference;
     private final CloudCallPlacement placement;
     private final HybrisListener listener;
     private final ExecutorService io;
     private final GarbageCollector gc;
 
     CloudCalls(Map<String, CloudStore> clouds, List<String> cloudOrder, LatencyRanking ranking,
-               HybrisListener listener, ExecutorService io, GarbageCollector gc) {
+               CloudPreference preference, HybrisListener listener, ExecutorService io, GarbageCollector gc) {
         this.clouds = clouds;
         this.cloudOrder = cloudOrder;
         this.ranking = ranking;
+        this.preference = preference;
         this.placement = new CloudCallPlacement(clouds);
         this.listener = listener;
         this.io = io;
@@ -124,7 +126,7 @@ final class CloudCalls {
     private List<List<String>> writeOrThrow(String objectKey, byte[][] parts, int copies, long partSize, Deadline d,
                                             WriteFailures words, Uploads uploads) {
         int n = parts.length;
-        List<String> ranked = ranking.rank(cloudOrder, Op.WRITE, partSize);
+        List<String> ranked = preference.order(cloudOrder, Op.WRITE, partSize);
         Race<Void> race = new Race<>(io);
         Map<String, Integer> partOf = new HashMap<>();
         List<List<String>> holders = new ArrayList<>(n);
@@ -247,7 +249,7 @@ final class CloudCalls {
     Map<String, byte[]> read(String objectKey, List<String> candidates, int needed, long size,
                              Function<String, Expected> expected, String shortfall, Deadline d,
                              List<Throwable> failures) {
-        List<String> ranked = ranking.rank(candidates, Op.READ, size);
+        List<String> ranked = preference.order(candidates, Op.READ, size);
         Map<String, byte[]> got = new HashMap<>();
         Race<byte[]> race = new Race<>(io);
         int next = 0; // requests launched

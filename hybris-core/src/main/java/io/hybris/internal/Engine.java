@@ -61,6 +61,8 @@ public final class Engine {
     private final CloudCalls calls;
     private final Layouts layouts;
     private final LatencyRanking ranking;
+    private final CloudUsageCounters usage = new CloudUsageCounters();
+    private final CostReports costReports;
     private final List<String> cloudOrder;
     private final LatencyProber prober;
     private final GarbageCollector gc;
@@ -98,7 +100,7 @@ public final class Engine {
         this.metadata = new MetadataCalls(metadata, metadataCalls, config.clock(), listener);
         this.changeFeed = new ChangeFeed(metadata, this.metadata, deadline, clientId);
         Map<String, CloudStore> byId = new LinkedHashMap<>();
-        cloudList.forEach(c -> byId.put(c.id(), c));
+        cloudList.forEach(c -> byId.put(c.id(), usage.wrap(c))); // every cloud call counted (docs/cost.md)
         Map<String, CloudStore> clouds = Map.copyOf(byId);
         List<String> cloudOrder = List.copyOf(byId.keySet());
         this.cloudOrder = cloudOrder;
@@ -108,7 +110,8 @@ public final class Engine {
         this.gc = new GarbageCollector(byId, metadata, gcExecutor, prefix, config.gcGrace(), config.clock(),
                 listener, config.gcEnabled());
         this.prober = new LatencyProber(clouds, cloudOrder, ranking, io, prefix, clientId);
-        this.calls = new CloudCalls(clouds, cloudOrder, ranking, listener, io, gc);
+        this.calls = new CloudCalls(clouds, cloudOrder, ranking, new CloudPreference(ranking, config.costs()),
+                listener, io, gc);
         this.layouts = new Layouts(config, calls);
         this.chunkThreshold = config.chunkThreshold();
         this.chunkedWriter = new ChunkedWriter(layouts, sealer, gc, io, prefix, config.chunkSize(),
@@ -127,6 +130,8 @@ public final class Engine {
         this.reads = new Reads(this.metadata, readPath, cache, sealer, calls, layouts, listener, prefix, io, deadline,
                 config.chunkReadAhead());
         this.rewrap = new DataKeyRewrap(metadata, this.metadata, sealer, deadline);
+        this.costReports = new CostReports(clouds, usage, config.costs().prices(), prefix, io, deadline,
+                config.clock().instant());
     }
 
     /**
@@ -148,6 +153,16 @@ public final class Engine {
     /** The value cache's counters. */
     public io.hybris.CacheStats cacheStats() {
         return cache.stats();
+    }
+
+    /** The requests and bytes counted per cloud since the client opened. */
+    public CloudUsageCounters usage() {
+        return usage;
+    }
+
+    /** The cost of what this client did, and of what the clouds store for {@code storagePeriod}. */
+    public io.hybris.cost.CostReport costReport(Duration storagePeriod) {
+        return costReports.report(storagePeriod);
     }
 
     /** The latency ranking (for diagnostics). */

@@ -56,7 +56,7 @@ class ErasureConfigTest {
                 "hybris.cloud.b.type", "memory", "hybris.cloud.c.type", "memory");
         assertThatThrownBy(() -> HybrisConfig.fromMap(with(base, "hybris.erasure.policy", "stripes"), Map.of()))
                 .isInstanceOf(HybrisConfigurationException.class)
-                .hasMessage("hybris.erasure.policy=stripes is not a policy: use replication, erasure or threshold");
+                .hasMessage("hybris.erasure.policy=stripes is not a policy; use replication, erasure or threshold");
         assertThatThrownBy(() -> HybrisConfig.fromMap(with(base, "hybris.container.v.erasure.policy", "raid"),
                 Map.of())).isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageStartingWith("hybris.container.v.erasure.policy=raid is not a policy");
