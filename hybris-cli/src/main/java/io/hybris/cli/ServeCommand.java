@@ -45,7 +45,8 @@ final class ServeCommand implements Callable<Integer> {
         }
         Session session = root.session;
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        session.hybris(new HybrisMetrics(registry));
+        HybrisMetrics metrics = new HybrisMetrics(registry);
+        metrics.bindUsage(session.hybris(metrics));
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(stopped::countDown, "hybris-serve-stop");
         Runtime.getRuntime().addShutdownHook(hook);

@@ -4,8 +4,12 @@
  */
 package io.hybris.metrics;
 
+import io.hybris.Hybris;
 import io.hybris.HybrisListener;
+import io.hybris.cost.CloudUsage;
+import io.hybris.cost.RequestClass;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -100,6 +104,36 @@ public final class HybrisMetrics implements HybrisListener {
     /** The same meters without latency histograms (only count, total and max per timer). */
     public HybrisMetrics withoutHistograms() {
         return new HybrisMetrics(registry, tags, new Histograms(false, Duration.ZERO, Duration.ZERO));
+    }
+
+    /**
+     * Also exports {@code hybris}'s billable counters ({@link Hybris#cloudUsage()}) — the counts its cost report
+     * prices — as {@link MetricNames#BILLABLE_REQUESTS} by cloud and price class and {@link MetricNames#BILLABLE_BYTES}
+     * by cloud and direction. Call once per client, after opening it with these metrics as its listener.
+     *
+     * @return this
+     */
+    public HybrisMetrics bindUsage(Hybris hybris) {
+        Objects.requireNonNull(hybris, "hybris");
+        for (String cloud : hybris.cloudUsage().keySet()) {
+            Tags t = tags.and(MetricNames.TAG_CLOUD, cloud);
+            for (RequestClass c : RequestClass.values()) {
+                FunctionCounter.builder(MetricNames.BILLABLE_REQUESTS, hybris, h -> usage(h, cloud).requests(c))
+                        .description("Cloud requests by price class, as the cost report prices them")
+                        .tags(t).tag(MetricNames.TAG_CLASS, tag(c)).register(registry);
+            }
+            FunctionCounter.builder(MetricNames.BILLABLE_BYTES, hybris, h -> usage(h, cloud).bytesDownloaded())
+                    .baseUnit("bytes").description("Payload bytes returned by the cloud (egress)")
+                    .tags(t).tag(MetricNames.TAG_DIRECTION, "in").register(registry);
+            FunctionCounter.builder(MetricNames.BILLABLE_BYTES, hybris, h -> usage(h, cloud).bytesUploaded())
+                    .baseUnit("bytes").description("Payload bytes stored on the cloud")
+                    .tags(t).tag(MetricNames.TAG_DIRECTION, "out").register(registry);
+        }
+        return this;
+    }
+
+    private static CloudUsage usage(Hybris h, String cloud) {
+        return h.cloudUsage().getOrDefault(cloud, CloudUsage.NONE);
     }
 
     /** The registry the meters are on. */

@@ -34,8 +34,16 @@ public final class MetricNames {
     public static final String SWEEP_DELETIONS = "hybris.sweep.deletions";
     /** Counter: value-cache lookups, tag {@code result}. */
     public static final String CACHE_REQUESTS = "hybris.cache.requests";
+    /**
+     * Counter: cloud requests by price class, as the cost report prices them ({@code Hybris.cloudUsage()}), tags
+     * {@code cloud}, {@code class} ({@code put_list}, {@code get_head}, {@code delete}).
+     */
+    public static final String BILLABLE_REQUESTS = "hybris.cloud.billable.requests";
+    /** Counter: payload bytes as the cost report prices them, tags {@code cloud}, {@code direction} (in, out). */
+    public static final String BILLABLE_BYTES = "hybris.cloud.billable.bytes";
 
     public static final String TAG_CLOUD = "cloud";
+    public static final String TAG_CLASS = "class";
     public static final String TAG_OP = "op";
     public static final String TAG_OUTCOME = "outcome";
     public static final String TAG_KIND = "kind";

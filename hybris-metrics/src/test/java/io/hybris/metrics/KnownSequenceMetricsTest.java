@@ -93,7 +93,9 @@ class KnownSequenceMetricsTest {
 
     @Test
     void countersEqualWhatTheCloudsSaw() throws Exception {
-        Hybris h = client(recorders, true, HybrisListener.of(new HybrisMetrics(registry), events));
+        HybrisMetrics metrics = new HybrisMetrics(registry);
+        Hybris h = client(recorders, true, HybrisListener.of(metrics, events));
+        metrics.bindUsage(h);
 
         // N puts, then 2 overwrites whose superseded versions garbage collection deletes (2 keys x f+1 clouds)
         for (int i = 0; i < N; i++) {
@@ -177,6 +179,17 @@ class KnownSequenceMetricsTest {
             assertThat(sum(Search.in(registry).name(MetricNames.GC_DELETIONS).tag(MetricNames.TAG_CLOUD, cloud))
                     + sum(Search.in(registry).name(MetricNames.SWEEP_DELETIONS).tag(MetricNames.TAG_CLOUD, cloud)))
                     .as("%s deletions", cloud).isEqualTo(rec.count(Op.DELETE));
+            // the billable counters (what the cost report prices): every listing here is one page
+            assertThat(billable(cloud, "put_list")).as("%s billable put/list", cloud)
+                    .isEqualTo(rec.count(Op.PUT) + rec.count(Op.LIST));
+            assertThat(billable(cloud, "get_head")).as("%s billable get", cloud).isEqualTo(rec.count(Op.GET));
+            assertThat(billable(cloud, "delete")).as("%s billable delete", cloud).isEqualTo(rec.count(Op.DELETE));
+            assertThat(functionSum(Search.in(registry).name(MetricNames.BILLABLE_BYTES)
+                    .tag(MetricNames.TAG_CLOUD, cloud).tag(MetricNames.TAG_DIRECTION, "in")))
+                    .as("%s billable bytes in", cloud).isEqualTo(tally.bytesIn());
+            assertThat(functionSum(Search.in(registry).name(MetricNames.BILLABLE_BYTES)
+                    .tag(MetricNames.TAG_CLOUD, cloud).tag(MetricNames.TAG_DIRECTION, "out")))
+                    .as("%s billable bytes out", cloud).isEqualTo(tally.bytesOut());
             // the event stream agrees with the meters
             assertThat(events.events().stream().filter(e -> e.cloudId().equals(cloud)
                     && e.outcome() != HybrisListener.Outcome.ABANDONED).count())
@@ -217,6 +230,16 @@ class KnownSequenceMetricsTest {
     private long metadataCalls(String op, String outcome) {
         return timerCount(Search.in(registry).name(MetricNames.METADATA_CALLS).tag(MetricNames.TAG_OP, op)
                 .tag(MetricNames.TAG_OUTCOME, outcome));
+    }
+
+    private long billable(String cloud, String requestClass) {
+        return functionSum(Search.in(registry).name(MetricNames.BILLABLE_REQUESTS).tag(MetricNames.TAG_CLOUD, cloud)
+                .tag(MetricNames.TAG_CLASS, requestClass));
+    }
+
+    private static long functionSum(Search s) {
+        return (long) s.functionCounters().stream().mapToDouble(io.micrometer.core.instrument.FunctionCounter::count)
+                .sum();
     }
 
     private static long sum(Search s) {
