@@ -26,6 +26,7 @@ final class Session implements AutoCloseable {
     private final PrintStream err;
     private final Map<String, String> env;
     private Hybris hybris;
+    private ConfigResolver.Resolved resolved;
     private String description;
 
     Session(HybrisCommand options, java.io.InputStream in, PrintStream out, PrintStream err, Map<String, String> env) {
@@ -60,8 +61,17 @@ final class Session implements AutoCloseable {
     /** The client, opened on first use with {@code listener} (null for none) beside the configuration's. */
     Hybris hybris(io.hybris.HybrisListener listener) {
         if (hybris == null) {
-            ConfigResolver.Resolved resolved = new ConfigResolver(env).resolve(options.config, options.dataDir);
-            Path dir = resolved.dataDir();
+            io.hybris.HybrisConfig config = config();
+            hybris = listener == null ? Hybris.open(config) : Hybris.open(config, listener);
+        }
+        return hybris;
+    }
+
+    /** The configuration, resolved (and its data directory created) on first use; opens nothing. */
+    io.hybris.HybrisConfig config() {
+        if (resolved == null) {
+            ConfigResolver.Resolved r = new ConfigResolver(env).resolve(options.config, options.dataDir);
+            Path dir = r.dataDir();
             if (dir != null) {
                 try {
                     Files.createDirectories(dir);
@@ -70,10 +80,10 @@ final class Session implements AutoCloseable {
                             + e.getMessage() + "; pass a writable directory with --data-dir DIR", e);
                 }
             }
-            description = resolved.description();
-            hybris = listener == null ? Hybris.open(resolved.config()) : Hybris.open(resolved.config(), listener);
+            description = r.description();
+            resolved = r;
         }
-        return hybris;
+        return resolved.config();
     }
 
     /** Where the configuration came from (after {@link #hybris()}). */

@@ -88,16 +88,16 @@ public final class CostReport {
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "%-12s %10s %10s %10s %12s %12s %10s %10s %10s %10s%n", "cloud",
+        b.append(String.format(Locale.ROOT, "%-12s %10s %10s %10s %12s %12s %12s %12s %12s %12s%n", "cloud",
                 "put/list", "get/head", "delete", "egress MB", "stored MB", "requests", "egress", "storage",
                 "total"));
         clouds.values().forEach(c -> b.append(String.format(Locale.ROOT,
-                "%-12s %10d %10d %10d %12.1f %12.1f %10.4f %10.4f %10.4f %10.4f%n", c.cloudId(),
+                "%-12s %10d %10d %10d %12.1f %12.1f %12.6f %12.6f %12.6f %12.6f%n", c.cloudId(),
                 c.usage().putListRequests(), c.usage().getHeadRequests(), c.usage().deleteRequests(),
                 c.usage().bytesDownloaded() / 1048576.0, c.storedBytes() / 1048576.0,
                 c.charges().putList() + c.charges().getHead() + c.charges().delete(), c.charges().egress(),
                 c.charges().storage(), c.charges().total())));
-        b.append(String.format(Locale.ROOT, "%-12s %10s %10s %10s %12s %12s %10.4f %10.4f %10.4f %10.4f%n", "total",
+        b.append(String.format(Locale.ROOT, "%-12s %10s %10s %10s %12s %12s %12.6f %12.6f %12.6f %12.6f%n", "total",
                 "", "", "", "", "", total.putList() + total.getHead() + total.delete(), total.egress(),
                 total.storage(), total.total()));
         return b.toString();
