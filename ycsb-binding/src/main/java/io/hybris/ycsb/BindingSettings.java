@@ -33,6 +33,10 @@ import java.util.regex.Pattern;
  * <tr><td>{@code hybris.embedded.clouds}</td><td>{@code directory}</td><td>embedded default only:
  * {@code directory}, or {@code memory} (three in-memory clouds and ZooKeeper in a temporary directory, all gone
  * at the last cleanup: for a load and run in one JVM)</td></tr>
+ * <tr><td>{@code hybris.usage.file}</td><td>none</td><td>when the shared client closes, write its per-cloud
+ * request and byte counts ({@code Hybris.cloudUsage()}) to this file as properties
+ * ({@code <cloud>.put_list}, {@code .get_head}, {@code .delete}, {@code .bytes_in}, {@code .bytes_out}), for
+ * pricing a run (bench/cost.sh)</td></tr>
  * </table>
  *
  * <p>Any other YCSB property starting with {@code hybris.} is rejected as a likely typo; Hybris's own settings
@@ -43,15 +47,18 @@ import java.util.regex.Pattern;
  * @param scanPageSize keys per LIST page
  * @param embeddedDir  the embedded default's data directory (directory clouds only)
  * @param cloudKind    the embedded default's kind of cloud
+ * @param usageFile    where to write the client's cloud usage when it closes, if anywhere
  */
 record BindingSettings(Optional<Path> configFile, String container, int scanPageSize, Optional<Path> embeddedDir,
-                       EmbeddedCloudKind cloudKind) {
+                       EmbeddedCloudKind cloudKind, Optional<Path> usageFile) {
     static final String CONFIG = "hybris.config";
     static final String CONTAINER = "hybris.container";
     static final String SCAN_PAGE_SIZE = "hybris.scan.page-size";
     static final String EMBEDDED_DIR = "hybris.embedded.dir";
     static final String EMBEDDED_CLOUDS = "hybris.embedded.clouds";
-    static final Set<String> NAMES = Set.of(CONFIG, CONTAINER, SCAN_PAGE_SIZE, EMBEDDED_DIR, EMBEDDED_CLOUDS);
+    static final String USAGE_FILE = "hybris.usage.file";
+    static final Set<String> NAMES = Set.of(CONFIG, CONTAINER, SCAN_PAGE_SIZE, EMBEDDED_DIR, EMBEDDED_CLOUDS,
+            USAGE_FILE);
 
     static final String DEFAULT_CONTAINER = "ycsb";
     static final int DEFAULT_SCAN_PAGE_SIZE = 100;
@@ -121,7 +128,8 @@ record BindingSettings(Optional<Path> configFile, String container, int scanPage
         if (config.isEmpty() && kind == EmbeddedCloudKind.DIRECTORY && embeddedDir.isEmpty()) {
             embeddedDir = Optional.of(DEFAULT_EMBEDDED_DIR);
         }
-        return new BindingSettings(config, container, pageSize, embeddedDir, kind);
+        return new BindingSettings(config, container, pageSize, embeddedDir, kind,
+                nonBlank(props, USAGE_FILE).map(Path::of));
     }
 
     /**

@@ -9,9 +9,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -72,10 +74,12 @@ final class SharedClients {
 
     private static final class Shared {
         final Opened opened;
+        final Optional<Path> usageFile;
         int references;
 
-        Shared(Opened opened) {
+        Shared(Opened opened, Optional<Path> usageFile) {
             this.opened = opened;
+            this.usageFile = usageFile;
         }
     }
 
@@ -85,7 +89,7 @@ final class SharedClients {
         Shared shared = OPEN.get(key);
         if (shared == null) {
             long start = System.nanoTime();
-            shared = new Shared(open(settings));
+            shared = new Shared(open(settings), settings.usageFile());
             OPEN.put(key, shared);
             LOG.info("Hybris YCSB binding: opened {} in {} ms", shared.opened.description(),
                     (System.nanoTime() - start) / 1_000_000);
@@ -114,6 +118,21 @@ final class SharedClients {
                 () -> { });
     }
 
+    /** Writes the closed client's per-cloud usage to {@code file} ({@link BindingSettings#USAGE_FILE}). */
+    private static void writeUsage(Hybris hybris, Path file) {
+        StringBuilder b = new StringBuilder("# Hybris cloud usage of one YCSB run (Hybris.cloudUsage())\n");
+        hybris.cloudUsage().forEach((cloud, u) -> b.append(cloud).append(".put_list=").append(u.putListRequests())
+                .append('\n').append(cloud).append(".get_head=").append(u.getHeadRequests()).append('\n')
+                .append(cloud).append(".delete=").append(u.deleteRequests()).append('\n')
+                .append(cloud).append(".bytes_in=").append(u.bytesDownloaded()).append('\n')
+                .append(cloud).append(".bytes_out=").append(u.bytesUploaded()).append('\n'));
+        try {
+            Files.writeString(file, b);
+        } catch (java.io.IOException e) {
+            LOG.warn("Hybris YCSB binding: could not write the cloud usage to {}: {}", file, e.toString());
+        }
+    }
+
     private static synchronized void release(String key, Shared shared) {
         shared.references--;
         if (shared.references > 0) {
@@ -122,6 +141,7 @@ final class SharedClients {
         OPEN.remove(key, shared);
         try {
             shared.opened.hybris().close();
+            shared.usageFile.ifPresent(file -> writeUsage(shared.opened.hybris(), file));
         } finally {
             shared.opened.afterClose().run();
             LOG.info("Hybris YCSB binding: closed {}", shared.opened.description());

@@ -22,7 +22,8 @@ class BindingSettingsTest {
         p.setProperty("recordcount", "10"); // YCSB's own properties are none of the binding's business
         BindingSettings s = BindingSettings.from(p);
         assertThat(s).isEqualTo(new BindingSettings(Optional.empty(), "ycsb", 100,
-                Optional.of(Path.of("hybris-ycsb-data")), BindingSettings.EmbeddedCloudKind.DIRECTORY));
+                Optional.of(Path.of("hybris-ycsb-data")), BindingSettings.EmbeddedCloudKind.DIRECTORY,
+                Optional.empty()));
         assertThat(s.deploymentKey()).isEqualTo("embedded:" + Path.of("hybris-ycsb-data").toAbsolutePath());
     }
 
@@ -53,8 +54,8 @@ class BindingSettingsTest {
                 .isInstanceOf(DBException.class)
                 .hasMessage("unknown YCSB property [hybris.contaner] for the Hybris binding; it knows"
                         + " [hybris.config, hybris.container, hybris.embedded.clouds, hybris.embedded.dir,"
-                        + " hybris.scan.page-size]. Put Hybris settings in a properties file and name it with"
-                        + " -p hybris.config=<file>");
+                        + " hybris.scan.page-size, hybris.usage.file]. Put Hybris settings in a properties file and name it"
+                        + " with -p hybris.config=<file>");
         assertThatThrownBy(() -> BindingSettings.from(props("hybris.container", "User_Table")))
                 .isInstanceOf(DBException.class)
                 .hasMessage("hybris.container=User_Table is not a valid Hybris container name: use 1 to 63"
