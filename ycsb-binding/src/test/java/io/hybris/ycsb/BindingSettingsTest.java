@@ -54,8 +54,8 @@ class BindingSettingsTest {
                 .isInstanceOf(DBException.class)
                 .hasMessage("unknown YCSB property [hybris.contaner] for the Hybris binding; it knows"
                         + " [hybris.config, hybris.container, hybris.embedded.clouds, hybris.embedded.dir,"
-                        + " hybris.scan.page-size, hybris.usage.file]. Put Hybris settings in a properties file and name it"
-                        + " with -p hybris.config=<file>");
+                        + " hybris.scan.page-size, hybris.usage.file]. Put Hybris settings in a properties file"
+                        + " and name it with -p hybris.config=<file>");
         assertThatThrownBy(() -> BindingSettings.from(props("hybris.container", "User_Table")))
                 .isInstanceOf(DBException.class)
                 .hasMessage("hybris.container=User_Table is not a valid Hybris container name: use 1 to 63"
