@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scenario (a): YCSB core workloads A-F through the Hybris binding on the embedded default (in-process ZooKeeper,
 # three directory clouds, f=1), data under the results directory. Prints throughput and per-operation
-# p50/p95/p99; writes results.csv, summary.md and latency.png. Knobs: see lib.sh (WORKLOADS, RECORDS, SECONDS,
+# p50/p95/p99; writes results.csv, summary.md and latency.png. Knobs: see lib.sh (WORKLOADS, RECORDS, RUN_SECONDS,
 # THREADS, ...).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"

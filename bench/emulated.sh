@@ -22,49 +22,24 @@ cleanup() {
 }
 trap cleanup EXIT
 log "starting MinIO, Azurite, fake-gcs-server and toxiproxy under $env_dir"
-endpoints="$("$repo_root/src/test/test-env.sh" start "$env_dir")"
-prop() { sed -n "s/^$1=//p" "$endpoints"; }
+endpoints="$(start_emulators "$env_dir")"
+prop() { emulator_prop "$endpoints" "$1"; }
 toxiproxy="$(prop toxiproxy.api)"
+add_latency "$toxiproxy" s3 "$S3_LATENCY_MS"
+add_latency "$toxiproxy" azure "$AZURE_LATENCY_MS"
+add_latency "$toxiproxy" gcs "$GCS_LATENCY_MS"
 
-add_latency() { # proxy-name milliseconds
-    local answer
-    answer="$(curl -s -w '\n%{http_code}' -X POST "$toxiproxy/proxies/$1/toxics" \
-        -d "{\"name\":\"bench-latency\",\"type\":\"latency\",\"stream\":\"downstream\",\"toxicity\":1.0,\"attributes\":{\"latency\":$2,\"jitter\":0}}")"
-    [ "${answer##*$'\n'}" = 200 ] || { log "toxiproxy refused latency on $1: $answer"; return 1; }
-    log "proxy $1: +$2 ms per response"
-}
-add_latency s3 "$S3_LATENCY_MS"
-add_latency azure "$AZURE_LATENCY_MS"
-add_latency gcs "$GCS_LATENCY_MS"
-
-cat >"$out/hybris.properties" <<PROPS
+{
+    cat <<PROPS
 # Hybris f=1 over the three emulators behind toxiproxy (written by bench/emulated.sh)
 hybris.f=1
 # rank the clouds at start-up (the paper's client does): the run phase is a fresh, read-only client
 hybris.ranking.probe-on-open=true
 hybris.rmds.type=embedded-zookeeper
 hybris.rmds.embedded-zookeeper.data-dir=$out/data/zookeeper
-hybris.cloud.s3.type=s3
-hybris.cloud.s3.endpoint=$(prop minio.proxy)
-hybris.cloud.s3.region=us-east-1
-hybris.cloud.s3.bucket=hybris-bench
-hybris.cloud.s3.access-key=$(prop minio.access-key)
-hybris.cloud.s3.secret-key=$(prop minio.secret-key)
-hybris.cloud.s3.path-style=true
-hybris.cloud.s3.create-bucket=true
-hybris.cloud.azure.type=azure
-hybris.cloud.azure.endpoint=$(prop azurite.proxy)
-hybris.cloud.azure.container=hybris-bench
-hybris.cloud.azure.account=$(prop azurite.account)
-hybris.cloud.azure.key=$(prop azurite.key)
-hybris.cloud.azure.create-bucket=true
-hybris.cloud.gcs.type=gcs
-hybris.cloud.gcs.endpoint=$(prop gcs.proxy)
-hybris.cloud.gcs.project=$(prop gcs.project)
-hybris.cloud.gcs.bucket=hybris-bench
-hybris.cloud.gcs.anonymous=true
-hybris.cloud.gcs.create-bucket=true
 PROPS
+    emulated_clouds "$endpoints" hybris-bench proxy
+} >"$out/hybris.properties"
 hybris=(-p "hybris.config=$out/hybris.properties")
 baseline=(-p "s3.endpoint=$(prop minio.proxy)" -p s3.bucket=ycsb-baseline -p "s3.access-key=$(prop minio.access-key)"
     -p "s3.secret-key=$(prop minio.secret-key)")

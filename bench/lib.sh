@@ -2,7 +2,7 @@
 # benchmark code, the YCSB binding, YCSB and the cloud drivers in one jar), runs YCSB phases with progress, and
 # turns the outputs into a CSV, a summary and a PNG (report.py).
 #
-# Knobs (environment): WORKLOADS (default "a b c d e f"), RECORDS (1000), SECONDS per workload run (30),
+# Knobs (environment): WORKLOADS (default "a b c d e f"), RECORDS (1000), RUN_SECONDS per workload run (30),
 # THREADS (8), FIELDS (10) and FIELD_LENGTH (100) per record, STATUS_INTERVAL in seconds (5), OUT (results dir),
 # BUILD=0 to skip building (use the hybris-benchmarks/target/benchmarks.jar already built).
 
@@ -10,7 +10,7 @@ bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "$bench_dir/.." && pwd)"
 WORKLOADS="${WORKLOADS:-a b c d e f}"
 RECORDS="${RECORDS:-1000}"
-SECONDS_PER_RUN="${SECONDS:-30}"
+SECONDS_PER_RUN="${RUN_SECONDS:-30}" # not $SECONDS: bash sets that to its own run time
 THREADS="${THREADS:-8}"
 FIELDS="${FIELDS:-10}"
 FIELD_LENGTH="${FIELD_LENGTH:-100}"
@@ -88,4 +88,48 @@ report() {
     local py
     py="$(plot_python)"
     "${py:-python3}" "$bench_dir/report.py" "$1" "$2"
+}
+
+# start_emulators <env-dir>: starts MinIO, Azurite, fake-gcs-server and toxiproxy (src/test/test-env.sh) and prints
+# the endpoints file; emulator_prop <endpoints-file> <key> reads one of its properties.
+start_emulators() {
+    "$repo_root/src/test/test-env.sh" start "$1"
+}
+emulator_prop() { sed -n "s/^$2=//p" "$1"; }
+
+# add_latency <toxiproxy-api> <proxy-name> <milliseconds>: a fixed latency on every response through the proxy.
+add_latency() {
+    local answer
+    answer="$(curl -s -w '\n%{http_code}' -X POST "$1/proxies/$2/toxics" \
+        -d "{\"name\":\"bench-latency\",\"type\":\"latency\",\"stream\":\"downstream\",\"toxicity\":1.0,\"attributes\":{\"latency\":$3,\"jitter\":0}}")"
+    [ "${answer##*$'\n'}" = 200 ] || { log "toxiproxy refused latency on $2: $answer"; return 1; }
+    log "proxy $2: +$3 ms per response"
+}
+
+# emulated_clouds <endpoints-file> <bucket> <via: proxy|endpoint>: the hybris.cloud.* lines of the three emulated
+# clouds s3, azure and gcs, reached through their toxiproxy proxies or directly.
+emulated_clouds() {
+    local e="$1" bucket="$2" via="$3"
+    cat <<PROPS
+hybris.cloud.s3.type=s3
+hybris.cloud.s3.endpoint=$(emulator_prop "$e" "minio.$via")
+hybris.cloud.s3.region=us-east-1
+hybris.cloud.s3.bucket=$bucket
+hybris.cloud.s3.access-key=$(emulator_prop "$e" minio.access-key)
+hybris.cloud.s3.secret-key=$(emulator_prop "$e" minio.secret-key)
+hybris.cloud.s3.path-style=true
+hybris.cloud.s3.create-bucket=true
+hybris.cloud.azure.type=azure
+hybris.cloud.azure.endpoint=$(emulator_prop "$e" "azurite.$via")
+hybris.cloud.azure.container=$bucket
+hybris.cloud.azure.account=$(emulator_prop "$e" azurite.account)
+hybris.cloud.azure.key=$(emulator_prop "$e" azurite.key)
+hybris.cloud.azure.create-bucket=true
+hybris.cloud.gcs.type=gcs
+hybris.cloud.gcs.endpoint=$(emulator_prop "$e" "gcs.$via")
+hybris.cloud.gcs.project=$(emulator_prop "$e" gcs.project)
+hybris.cloud.gcs.bucket=$bucket
+hybris.cloud.gcs.anonymous=true
+hybris.cloud.gcs.create-bucket=true
+PROPS
 }

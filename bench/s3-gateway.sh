@@ -19,34 +19,17 @@ trap cleanup EXIT
 clients="$("$repo_root/src/test/install-s3-clients.sh")"
 python="$(printf '%s\n' "$clients" | sed -n 's/^python=//p')"
 log "starting MinIO, Azurite and fake-gcs-server under $env_dir"
-endpoints="$("$repo_root/src/test/test-env.sh" start "$env_dir")"
-prop() { sed -n "s/^$1=//p" "$endpoints"; }
-cat >"$out/hybris.properties" <<PROPS
+endpoints="$(start_emulators "$env_dir")"
+prop() { emulator_prop "$endpoints" "$1"; }
+{
+    cat <<PROPS
 hybris.f=1
 hybris.client-id=gateway-bench
 hybris.rmds.type=embedded-zookeeper
 hybris.rmds.embedded-zookeeper.data-dir=$out/data/zookeeper
-hybris.cloud.s3.type=s3
-hybris.cloud.s3.endpoint=$(prop minio.endpoint)
-hybris.cloud.s3.region=us-east-1
-hybris.cloud.s3.bucket=hybris-gateway-bench
-hybris.cloud.s3.access-key=$(prop minio.access-key)
-hybris.cloud.s3.secret-key=$(prop minio.secret-key)
-hybris.cloud.s3.path-style=true
-hybris.cloud.s3.create-bucket=true
-hybris.cloud.azure.type=azure
-hybris.cloud.azure.endpoint=$(prop azurite.endpoint)
-hybris.cloud.azure.container=hybris-gateway-bench
-hybris.cloud.azure.account=$(prop azurite.account)
-hybris.cloud.azure.key=$(prop azurite.key)
-hybris.cloud.azure.create-bucket=true
-hybris.cloud.gcs.type=gcs
-hybris.cloud.gcs.endpoint=$(prop gcs.endpoint)
-hybris.cloud.gcs.project=$(prop gcs.project)
-hybris.cloud.gcs.bucket=hybris-gateway-bench
-hybris.cloud.gcs.anonymous=true
-hybris.cloud.gcs.create-bucket=true
 PROPS
+    emulated_clouds "$endpoints" hybris-gateway-bench endpoint
+} >"$out/hybris.properties"
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 HYBRIS_S3_ACCESS_KEY=bench HYBRIS_S3_SECRET_KEY=bench-secret \
     "$repo_root/hybris" --config "$out/hybris.properties" gateway --port "$port" >"$out/gateway.log" 2>&1 &
