@@ -57,6 +57,9 @@ for placement in $PLACEMENTS; do
 # Hybris f=1 over the three emulators behind toxiproxy, placement=$placement (written by bench/cost.sh)
 hybris.f=1
 hybris.ranking.probe-on-open=true
+# re-measure every cloud in every size class in use every 5 s: the opening probe measures small values only, and a
+# cloud that gets no traffic in the records' size class would otherwise keep its prior until the default 5 min probe
+hybris.ranking.probe-interval=5s
 hybris.placement=$placement
 hybris.rmds.type=embedded-zookeeper
 hybris.rmds.embedded-zookeeper.data-dir=$out/data/zookeeper-$placement

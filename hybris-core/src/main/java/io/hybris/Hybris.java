@@ -101,8 +101,6 @@ public final class Hybris implements AutoCloseable {
         return config;
     }
 
-    // ---------------------------------------------------------------- synchronous API
-
     /**
      * Stores {@code value} under {@code key} in {@code container}, replacing any previous value. Returns once the
      * value is on {@code f+1} clouds and its metadata is committed; the superseded version is deleted in the
@@ -396,10 +394,8 @@ public final class Hybris implements AutoCloseable {
     }
 
     /**
-     * What this client knows about each cloud, fastest first: its rank for small reads, its small-value latency
-     * estimates, whether its latest observation failed, and the errors its calls met since the client opened.
-     * A snapshot from memory: no cloud is contacted (call {@link #refreshLatencyRanking()} first to measure every
-     * cloud now, as a health probe).
+     * What this client knows about each cloud, fastest first: rank for small reads, latency estimates, whether its
+     * latest observation failed, its errors since the client opened. From memory: no cloud is contacted.
      */
     public List<CloudStatus> cloudStatus() {
         ensureOpen();
@@ -407,20 +403,29 @@ public final class Hybris implements AutoCloseable {
     }
 
     /**
-     * Every request this client made of each cloud since it opened, by price class, and the bytes moved each way
-     * (docs/cost.md): counted at the cloud interface, so reads, writes, garbage collection, the sweep and latency
-     * probes are all in. A snapshot from memory; the metrics module exports the same counters.
+     * Checks that each current version's clouds hold its copies (by listing, or deep: hash-checked) and, with
+     * {@link ScrubOptions#repair repair}, rebuilds the missing and corrupt ones (docs/scrub.md); on this thread.
      */
+    public ScrubReport scrub(ScrubOptions options) {
+        return call(() -> engine.scrub(options));
+    }
+
+    /**
+     * Moves every copy off cloud {@code from} onto {@code to} (else another cloud), repairing as it goes, so that
+     * {@code from} can leave the configuration (docs/scrub.md); this client writes nothing to {@code from} meanwhile.
+     */
+    public ScrubReport migrate(String from, String to, ScrubOptions options) {
+        return call(() -> engine.migrate(from, to, options.repair(true)));
+    }
+
+    /** Every request this client made of each cloud since it opened, by price class, and its bytes (docs/cost.md). */
     public Map<String, CloudUsage> cloudUsage() {
         return engine.usage().snapshot();
     }
 
     /**
-     * What this client's cloud use costs, by the configured price sheets: the requests and egress counted since it
-     * opened ({@link #cloudUsage()}), plus the bytes the clouds hold under the object prefix (listed now, which
-     * costs one LIST request per 1,000 objects per cloud) stored for {@code storagePeriod}.
-     *
-     * @throws HybrisConfigurationException if a cloud has no price sheet ({@code hybris.cloud.<id>.price.*})
+     * The cost of {@link #cloudUsage()} and of the bytes the clouds hold (listed now) for {@code storagePeriod}, by
+     * the configured price sheets (docs/cost.md); {@link HybrisConfigurationException} if a cloud has none.
      */
     public CostReport costReport(Duration storagePeriod) {
         return call(() -> engine.costReport(storagePeriod));
@@ -445,8 +450,6 @@ public final class Hybris implements AutoCloseable {
         WorkProgress p = progress == null ? WorkProgress.NONE : progress;
         return call(() -> engine.rewrapDataKeys(p));
     }
-
-    // ---------------------------------------------------------------- asynchronous twins
 
     /** {@link #put} on the client's threads. */
     public CompletableFuture<VersionInfo> putAsync(String container, String key, byte[] value) {
@@ -533,8 +536,6 @@ public final class Hybris implements AutoCloseable {
             throw new ClientClosedException("this Hybris client (" + config.clientId() + ") is closed", e);
         }
     }
-
-    // ---------------------------------------------------------------- lifecycle
 
     /**
      * Closes the client: new calls fail with {@link ClientClosedException}; calls in flight stop waiting and fail

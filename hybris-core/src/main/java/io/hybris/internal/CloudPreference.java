@@ -34,6 +34,8 @@ final class CloudPreference {
     private final Placement placement;
     private final CostSettings costs;
     private final CostModel model;
+    /** Clouds no write may use (a cloud being migrated off); reads still may. */
+    private volatile java.util.Set<String> retiring = java.util.Set.of();
 
     CloudPreference(LatencyRanking ranking, CostSettings costs) {
         this.ranking = ranking;
@@ -42,8 +44,17 @@ final class CloudPreference {
         this.model = CostModel.of(costs);
     }
 
+    /** Keeps writes off {@code clouds} (empty: none) until called again. */
+    void retire(java.util.Set<String> clouds) {
+        this.retiring = java.util.Set.copyOf(clouds);
+    }
+
     /** {@code candidates} in the order to ask them for {@code op} on {@code size} bytes per cloud. */
     List<String> order(List<String> candidates, Op op, long size) {
+        java.util.Set<String> off = retiring;
+        if (op == Op.WRITE && !off.isEmpty()) {
+            candidates = candidates.stream().filter(id -> !off.contains(id)).toList();
+        }
         List<String> fastest = ranking.rank(candidates, op, size);
         if (placement == Placement.LATENCY || fastest.size() < 2) {
             return fastest;

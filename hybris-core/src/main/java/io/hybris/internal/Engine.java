@@ -63,6 +63,8 @@ public final class Engine {
     private final LatencyRanking ranking;
     private final CloudUsageCounters usage = new CloudUsageCounters();
     private final CostReports costReports;
+    private final CloudPreference preference;
+    private final Scrubber scrubber;
     private final List<String> cloudOrder;
     private final LatencyProber prober;
     private final GarbageCollector gc;
@@ -110,8 +112,8 @@ public final class Engine {
         this.gc = new GarbageCollector(byId, metadata, gcExecutor, prefix, config.gcGrace(), config.clock(),
                 listener, config.gcEnabled());
         this.prober = new LatencyProber(clouds, cloudOrder, ranking, io, prefix, clientId);
-        this.calls = new CloudCalls(clouds, cloudOrder, ranking, new CloudPreference(ranking, config.costs()),
-                listener, io, gc);
+        this.preference = new CloudPreference(ranking, config.costs());
+        this.calls = new CloudCalls(clouds, cloudOrder, ranking, preference, listener, io, gc);
         this.layouts = new Layouts(config, calls);
         this.chunkThreshold = config.chunkThreshold();
         this.chunkedWriter = new ChunkedWriter(layouts, sealer, gc, io, prefix, config.chunkSize(),
@@ -132,6 +134,43 @@ public final class Engine {
         this.rewrap = new DataKeyRewrap(metadata, this.metadata, sealer, deadline);
         this.costReports = new CostReports(clouds, usage, config.costs().prices(), prefix, io, deadline,
                 config.clock().instant());
+        this.scrubber = new Scrubber(metadata, this.metadata, clouds, cloudOrder, preference, layouts, prefix, deadline,
+                this::rewrite);
+    }
+
+    /** A scrub (docs/scrub.md). */
+    public io.hybris.ScrubReport scrub(io.hybris.ScrubOptions options) {
+        return scrubber.run(options, null, null);
+    }
+
+    /** Moves every copy off {@code from} onto {@code to}; this client writes nothing to {@code from} meanwhile. */
+    public io.hybris.ScrubReport migrate(String from, String to, io.hybris.ScrubOptions options) {
+        preference.retire(java.util.Set.of(from));
+        try {
+            return scrubber.run(options, from, to);
+        } finally {
+            preference.retire(java.util.Set.of());
+        }
+    }
+
+    /** Rewrites a chunked value as a new version with the same bytes, if {@code meta} is still current. */
+    private boolean rewrite(String container, String key, Metadata meta) {
+        String version = meta.toVersionInfo().version();
+        Opened opened = open(container, key, null);
+        if (opened == null) {
+            return false;
+        }
+        try (java.io.InputStream in = opened.in()) {
+            if (!opened.version().version().equals(version)) {
+                return false;
+            }
+            put(container, key, in, opened.length(), PutOptions.ifMatch(version).withMetadata(meta.userMetadata()));
+            return true;
+        } catch (io.hybris.PreconditionFailedException e) {
+            return false;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /**

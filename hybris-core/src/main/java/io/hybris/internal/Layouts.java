@@ -21,10 +21,11 @@ final class Layouts {
     private final HybrisConfig config;
     private final Layout replicated;
     private final Layout erasure;
+    private final ErasureCoders coders;
 
     Layouts(HybrisConfig config, CloudCalls calls) {
         this.config = config;
-        ErasureCoders coders = new ErasureCoders(config.erasureCoder());
+        this.coders = new ErasureCoders(config.erasureCoder());
         if (config.erasureCodingUsed() || !config.erasureCoder().equals("auto")) {
             ErasureCoder coder = coders.resolveNow().coder(config.erasureDataChunks(), config.f());
             if (config.erasureCodingUsed()) {
@@ -47,6 +48,11 @@ final class Layouts {
     /** Full replication, whatever the policy (a chunked value's manifest). */
     Layout replicated() {
         return replicated;
+    }
+
+    /** The erasure coders (to rebuild a lost fragment). */
+    ErasureCoders coders() {
+        return coders;
     }
 
     /** The layout the version {@code meta} was stored with. */

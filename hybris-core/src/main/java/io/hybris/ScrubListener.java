@@ -1,0 +1,23 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris;
+
+/**
+ * Follows a scrub as it runs: each key that is not healthy, and progress after each page of keys. Called on the
+ * scrubbing thread; a listener that throws stops the scrub (its state file keeps the last completed page).
+ */
+public interface ScrubListener {
+    /** Reports nothing. */
+    ScrubListener NONE = new ScrubListener() {
+    };
+
+    /** A key that was not healthy (missing, corrupt, repaired, unrecoverable or superseded). */
+    default void key(KeyHealth health) {
+    }
+
+    /** A page of keys of {@code container} is done; {@code report} is the running total. */
+    default void progress(String container, ScrubReport report) {
+    }
+}
