@@ -156,7 +156,7 @@ public final class Engine {
     /** Rewrites a chunked value as a new version with the same bytes, if {@code meta} is still current. */
     private boolean rewrite(String container, String key, Metadata meta) {
         String version = meta.toVersionInfo().version();
-        Opened opened = open(container, key, null);
+        Opened opened = open(container, key, io.hybris.ByteRange.all());
         if (opened == null) {
             return false;
         }
