@@ -1,0 +1,122 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.reliability;
+
+import io.hybris.Hybris;
+import io.hybris.HybrisConfig;
+import io.hybris.ScrubOptions;
+import io.hybris.ScrubReport;
+import io.hybris.SweepReport;
+import io.hybris.cloud.DirectoryCloudStore;
+import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
+import io.hybris.spi.CloudObject;
+import io.hybris.testkit.MutableClock;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Acceptance test of repair (docs/scrub.md): a repairing scrub killed with SIGKILL in the middle, in a JVM of its own
+ * ({@link KilledScrubChild}), then started again from its state file: it resumes after the last completed page,
+ * finishes, and after the orphan sweep every cloud holds exactly the copies metadata references — the wiped cloud
+ * its old copies back, nothing twice, nothing left over.
+ */
+class KilledScrubTest {
+    static final List<String> CLOUDS = List.of("c0", "c1", "c2");
+    static final int CHILD_REQUESTS_PER_SECOND = 400;
+    private static final int KEYS = 2500;
+
+    @TempDir
+    Path dir;
+
+    private TestingServer zookeeper;
+    private ZooKeeperMetadataStore metadata;
+    private final List<DirectoryCloudStore> clouds = new ArrayList<>();
+    private final MutableClock clock = new MutableClock();
+    private Hybris hybris;
+
+    @BeforeEach
+    void start() throws Exception {
+        zookeeper = new TestingServer(true);
+        metadata = ZooKeeperMetadataStore.builder().connect(zookeeper.getConnectString()).root("/scrub").build();
+        HybrisConfig.Builder b = Hybris.builder().f(1).clientId("parent").metadataStore(metadata)
+                .deadline(Duration.ofSeconds(20)).clock(clock).gcGrace(Duration.ofHours(1));
+        for (String id : CLOUDS) {
+            DirectoryCloudStore cloud = new DirectoryCloudStore(id, dir.resolve("clouds").resolve(id));
+            clouds.add(cloud);
+            b.cloud(cloud);
+        }
+        hybris = Hybris.open(b.build());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (hybris != null) {
+            hybris.close();
+        }
+        if (metadata != null) {
+            metadata.close();
+        }
+        if (zookeeper != null) {
+            zookeeper.close();
+        }
+    }
+
+    private Set<String> objectsOn(DirectoryCloudStore cloud) {
+        return cloud.list("hybris/").stream().map(CloudObject::key).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    @Test
+    void aRepairKilledMidwayResumesFromItsStateAndLeavesNoDuplicates() throws Exception {
+        for (int i = 0; i < KEYS; i++) {
+            hybris.put("box", String.format("k%05d", i), ("value " + i).getBytes(StandardCharsets.UTF_8));
+        }
+        List<Set<String>> before = clouds.stream().map(this::objectsOn).toList();
+        Set<String> wiped = before.get(1);
+        assertThat(wiped).hasSizeGreaterThan(KEYS / 3);
+        wiped.forEach(name -> clouds.get(1).delete(name));
+        Path state = dir.resolve("scrub.state");
+
+        try (ChildJvm child = ChildJvm.start(KilledScrubChild.class, List.of("-Xmx256m"),
+                List.of(zookeeper.getConnectString(), "/scrub", dir.resolve("clouds").toString(), state.toString()),
+                dir.resolve("child.log"))) {
+            child.awaitLine(l -> l.startsWith("PAGE "), Duration.ofSeconds(120));
+            child.kill();
+            assertThat(child.exitValue()).as("exit code of a JVM killed by SIGKILL").isEqualTo(128 + 9);
+        }
+        assertThat(Files.readString(state)).as("the checkpoint of the first page").contains("cursor.box=k00999");
+        int restoredByChild = objectsOn(clouds.get(1)).size();
+        assertThat(restoredByChild).as("copies the child restored before it was killed").isPositive()
+                .isLessThan(wiped.size());
+
+        ScrubReport resumed = hybris.scrub(ScrubOptions.listing().repair(true).stateFile(state));
+        assertThat(resumed.complete()).isTrue();
+        assertThat(resumed.keysChecked()).as("the keys after the checkpoint").isEqualTo(KEYS - 1000);
+        assertThat(resumed.unrecoverable()).isZero();
+        assertThat(objectsOn(clouds.get(1))).as("every copy back on the wiped cloud").isEqualTo(wiped);
+
+        clock.advance(Duration.ofHours(2));
+        SweepReport swept = hybris.sweepOrphans();
+        assertThat(swept.deleted()).as("nothing unreferenced was left behind").isZero();
+        List<Set<String>> after = clouds.stream().map(this::objectsOn).toList();
+        assertThat(after).as("each cloud holds exactly its referenced copies, once").isEqualTo(before);
+        ScrubReport check = hybris.scrub(ScrubOptions.listing());
+        assertThat(check.healthy()).isEqualTo(KEYS);
+    }
+}
