@@ -45,6 +45,7 @@ final class ClientRuntime {
     private final ExecutorService metadataCalls;
     private final ExecutorService gcExecutor;
     private final ScheduledExecutorService sweeper;
+    private final ScheduledExecutorService scrubber;
 
     private ClientRuntime(HybrisConfig config, HybrisListener extraListener, MetadataStore metadata,
                           boolean ownsMetadata, List<CloudStore> clouds,
@@ -74,6 +75,20 @@ final class ClientRuntime {
                     LOG.warn("periodic orphan sweep failed", e);
                 }
             }, period, period, TimeUnit.MILLISECONDS);
+        }
+        if (!config.scrubInterval().isZero()) {
+            // its own thread: a scrub of a large store must not hold up the sweep and the latency probes
+            this.scrubber = Executors.newSingleThreadScheduledExecutor(threads(name + "-scrub"));
+            long period = config.scrubInterval().toMillis();
+            scrubber.scheduleWithFixedDelay(() -> {
+                try {
+                    engine.scrub(ScrubOptions.listing().repair(true));
+                } catch (RuntimeException e) {
+                    LOG.warn("periodic scrub failed", e);
+                }
+            }, period, period, TimeUnit.MILLISECONDS);
+        } else {
+            this.scrubber = null;
         }
         if (config.probeOnOpen()) {
             try {
@@ -161,6 +176,9 @@ final class ClientRuntime {
     void close() {
         if (sweeper != null) {
             sweeper.shutdownNow();
+        }
+        if (scrubber != null) {
+            scrubber.shutdownNow(); // a scrub in flight ends with the client's calls (its state file keeps its page)
         }
         engine.close(); // calls in flight end with ClientClosedException
         asyncCalls.shutdown();

@@ -78,6 +78,10 @@ final class ConfigChecks {
             throw new HybrisConfigurationException("hybris.ranking.probe-interval=" + b.probeInterval
                     + " must not be negative (0 turns latency probing off)");
         }
+        if (b.scrubInterval.isNegative()) {
+            throw new HybrisConfigurationException("hybris.scrub.interval=" + b.scrubInterval
+                    + " must not be negative (0 turns the periodic scrub off)");
+        }
         if (b.sweepInterval.isNegative()) {
             throw new HybrisConfigurationException("hybris.gc.sweep-interval=" + b.sweepInterval
                     + " must not be negative (0 turns the periodic sweep off)");

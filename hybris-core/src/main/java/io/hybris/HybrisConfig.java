@@ -63,6 +63,7 @@ public final class HybrisConfig {
     private final boolean gcEnabled;
     private final Duration gcGrace;
     private final Duration sweepInterval;
+    private final Duration scrubInterval;
     private final Duration probeInterval;
     private final boolean probeOnOpen;
     private final Clock clock;
@@ -118,6 +119,7 @@ public final class HybrisConfig {
         this.gcEnabled = b.gcEnabled;
         this.gcGrace = b.gcGrace;
         this.sweepInterval = b.sweepInterval;
+        this.scrubInterval = b.scrubInterval;
         this.probeInterval = b.probeInterval;
         this.probeOnOpen = b.probeOnOpen;
         this.clock = b.clock;
@@ -253,6 +255,11 @@ public final class HybrisConfig {
         return sweepInterval;
     }
 
+    /** Period of the background scrub (listing, with repair); zero when off ({@code hybris.scrub.interval}). */
+    public Duration scrubInterval() {
+        return scrubInterval;
+    }
+
     /** How old a cloud's latency estimate may get before a probe re-measures it; zero means never. */
     public Duration probeInterval() {
         return probeInterval;
@@ -330,10 +337,7 @@ public final class HybrisConfig {
                 + (metadataStore != null ? metadataStore.describe() : metadataType) + ", deadline=" + deadline + "]";
     }
 
-    /**
-     * Builds a {@link HybrisConfig}. Not thread-safe; {@link #build()} validates and copies, so a builder may
-     * be reused.
-     */
+    /** Builds a {@link HybrisConfig}. Not thread-safe; {@link #build()} validates and copies (reusable). */
     public static final class Builder {
         int f = 1;
         String clientId;
@@ -354,6 +358,7 @@ public final class HybrisConfig {
         boolean gcEnabled = true;
         Duration gcGrace = Duration.ofHours(1);
         Duration sweepInterval = Duration.ZERO;
+        Duration scrubInterval = Duration.ZERO;
         Duration probeInterval = Duration.ofMinutes(5);
         boolean probeOnOpen;
         Clock clock = Clock.systemUTC();
@@ -527,21 +532,13 @@ public final class HybrisConfig {
             return this;
         }
 
-        /**
-         * How old a cloud's latency estimate may get before a background probe (a small write, read and delete
-         * under {@code <prefix>.probe/}) re-measures it; zero turns probing off ({@code hybris.ranking.probe-interval}).
-         */
+        /** Re-measure clouds whose latency estimate is this old; 0: off ({@code hybris.ranking.probe-interval}). */
         public Builder probeInterval(Duration interval) {
             this.probeInterval = Objects.requireNonNull(interval, "interval");
             return this;
         }
 
-        /**
-         * Measures every cloud while opening, as the paper's client ranks clouds at start-up (the clouds in
-         * parallel, each call bounded by its timer); without it the first operations use clouds in configuration
-         * order until traffic or the periodic probe measures them ({@code hybris.ranking.probe-on-open}, default
-         * false).
-         */
+        /** Measure every cloud while opening, as the paper's client does ({@code hybris.ranking.probe-on-open}). */
         public Builder probeOnOpen(boolean probeOnOpen) {
             this.probeOnOpen = probeOnOpen;
             return this;
@@ -550,6 +547,12 @@ public final class HybrisConfig {
         /** Period of the automatic orphan sweep, zero for off ({@code hybris.gc.sweep-interval}). */
         public Builder sweepInterval(Duration interval) {
             this.sweepInterval = Objects.requireNonNull(interval, "interval");
+            return this;
+        }
+
+        /** Period of a background listing scrub with repair, zero for off ({@code hybris.scrub.interval}). */
+        public Builder scrubInterval(Duration interval) {
+            this.scrubInterval = Objects.requireNonNull(interval, "interval");
             return this;
         }
 
@@ -566,20 +569,15 @@ public final class HybrisConfig {
         }
 
         /**
-         * Encrypts every value written with AES-256-GCM under a fresh data key whose custody is decided by
-         * {@code keys}: {@link io.hybris.crypto.MetadataKeyProvider} (data key in metadata, the paper's mode) or
-         * {@link io.hybris.crypto.EnvelopeKeyProvider} (wrapped by a key-encryption key kept away from the metadata
-         * store and the clouds), or your own (a KMS). Null turns encryption off. ({@code hybris.crypto.*})
+         * AES-256-GCM under a fresh data key per version, kept by {@code keys} (e.g. {@link
+         * io.hybris.crypto.MetadataKeyProvider}, {@link io.hybris.crypto.EnvelopeKeyProvider}); null: off.
          */
         public Builder encryption(KeyProvider keys) {
             this.keyProvider = keys;
             return this;
         }
 
-        /**
-         * A value cache on private premises and the weaker consistency modes it enables ({@code hybris.cache.*},
-         * see {@link CacheSettings}); {@link CacheSettings#none()} (the default) for none.
-         */
+        /** A value cache and the weaker consistency modes it enables ({@code hybris.cache.*}); none by default. */
         public Builder cache(CacheSettings settings) {
             this.cache = Objects.requireNonNull(settings, "settings");
             return this;

@@ -69,6 +69,8 @@ final class PropertiesBinder {
                 b -> v -> b.probeOnOpen(ConfigValues.parseBoolean("hybris.ranking.probe-on-open", v)));
         CORE.put("hybris.ranking.probe-interval",
                 b -> v -> b.probeInterval(ConfigValues.parseDuration("hybris.ranking.probe-interval", v)));
+        CORE.put("hybris.scrub.interval",
+                b -> v -> b.scrubInterval(ConfigValues.parseDuration("hybris.scrub.interval", v)));
         CORE.put("hybris.gc.sweep-interval",
                 b -> v -> b.sweepInterval(ConfigValues.parseDuration("hybris.gc.sweep-interval", v)));
         CORE.put("hybris.erasure.policy",

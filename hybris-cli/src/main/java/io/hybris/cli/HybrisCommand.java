@@ -28,7 +28,8 @@ import java.util.concurrent.Callable;
                         + "(hybris.deadline -> HYBRIS_DEADLINE)."},
         subcommands = {PutCommand.class, GetCommand.class, CatCommand.class, LsCommand.class, RmCommand.class,
                 StatCommand.class, VersionsCommand.class, TputCommand.class, SweepCommand.class,
-                RewrapCommand.class, CloudsCommand.class, BenchCommand.class, CostCommand.class, ServeCommand.class,
+                RewrapCommand.class, ScrubCommand.class, MigrateCommand.class, CloudsCommand.class, BenchCommand.class,
+                CostCommand.class, ServeCommand.class,
                 GatewayCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

@@ -261,6 +261,36 @@ class ScrubRepairTest {
     }
 
     @Test
+    void theBackgroundScrubRepairsOnItsOwnWhenConfigured() {
+        Hybris writer = client("c0", "c1", "c2");
+        write(writer, 20, 20, 0);
+        Set<String> onC1 = objectsOn("c1");
+        onC1.forEach(name -> raw.get("c1").delete(name));
+        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(metadata).scrubInterval(Duration.ofMillis(100))
+                .containerErasurePolicy("coded", HybrisConfig.ErasurePolicy.ERASURE).probeInterval(Duration.ZERO);
+        List.of("c0", "c1", "c2").forEach(id -> b.cloud(down.get(id)));
+        clients.add(Hybris.open(b.build()));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> objectsOn("c1").equals(onC1));
+    }
+
+    @Test
+    void rateLimitsPaceTheRequests() {
+        Hybris h = client("c0", "c1", "c2");
+        write(h, 20, 0, 0);
+        long t0 = System.nanoTime();
+        ScrubReport r = h.scrub(ScrubOptions.listing().deep(true).requestsPerSecond(50));
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertThat(r.healthy()).isEqualTo(20);
+        // 3 listings and 40 GETs at 50 requests per second take at least (43 - 1) / 50 s
+        assertThat(seconds).isGreaterThanOrEqualTo(42 / 50.0);
+        long t1 = System.nanoTime();
+        h.scrub(ScrubOptions.listing().deep(true).bytesPerSecond(20_000));
+        double bytesSeconds = (System.nanoTime() - t1) / 1e9;
+        long bytes = written.get("plain").values().stream().mapToLong(v -> v.length).sum() * 2;
+        assertThat(bytesSeconds).isGreaterThanOrEqualTo((bytes - 2500) / 20_000.0);
+    }
+
+    @Test
     void aListingScrubOfTenThousandKeysIssuesAtMostTenListRequestsPerCloudAndNoGet() {
         List<RecordingCloudStore> recorded = List.of("c0", "c1", "c2").stream()
                 .map(id -> RecordingCloudStore.of(raw.get(id))).toList();
