@@ -29,15 +29,14 @@ import java.util.concurrent.Callable;
         subcommands = {PutCommand.class, GetCommand.class, CatCommand.class, LsCommand.class, RmCommand.class,
                 StatCommand.class, VersionsCommand.class, TputCommand.class, SweepCommand.class,
                 RewrapCommand.class, ScrubCommand.class, MigrateCommand.class, CloudsCommand.class, BenchCommand.class,
-                CostCommand.class, ServeCommand.class,
-                GatewayCommand.class},
+                CostCommand.class, ServeCommand.class, GatewayCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
                 "0:ok",
-                "1:not found (get, cat, stat, versions of a key without a value)",
+                "1:not found (get, cat, stat, versions of a key without a value; scrub: a key unrecoverable)",
                 "2:bad usage: unknown command or option, bad argument, invalid name or range",
                 "3:configuration error",
-                "4:store unavailable: metadata store or clouds unreachable, deadline passed",
+                "4:store unavailable: metadata store or clouds unreachable, deadline passed, copies left degraded",
                 "5:precondition failed or conflict (--if-match, --if-absent)",
                 "10:any other error"},
         footer = {"", "See docs/cli.md for every command, its --json document and the configuration."})

@@ -47,6 +47,7 @@ class ScrubCliTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
     void scrubFindsWhatACloudLostRepairsItAndMigrateEmptiesACloud() throws IOException {
         for (int i = 0; i < 5; i++) {
             ok(cli.run(("value " + i).getBytes(StandardCharsets.UTF_8), "put", "docs", "k" + i));
@@ -74,7 +75,7 @@ class ScrubCliTest {
         assertThat(moved).containsEntry("unrecoverable", 0L).containsEntry("degraded", 0L);
         for (int i = 0; i < 5; i++) {
             Map<String, Object> stat = JsonReader.object(ok(cli.run("--json", "stat", "docs", "k" + i)).stdout());
-            assertThat((List<?>) stat.get("clouds")).doesNotContain(id).hasSize(2);
+            assertThat((List<Object>) stat.get("clouds")).doesNotContain((Object) id).hasSize(2);
             assertThat(ok(cli.run("cat", "docs", "k" + i)).stdout()).isEqualTo("value " + i);
         }
 
