@@ -15,19 +15,8 @@ GCS_LATENCY_MS="${GCS_LATENCY_MS:-40}"
 out="$(results_dir emulated)"
 build_classpath "$out"
 
-env_dir="$out/env"
-cleanup() {
-    "$repo_root/src/test/test-env.sh" stop "$env_dir" >/dev/null 2>&1 || true
-    rm -rf "$out/lib" "$out/data"
-}
-trap cleanup EXIT
-log "starting MinIO, Azurite, fake-gcs-server and toxiproxy under $env_dir"
-endpoints="$(start_emulators "$env_dir")"
+emulators_with_latency "$out" "$S3_LATENCY_MS" "$AZURE_LATENCY_MS" "$GCS_LATENCY_MS"
 prop() { emulator_prop "$endpoints" "$1"; }
-toxiproxy="$(prop toxiproxy.api)"
-add_latency "$toxiproxy" s3 "$S3_LATENCY_MS"
-add_latency "$toxiproxy" azure "$AZURE_LATENCY_MS"
-add_latency "$toxiproxy" gcs "$GCS_LATENCY_MS"
 
 {
     cat <<PROPS

@@ -133,3 +133,19 @@ hybris.cloud.gcs.anonymous=true
 hybris.cloud.gcs.create-bucket=true
 PROPS
 }
+
+# emulators_with_latency <out-dir> <s3-ms> <azure-ms> <gcs-ms>: starts the emulators and toxiproxy under
+# <out-dir>/env, stops them (and removes <out-dir>/lib and <out-dir>/data) when the script exits, puts the given
+# latency on each cloud's proxy, and sets $endpoints to the endpoints file.
+emulators_with_latency() {
+    bench_out="$1"
+    bench_env="$1/env"
+    trap '"$repo_root/src/test/test-env.sh" stop "$bench_env" >/dev/null 2>&1 || true; rm -rf "$bench_out/lib" "$bench_out/data"' EXIT
+    log "starting MinIO, Azurite, fake-gcs-server and toxiproxy under $bench_env"
+    endpoints="$(start_emulators "$bench_env")"
+    local toxiproxy
+    toxiproxy="$(emulator_prop "$endpoints" toxiproxy.api)"
+    add_latency "$toxiproxy" s3 "$2"
+    add_latency "$toxiproxy" azure "$3"
+    add_latency "$toxiproxy" gcs "$4"
+}

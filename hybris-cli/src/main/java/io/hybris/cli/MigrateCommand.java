@@ -4,13 +4,12 @@
  */
 package io.hybris.cli;
 
+import io.hybris.ScrubOptions;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code hybris migrate FROM TO}: moves every copy off a cloud being retired. */
@@ -31,22 +30,14 @@ final class MigrateCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "TO", description = "The cloud id to move onto.")
     String to;
 
-    @Option(names = "--state", paramLabel = "FILE", description = "State file: resume after the last completed page.")
-    Path state;
-
-    @Option(names = "--max-requests", paramLabel = "N", defaultValue = "0", description = "At most N cloud requests "
-            + "per second (0: unlimited).")
-    double maxRequests;
-
-    @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "0", description = "At most SIZE bytes per "
-            + "second (0: unlimited).")
-    String maxBytes;
+    @Mixin
+    ScrubPacing pacing;
 
     @Override
     public Integer call() {
         Session session = root.session;
         return ScrubView.run(session, "migrate " + from + " -> " + to,
-                ScrubCommand.options(List.of(), "", false, true, state, maxRequests, maxBytes),
+                pacing.apply(ScrubOptions.listing().repair(true)),
                 o -> session.hybris().migrate(from, to, o));
     }
 }

@@ -5,12 +5,11 @@
 package io.hybris.cli;
 
 import io.hybris.ScrubOptions;
-import io.hybris.spi.support.ConfigValues;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -40,38 +39,14 @@ final class ScrubCommand implements Callable<Integer> {
     @Option(names = "--repair", description = "Rebuild missing and corrupt copies.")
     boolean repair;
 
-    @Option(names = "--state", paramLabel = "FILE", description = "State file: resume after the last completed page, "
-            + "and skip ranges unchanged since last verified.")
-    Path state;
-
-    @Option(names = "--max-requests", paramLabel = "N", defaultValue = "0", description = "At most N cloud requests "
-            + "per second (0: unlimited).")
-    double maxRequests;
-
-    @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "0", description = "At most SIZE bytes per "
-            + "second, e.g. 50MiB (0: unlimited).")
-    String maxBytes;
+    @Mixin
+    ScrubPacing pacing;
 
     @Override
     public Integer call() {
         Session session = root.session;
-        return ScrubView.run(session, "scrub", options(containers, prefix, deep, repair, state, maxRequests, maxBytes),
-                o -> session.hybris().scrub(o));
-    }
-
-    static ScrubOptions options(List<String> containers, String prefix, boolean deep, boolean repair, Path state,
-                                double maxRequests, String maxBytes) {
-        long bytes;
-        try {
-            bytes = ConfigValues.parseSize("--max-bytes", maxBytes);
-        } catch (RuntimeException e) {
-            throw CliException.usage("--max-bytes " + maxBytes + " is not a size (e.g. 0, 50MiB)");
-        }
-        if (!(maxRequests >= 0)) {
-            throw CliException.usage("--max-requests must be >= 0, not " + maxRequests);
-        }
-        ScrubOptions o = ScrubOptions.listing().containers(containers.toArray(String[]::new)).prefix(prefix).deep(deep)
-                .repair(repair).requestsPerSecond(maxRequests).bytesPerSecond(bytes);
-        return state == null ? o : o.stateFile(state);
+        ScrubOptions o = ScrubOptions.listing().containers(containers.toArray(String[]::new)).prefix(prefix)
+                .deep(deep).repair(repair);
+        return ScrubView.run(session, "scrub", pacing.apply(o), x -> session.hybris().scrub(x));
     }
 }
