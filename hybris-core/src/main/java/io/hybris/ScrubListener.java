@@ -5,7 +5,7 @@
 package io.hybris;
 
 /**
- * Follows a scrub as it runs: each key that is not healthy, and progress after each page of keys. Called on the
+ * Follows a scrub as it runs: the verdict on each key checked, and progress after each page of keys. Called on the
  * scrubbing thread; a listener that throws stops the scrub (its state file keeps the last completed page).
  */
 public interface ScrubListener {
@@ -13,7 +13,7 @@ public interface ScrubListener {
     ScrubListener NONE = new ScrubListener() {
     };
 
-    /** A key that was not healthy (missing, corrupt, repaired, unrecoverable or superseded). */
+    /** The verdict on one key checked (keys skipped by the listing digests are not reported). */
     default void key(KeyHealth health) {
     }
 

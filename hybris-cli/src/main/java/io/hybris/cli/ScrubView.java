@@ -31,7 +31,7 @@ final class ScrubView {
             r = run.apply(options.listener(new ScrubListener() {
                 @Override
                 public void key(KeyHealth health) {
-                    if (unhealthy.size() < MAX_LISTED) {
+                    if (health.status() != KeyHealth.Status.HEALTHY && unhealthy.size() < MAX_LISTED) {
                         unhealthy.add(health);
                     }
                     if (health.status() == KeyHealth.Status.UNRECOVERABLE && !session.json()) {

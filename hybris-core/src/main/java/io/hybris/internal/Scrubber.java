@@ -224,10 +224,8 @@ final class Scrubber {
                         continue;
                     }
                     KeyHealth h = key(container, e, meta);
-                    if (h.status() != Status.HEALTHY) {
-                        unhealthy[b] |= h.status() != Status.SUPERSEDED;
-                        o.listener().key(h);
-                    }
+                    unhealthy[b] |= h.status() != Status.HEALTHY && h.status() != Status.SUPERSEDED;
+                    o.listener().key(h);
                 }
                 if (after != null) {
                     state.cursor(container, after);
