@@ -119,4 +119,32 @@ class KilledScrubTest {
         ScrubReport check = hybris.scrub(ScrubOptions.listing());
         assertThat(check.healthy()).isEqualTo(KEYS);
     }
+
+    @Test
+    void aCopyMovedOffARefusingCloudIsRecordedInZooKeeperByAConditionalUpdate() {
+        for (int i = 0; i < 50; i++) {
+            hybris.put("moves", "k" + i, ("value " + i).getBytes(StandardCharsets.UTF_8));
+        }
+        Set<String> onC1 = objectsOn(clouds.get(1));
+        onC1.forEach(name -> clouds.get(1).delete(name));
+        HybrisConfig.Builder b = Hybris.builder().f(1).clientId("repairer").metadataStore(metadata)
+                .deadline(Duration.ofSeconds(20)).cloud(clouds.get(0)).cloud(clouds.get(2))
+                .cloud(new io.hybris.testkit.ForwardingCloudStore(clouds.get(1)) {
+                    @Override
+                    public void put(String objectKey, byte[] value) {
+                        throw new io.hybris.spi.TransientCloudException("c1", "injected: c1 refuses writes");
+                    }
+                });
+        try (Hybris repairer = Hybris.open(b.build())) {
+            ScrubReport r = repairer.scrub(ScrubOptions.listing().repair(true).containers("moves"));
+            assertThat(r.copiesMissing()).isEqualTo(onC1.size());
+            assertThat(r.copiesRepaired()).isEqualTo(onC1.size());
+            for (int i = 0; i < 50; i++) {
+                assertThat(hybris.describe("moves", "k" + i).orElseThrow().clouds()).doesNotContain("c1").hasSize(2);
+                assertThat(hybris.get("moves", "k" + i)).hasValueSatisfying(v ->
+                        assertThat(v).isNotEmpty());
+            }
+            assertThat(repairer.scrub(ScrubOptions.listing().containers("moves")).healthy()).isEqualTo(50);
+        }
+    }
 }
