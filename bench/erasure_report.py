@@ -29,7 +29,7 @@ def table(title, data):
     print("|---|---|---|---|---|---|")
     for (shape, op, coder), (rate, err, per_cpu) in sorted(data.items()):
         ref = data.get((shape, op, "reference"))
-        ratio = "%.2f" % (rate / ref[0]) if coder == "java" and ref else ""
+        ratio = "%.2f" % (rate / ref[0]) if coder == "java" and ref and op != "arraycopy" else ""
         print("| %s | %s | %s | %.0f ± %.0f | %s | %s |" % (shape, op, coder, rate, err,
                                                           "%.0f" % per_cpu if per_cpu else "—", ratio))
     print()
