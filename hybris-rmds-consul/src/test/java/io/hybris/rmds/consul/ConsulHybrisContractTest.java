@@ -10,6 +10,7 @@ import io.hybris.testkit.CallerBehaviourContract;
 import io.hybris.testkit.ChangeFeedContract;
 import io.hybris.testkit.ConditionalWriteContract;
 import io.hybris.testkit.HybrisContract;
+import io.hybris.testkit.ScrubContract;
 import io.hybris.testkit.StreamingContract;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,6 +51,15 @@ class ConsulHybrisContractTest extends HybrisContract {
     /** Threads sharing a client, interrupts and close() mid-call ({@link CallerBehaviourContract}), same agent. */
     @Nested
     class CallerBehaviour extends CallerBehaviourContract {
+        @Override
+        protected MetadataStore newMetadataStore() {
+            return ConsulHybrisContractTest.this.newMetadataStore();
+        }
+    }
+
+    /** Scrub and repair ({@link ScrubContract}): moves recorded by this store's conditional update, same server. */
+    @Nested
+    class Scrub extends ScrubContract {
         @Override
         protected MetadataStore newMetadataStore() {
             return ConsulHybrisContractTest.this.newMetadataStore();

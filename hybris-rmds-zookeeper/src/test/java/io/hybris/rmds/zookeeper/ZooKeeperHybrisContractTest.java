@@ -9,6 +9,7 @@ import io.hybris.testkit.CallerBehaviourContract;
 import io.hybris.testkit.ChangeFeedContract;
 import io.hybris.testkit.ConditionalWriteContract;
 import io.hybris.testkit.HybrisContract;
+import io.hybris.testkit.ScrubContract;
 import io.hybris.testkit.StreamingContract;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
@@ -48,6 +49,15 @@ class ZooKeeperHybrisContractTest extends HybrisContract {
     /** Threads sharing a client, interrupts and close() mid-call ({@link CallerBehaviourContract}), same server. */
     @Nested
     class CallerBehaviour extends CallerBehaviourContract {
+        @Override
+        protected MetadataStore newMetadataStore() {
+            return ZooKeeperHybrisContractTest.this.newMetadataStore();
+        }
+    }
+
+    /** Scrub and repair ({@link ScrubContract}): moves recorded by this store's conditional update, same server. */
+    @Nested
+    class Scrub extends ScrubContract {
         @Override
         protected MetadataStore newMetadataStore() {
             return ZooKeeperHybrisContractTest.this.newMetadataStore();
