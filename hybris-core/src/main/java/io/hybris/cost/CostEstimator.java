@@ -35,7 +35,7 @@ public final class CostEstimator {
 
     /** Replication on {@code f+1} clouds. */
     public CostEstimate replication(Workload w, int f) {
-        List<String> writes = cheapest(f + 1, w.valueBytes(), true);
+        List<String> writes = cheapest(f + 1, w.valueBytes());
         List<String> reads = cheapestOf(writes, 1, w.valueBytes());
         Map<String, BillableVolume> v = new LinkedHashMap<>();
         double pieces = w.piecesPerValue();
@@ -48,7 +48,7 @@ public final class CostEstimator {
 
     /** Erasure coding into {@code k} data and {@code f} parity fragments (chunk manifests replicated). */
     public CostEstimate erasureCoding(Workload w, int k, int f) {
-        List<String> writes = cheapest(k + f, w.valueBytes() / k, true);
+        List<String> writes = cheapest(k + f, w.valueBytes() / k);
         List<String> reads = cheapestOf(writes, k, w.valueBytes() / k);
         double chunks = w.piecesPerValue() > 1 ? w.piecesPerValue() - 1 : 1;
         Map<String, BillableVolume> v = new LinkedHashMap<>();
@@ -69,7 +69,7 @@ public final class CostEstimator {
 
     /** One cloud, the cheapest. */
     public CostEstimate singleCloud(Workload w) {
-        List<String> one = cheapest(1, w.valueBytes(), true);
+        List<String> one = cheapest(1, w.valueBytes());
         double pieces = w.piecesPerValue();
         Map<String, BillableVolume> v = new LinkedHashMap<>();
         v.put(one.get(0), writes(w, pieces, w.storedBytes()).plus(reads(w, pieces, w.valueBytes())));
@@ -93,13 +93,12 @@ public final class CostEstimator {
                 0);
     }
 
-    private List<String> cheapest(int n, double bytes, boolean write) {
+    private List<String> cheapest(int n, double bytes) {
         if (n > prices.size()) {
             throw new IllegalArgumentException("the design needs " + n + " clouds, " + prices.size() + " are priced");
         }
         List<String> ids = new ArrayList<>(prices.keySet());
-        ids.sort(Comparator.comparingDouble(id -> write ? model.write(prices.get(id), bytes)
-                : model.read(prices.get(id), bytes)));
+        ids.sort(Comparator.comparingDouble(id -> model.write(prices.get(id), bytes)));
         return List.copyOf(ids.subList(0, n));
     }
 

@@ -90,7 +90,7 @@ class ScrubConcurrencyTest {
                         raw.get(0).delete(objects.get(random.nextInt(objects.size())).key());
                         nemesisDeletes.incrementAndGet();
                     }
-                    Thread.sleep(2);
+                    Thread.sleep(2); // paces the fault injection (about 500 deletions/s); nothing waits on it
                 }
                 return null;
             });

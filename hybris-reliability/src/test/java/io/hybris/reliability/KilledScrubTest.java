@@ -10,10 +10,8 @@ import io.hybris.ScrubOptions;
 import io.hybris.ScrubReport;
 import io.hybris.SweepReport;
 import io.hybris.cloud.DirectoryCloudStore;
-import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
 import io.hybris.spi.CloudObject;
 import io.hybris.testkit.MutableClock;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,7 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -45,24 +42,17 @@ class KilledScrubTest {
     @TempDir
     Path dir;
 
-    private TestingServer zookeeper;
-    private ZooKeeperMetadataStore metadata;
-    private final List<DirectoryCloudStore> clouds = new ArrayList<>();
+    private SharedStores stores;
+    private List<DirectoryCloudStore> clouds;
     private final MutableClock clock = new MutableClock();
     private Hybris hybris;
 
     @BeforeEach
     void start() throws Exception {
-        zookeeper = new TestingServer(true);
-        metadata = ZooKeeperMetadataStore.builder().connect(zookeeper.getConnectString()).root("/scrub").build();
-        HybrisConfig.Builder b = Hybris.builder().f(1).clientId("parent").metadataStore(metadata)
-                .deadline(Duration.ofSeconds(20)).clock(clock).gcGrace(Duration.ofHours(1));
-        for (String id : CLOUDS) {
-            DirectoryCloudStore cloud = new DirectoryCloudStore(id, dir.resolve("clouds").resolve(id));
-            clouds.add(cloud);
-            b.cloud(cloud);
-        }
-        hybris = Hybris.open(b.build());
+        stores = new SharedStores("/scrub", dir);
+        clouds = stores.clouds;
+        hybris = Hybris.open(stores.client("parent").deadline(Duration.ofSeconds(20)).clock(clock)
+                .gcGrace(Duration.ofHours(1)).build());
     }
 
     @AfterEach
@@ -70,11 +60,8 @@ class KilledScrubTest {
         if (hybris != null) {
             hybris.close();
         }
-        if (metadata != null) {
-            metadata.close();
-        }
-        if (zookeeper != null) {
-            zookeeper.close();
+        if (stores != null) {
+            stores.close();
         }
     }
 
@@ -94,7 +81,7 @@ class KilledScrubTest {
         Path state = dir.resolve("scrub.state");
 
         try (ChildJvm child = ChildJvm.start(KilledScrubChild.class, List.of("-Xmx256m"),
-                List.of(zookeeper.getConnectString(), "/scrub", dir.resolve("clouds").toString(), state.toString()),
+                List.of(stores.connectString(), "/scrub", dir.resolve("clouds").toString(), state.toString()),
                 dir.resolve("child.log"))) {
             child.awaitLine(l -> l.startsWith("PAGE "), Duration.ofSeconds(120));
             child.kill();
@@ -127,7 +114,7 @@ class KilledScrubTest {
         }
         Set<String> onC1 = objectsOn(clouds.get(1));
         onC1.forEach(name -> clouds.get(1).delete(name));
-        HybrisConfig.Builder b = Hybris.builder().f(1).clientId("repairer").metadataStore(metadata)
+        HybrisConfig.Builder b = Hybris.builder().f(1).clientId("repairer").metadataStore(stores.metadata)
                 .deadline(Duration.ofSeconds(20)).cloud(clouds.get(0)).cloud(clouds.get(2))
                 .cloud(new io.hybris.testkit.ForwardingCloudStore(clouds.get(1)) {
                     @Override

@@ -5,16 +5,13 @@
 package io.hybris.reliability;
 
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.SweepReport;
 import io.hybris.cloud.DirectoryCloudStore;
-import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
 import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.VersionName;
 import io.hybris.testkit.MutableClock;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,25 +53,17 @@ class KilledUploadTest {
     @TempDir
     Path dir;
 
-    private TestingServer zookeeper;
-    private ZooKeeperMetadataStore metadata;
-    private final List<DirectoryCloudStore> clouds = new ArrayList<>();
+    private SharedStores stores;
+    private List<DirectoryCloudStore> clouds;
     private final MutableClock clock = new MutableClock();
     private Hybris sweeper;
 
     @BeforeEach
     void start() throws Exception {
-        zookeeper = new TestingServer(true);
-        metadata = ZooKeeperMetadataStore.builder().connect(zookeeper.getConnectString()).root("/killed").build();
-        HybrisConfig.Builder b = Hybris.builder().f(1).clientId("sweeper").metadataStore(metadata)
-                .deadline(Duration.ofSeconds(10)).chunkSize(CHUNK).chunkThreshold(CHUNK)
-                .gcGrace(GRACE).clock(clock);
-        for (String id : CLOUDS) {
-            DirectoryCloudStore cloud = new DirectoryCloudStore(id, dir.resolve("clouds").resolve(id));
-            clouds.add(cloud);
-            b.cloud(cloud);
-        }
-        sweeper = Hybris.open(b.build());
+        stores = new SharedStores("/killed", dir);
+        clouds = stores.clouds;
+        sweeper = Hybris.open(stores.client("sweeper").deadline(Duration.ofSeconds(10)).chunkSize(CHUNK)
+                .chunkThreshold(CHUNK).gcGrace(GRACE).clock(clock).build());
     }
 
     @AfterEach
@@ -82,11 +71,8 @@ class KilledUploadTest {
         if (sweeper != null) {
             sweeper.close();
         }
-        if (metadata != null) {
-            metadata.close();
-        }
-        if (zookeeper != null) {
-            zookeeper.close();
+        if (stores != null) {
+            stores.close();
         }
     }
 
@@ -136,7 +122,7 @@ class KilledUploadTest {
 
         List<String> childObjects;
         try (ChildJvm child = ChildJvm.start(KilledUploadChild.class, List.of("-Xmx128m"),
-                List.of(mode, zookeeper.getConnectString(), "/killed", dir.resolve("clouds").toString(), CHILD_ID,
+                List.of(mode, stores.connectString(), "/killed", dir.resolve("clouds").toString(), CHILD_ID,
                         Integer.toString(CHUNK), bytes),
                 dir.resolve("child.log"))) {
             moment.await(child);
@@ -146,7 +132,7 @@ class KilledUploadTest {
 
         // no metadata entry: through the client, the raw store and the key listing
         assertThat(sweeper.describe("big", "stream")).isEmpty();
-        assertThat(metadata.read(new MetadataKey("big", "stream"))).isEmpty();
+        assertThat(stores.metadata.read(new MetadataKey("big", "stream"))).isEmpty();
         assertThat(sweeper.list("big")).containsExactly("kept-large", "kept-small");
 
         // what the child left: pieces of one version; the manifest only if every chunk was stored
