@@ -28,6 +28,13 @@ final class ZooKeeperEnsemble implements MetadataCluster {
     private final List<InstanceSpec> killed = new ArrayList<>();
 
     ZooKeeperEnsemble() throws Exception {
+        // a node restarted by the nemesis binds its old election port again, which the killed node's listener may
+        // still hold for a moment: retry for up to 30 s (not 3 times), and never let ZooKeeper exit this JVM
+        // (after failed binds it calls System.exit(14), which ends the whole test run instead of failing a node)
+        if (System.getProperty("zookeeper.electionPortBindRetry") == null) {
+            System.setProperty("zookeeper.electionPortBindRetry", "30");
+        }
+        org.apache.zookeeper.util.ServiceUtils.setSystemExitProcedure(org.apache.zookeeper.util.ServiceUtils.LOG_ONLY);
         cluster = new TestingCluster(3);
         cluster.start();
     }
