@@ -30,14 +30,18 @@ import java.util.Optional;
  *                     since the client opened; a timer expiry alone is not counted
  * @param lastError    one line describing the latest of those failures; empty if none
  * @param lastErrorAt  when it happened; empty if none
+ * @param quarantined  how much longer the cloud stays in quarantine (it answered with bytes failing the hash check
+ *                     {@code hybris.get.quarantine.after} times: every call asks it last); empty if it is not
  */
 public record CloudStatus(String cloudId, int rank, Optional<Duration> readLatency, Optional<Duration> writeLatency,
-                          boolean failing, long errors, Optional<String> lastError, Optional<Instant> lastErrorAt) {
+                          boolean failing, long errors, Optional<String> lastError, Optional<Instant> lastErrorAt,
+                          Optional<Duration> quarantined) {
     public CloudStatus {
         Objects.requireNonNull(cloudId, "cloudId");
         Objects.requireNonNull(readLatency, "readLatency");
         Objects.requireNonNull(writeLatency, "writeLatency");
         Objects.requireNonNull(lastError, "lastError");
         Objects.requireNonNull(lastErrorAt, "lastErrorAt");
+        Objects.requireNonNull(quarantined, "quarantined");
     }
 }

@@ -92,4 +92,9 @@ final class CompositeListener implements HybrisListener {
     public void garbageCollected(String cloudId, String objectKey, GcCause cause) {
         each(l -> l.garbageCollected(cloudId, objectKey, cause));
     }
+
+    @Override
+    public void cloudQuarantined(String cloudId, int failures, Duration duration) {
+        each(l -> l.cloudQuarantined(cloudId, failures, duration));
+    }
 }

@@ -4,7 +4,6 @@
  */
 package io.hybris;
 
-import io.hybris.HybrisConfig.ErasurePolicy;
 import io.hybris.internal.Names;
 import io.hybris.internal.Providers;
 import io.hybris.spi.CloudStoreProvider;

@@ -70,6 +70,7 @@ public final class HybrisConfig {
     private final HybrisListener listener;
     private final KeyProvider keyProvider;
     private final CacheSettings cache;
+    private final ReadSettings reads;
     private final CostSettings costs;
     private final ErasurePolicy erasurePolicy;
     private final int erasureDataChunks;
@@ -77,27 +78,6 @@ public final class HybrisConfig {
     private final String erasureCoder;
     private final Map<String, ErasurePolicy> containerErasurePolicies;
     private final Map<String, Long> containerErasureThresholds;
-
-    /** How values are spread over clouds ({@code hybris.erasure.policy}). */
-    public enum ErasurePolicy {
-        /** {@code f+1} full copies on {@code f+1} clouds (the paper's default). */
-        REPLICATION,
-        /** {@code k} data and {@code f} parity chunks, one per cloud on {@code k+f} clouds (paper §3.9). */
-        ERASURE,
-        /** Erasure coding for stored values of at least the threshold, replication below it. */
-        THRESHOLD;
-
-        /** The property value, e.g. {@code threshold}. */
-        public String value() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-
-        /** Parses a property value; {@code key} names the property in the error. */
-        public static ErasurePolicy parse(String key, String value) {
-            return io.hybris.spi.support.ConfigValues.parseChoice(key, value, values(), ErasurePolicy::value,
-                    "a policy", "replication, erasure or threshold");
-        }
-    }
 
     private HybrisConfig(Builder b) {
         this.f = b.f;
@@ -126,6 +106,7 @@ public final class HybrisConfig {
         this.listener = b.listener;
         this.keyProvider = b.keyProvider;
         this.cache = b.cache;
+        this.reads = b.reads;
         this.costs = b.costs;
         this.erasurePolicy = b.erasurePolicy;
         this.erasureDataChunks = b.erasureDataChunks;
@@ -290,6 +271,11 @@ public final class HybrisConfig {
         return cache;
     }
 
+    /** Hedged reads and the quarantine of clouds failing hash checks ({@code hybris.get.*}). */
+    public ReadSettings reads() {
+        return reads;
+    }
+
     /** Prices and cost-aware placement ({@code hybris.placement*}, {@code hybris.cloud.<id>.price.*}). */
     public CostSettings costs() {
         return costs;
@@ -365,6 +351,7 @@ public final class HybrisConfig {
         HybrisListener listener = HybrisListener.of();
         KeyProvider keyProvider;
         CacheSettings cache = CacheSettings.none();
+        ReadSettings reads = ReadSettings.defaults();
         CostSettings costs = CostSettings.none();
         ErasurePolicy erasurePolicy = ErasurePolicy.REPLICATION;
         int erasureDataChunks = 2;
@@ -580,6 +567,12 @@ public final class HybrisConfig {
         /** A value cache and the weaker consistency modes it enables ({@code hybris.cache.*}); none by default. */
         public Builder cache(CacheSettings settings) {
             this.cache = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /** Hedged reads and quarantine ({@code hybris.get.*}); {@link ReadSettings#defaults()} by default. */
+        public Builder reads(ReadSettings settings) {
+            this.reads = Objects.requireNonNull(settings, "settings");
             return this;
         }
 

@@ -312,6 +312,13 @@ public interface HybrisListener {
     }
 
     /**
+     * A cloud's answers failed the hash check {@code failures} times within the quarantine window
+     * ({@code hybris.get.quarantine.*}): every read and write asks it last for {@code duration}.
+     */
+    default void cloudQuarantined(String cloudId, int failures, Duration duration) {
+    }
+
+    /**
      * One listener that passes every event to each of {@code listeners} in order; one that throws does not keep
      * the event from the others (its exception is rethrown after all ran, and the client logs it).
      */

@@ -20,7 +20,6 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 import io.hybris.HybrisConfig.Builder;
-import io.hybris.HybrisConfig.ErasurePolicy;
 
 /** Binds flat properties (plus environment overrides) to a {@link HybrisConfig.Builder}. */
 final class PropertiesBinder {
@@ -69,6 +68,14 @@ final class PropertiesBinder {
                 b -> v -> b.probeOnOpen(ConfigValues.parseBoolean("hybris.ranking.probe-on-open", v)));
         CORE.put("hybris.ranking.probe-interval",
                 b -> v -> b.probeInterval(ConfigValues.parseDuration("hybris.ranking.probe-interval", v)));
+        CORE.put("hybris.get.hedge", b -> v -> b.reads(b.reads.toBuilder()
+                .hedge(ConfigValues.parseBoolean("hybris.get.hedge", v)).build()));
+        CORE.put("hybris.get.hedge.min-delay", b -> v -> b.reads(b.reads.toBuilder()
+                .hedgeMinDelay(ConfigValues.parseDuration("hybris.get.hedge.min-delay", v)).build()));
+        CORE.put("hybris.get.quarantine.after", b -> v -> b.reads(b.reads.toBuilder()
+                .quarantineAfter(ConfigValues.parseInt("hybris.get.quarantine.after", v)).build()));
+        CORE.put("hybris.get.quarantine.duration", b -> v -> b.reads(b.reads.toBuilder()
+                .quarantineDuration(ConfigValues.parseDuration("hybris.get.quarantine.duration", v)).build()));
         CORE.put("hybris.scrub.interval",
                 b -> v -> b.scrubInterval(ConfigValues.parseDuration("hybris.scrub.interval", v)));
         CORE.put("hybris.gc.sweep-interval",

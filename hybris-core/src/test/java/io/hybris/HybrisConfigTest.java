@@ -362,4 +362,35 @@ class HybrisConfigTest {
         assertThat(HybrisConfig.environmentVariableFor("hybris.gc.sweep-interval")).isEqualTo("HYBRIS_GC_SWEEP_INTERVAL");
         assertThat(HybrisConfig.environmentVariableFor("hybris.cloud.disk-1.path")).isEqualTo("HYBRIS_CLOUD_DISK_1_PATH");
     }
+
+    @Test
+    void readSettingsComeFromTheGetKeysWithHedgingAndQuarantineOnByDefault() {
+        Map<String, String> base = Map.of("hybris.rmds.type", "memory", "hybris.cloud.a.type", "memory",
+                "hybris.cloud.b.type", "memory", "hybris.cloud.c.type", "memory");
+        HybrisConfig defaults = HybrisConfig.fromMap(base, Map.of());
+        assertThat(defaults.reads().hedge()).isTrue();
+        assertThat(defaults.reads().hedgeMinDelay()).isEqualTo(Duration.ofMillis(10));
+        assertThat(defaults.reads().quarantineAfter()).isEqualTo(2);
+        assertThat(defaults.reads().quarantineDuration()).isEqualTo(Duration.ofMinutes(5));
+
+        Map<String, String> set = new java.util.HashMap<>(base);
+        set.put("hybris.get.hedge", "false");
+        set.put("hybris.get.hedge.min-delay", "25ms");
+        set.put("hybris.get.quarantine.after", "0");
+        HybrisConfig config = HybrisConfig.fromMap(set, Map.of("HYBRIS_GET_QUARANTINE_DURATION", "1m"));
+        assertThat(config.reads().hedge()).isFalse();
+        assertThat(config.reads().hedgeMinDelay()).isEqualTo(Duration.ofMillis(25));
+        assertThat(config.reads().quarantineAfter()).isZero();
+        assertThat(config.reads().quarantineDuration()).isEqualTo(Duration.ofMinutes(1));
+
+        set.put("hybris.get.quarantine.duration", "0s");
+        assertThatThrownBy(() -> HybrisConfig.fromMap(set, Map.of()))
+                .isInstanceOf(HybrisConfigurationException.class)
+                .hasMessageContaining("hybris.get.quarantine.duration=PT0S must be positive")
+                .hasMessageContaining("hybris.get.quarantine.after=0");
+        set.put("hybris.get.quarantine.duration", "1m");
+        set.put("hybris.get.quarantine.after", "-1");
+        assertThatThrownBy(() -> HybrisConfig.fromMap(set, Map.of()))
+                .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.get.quarantine.after=-1");
+    }
 }

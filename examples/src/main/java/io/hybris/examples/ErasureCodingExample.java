@@ -4,6 +4,7 @@
  */
 package io.hybris.examples;
 
+import io.hybris.ErasurePolicy;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.VersionInfo;
@@ -30,7 +31,7 @@ public final class ErasureCodingExample {
     /** Runs the example with data under {@code dir}, printing to {@code out}. */
     public static void run(Path dir, PrintStream out) {
         HybrisConfig config = EmbeddedSetup.under(dir)
-                .erasurePolicy(HybrisConfig.ErasurePolicy.THRESHOLD) // small values stay replicated
+                .erasurePolicy(ErasurePolicy.THRESHOLD) // small values stay replicated
                 .erasureThreshold(64 << 10)
                 .erasureDataChunks(2)
                 .build();

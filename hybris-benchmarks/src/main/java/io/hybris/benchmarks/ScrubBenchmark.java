@@ -4,6 +4,7 @@
  */
 package io.hybris.benchmarks;
 
+import io.hybris.ErasurePolicy;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.ScrubOptions;
@@ -49,7 +50,7 @@ public final class ScrubBenchmark {
             HybrisConfig.Builder b = HybrisConfig.builder().f(1)
                     .metadataStore("zookeeper", Map.of("connect", zk.connectString(), "root", "/scrub-bench"))
                     .probeInterval(Duration.ZERO).deadline(Duration.ofSeconds(120)).chunkSize(1 << 20)
-                    .chunkThreshold(1 << 20).containerErasurePolicy("coded", HybrisConfig.ErasurePolicy.ERASURE);
+                    .chunkThreshold(1 << 20).containerErasurePolicy("coded", ErasurePolicy.ERASURE);
             clouds.forEach(b::cloud);
             try (Hybris h = Hybris.open(b.build())) {
                 Random random = new Random(1);

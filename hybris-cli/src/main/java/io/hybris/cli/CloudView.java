@@ -29,7 +29,8 @@ final class CloudView {
         m.put("rank", s.rank());
         m.put("readLatencyMs", s.readLatency().map(Sizes::millisValue));
         m.put("writeLatencyMs", s.writeLatency().map(Sizes::millisValue));
-        m.put("healthy", !s.failing());
+        m.put("healthy", !s.failing() && s.quarantined().isEmpty());
+        m.put("quarantinedForSeconds", s.quarantined().map(Duration::toSeconds));
         m.put("errors", s.errors());
         m.put("lastError", s.lastError());
         m.put("lastErrorAt", s.lastErrorAt().map(t -> t.truncatedTo(ChronoUnit.MILLIS).toString()));
@@ -40,9 +41,13 @@ final class CloudView {
         Table t = new Table("RANK", "CLOUD", "READ", "WRITE", "HEALTH", "ERRORS", "LAST ERROR");
         for (CloudStatus s : status) {
             t.row(s.rank(), s.cloudId(), latency(s.readLatency()), latency(s.writeLatency()),
-                    s.failing() ? "FAILING" : "ok", s.errors(), lastError(s));
+                    health(s), s.errors(), lastError(s));
         }
         return t;
+    }
+
+    private static String health(CloudStatus s) {
+        return s.quarantined().map(d -> "QUARANTINED " + d.toSeconds() + "s").orElse(s.failing() ? "FAILING" : "ok");
     }
 
     private static String latency(Optional<Duration> d) {

@@ -10,6 +10,7 @@ import io.hybris.HybrisException;
 import io.hybris.HybrisListener;
 import io.hybris.HybrisListener.CloudOperation;
 import io.hybris.HybrisListener.Outcome;
+import io.hybris.ReadSettings;
 import io.hybris.internal.LatencyRanking.Op;
 import io.hybris.spi.ByteConsumer;
 import io.hybris.spi.CloudStore;
@@ -38,11 +39,14 @@ import java.util.function.Function;
  *   <li>{@link #write}: each of some parts on a number of distinct clouds (replication: one part on {@code f+1};
  *       erasure coding: {@code k+f} parts on one cloud each);</li>
  *   <li>{@link #read}: the common-case read of {@code needed} verified answers from distinct clouds, the fastest
- *       first, one more whenever a timer expires or an answer fails;</li>
+ *       first, one more whenever a timer expires or an answer fails; with hedging ({@code hybris.get.hedge}) the
+ *       timer is the asked cloud's observed p95, and a request the race leaves behind is measured as censored
+ *       rather than penalized;</li>
  *   <li>{@link #readRound}: one round of the worst-case read (paper §3.5): every cloud at once, failures
  *       re-requested with backoff, until enough answers, a metadata change or the round's end.</li>
  * </ul>
- * Thread-safe: every race keeps its state on the caller's stack.
+ * Answers failing the hash check are reported to the {@link Quarantine}. Thread-safe: every race keeps its state on
+ * the caller's stack.
  */
 final class CloudCalls {
     /** How long one worst-case round waits before re-reading metadata (in case a notification was lost). */
@@ -58,9 +62,13 @@ final class CloudCalls {
     private final HybrisListener listener;
     private final ExecutorService io;
     private final GarbageCollector gc;
+    private final Quarantine quarantine;
+    private final boolean hedge;
+    private final long hedgeMinNanos;
 
     CloudCalls(Map<String, CloudStore> clouds, List<String> cloudOrder, LatencyRanking ranking,
-               CloudPreference preference, HybrisListener listener, ExecutorService io, GarbageCollector gc) {
+               CloudPreference preference, HybrisListener listener, ExecutorService io, GarbageCollector gc,
+               Quarantine quarantine, ReadSettings reads) {
         this.clouds = clouds;
         this.cloudOrder = cloudOrder;
         this.ranking = ranking;
@@ -69,6 +77,9 @@ final class CloudCalls {
         this.listener = listener;
         this.io = io;
         this.gc = gc;
+        this.quarantine = quarantine;
+        this.hedge = reads.hedge();
+        this.hedgeMinNanos = reads.hedgeMinDelay().toNanos();
     }
 
     /** The configured clouds, in configuration order. */
@@ -251,13 +262,13 @@ final class CloudCalls {
                              List<Throwable> failures) {
         List<String> ranked = preference.order(candidates, Op.READ, size);
         Map<String, byte[]> got = new HashMap<>();
+        Map<String, Long> launchedAt = new HashMap<>();
         Race<byte[]> race = new Race<>(io);
         int next = 0; // requests launched
         int answered = 0; // their completions taken from the race (a finished request may still be queued)
         long timerAt = System.nanoTime();
         for (; next < Math.min(needed, ranked.size()); next++) {
-            launchGet(race, ranked.get(next), objectKey, expected.apply(ranked.get(next)), d);
-            timerAt = Math.max(timerAt, System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.READ, size));
+            timerAt = Math.max(timerAt, launchRead(race, ranked.get(next), objectKey, expected, size, d, launchedAt));
         }
         try {
             while (true) {
@@ -266,16 +277,16 @@ final class CloudCalls {
                     if (d.expired()) {
                         throw readDeadline(objectKey, shortfall, candidates, d, failures);
                     }
-                    for (String slow : race.runningClouds()) {
-                        ranking.recordFailure(slow, Op.READ, size);
+                    if (!hedge) {
+                        for (String slow : race.runningClouds()) {
+                            ranking.recordFailure(slow, Op.READ, size);
+                        }
                     }
                     if (next >= ranked.size()) {
-                        abandon(race, objectKey);
+                        leaveBehind(race, objectKey, size, launchedAt);
                         return null;
                     }
-                    launchGet(race, ranked.get(next), objectKey, expected.apply(ranked.get(next)), d);
-                    timerAt = System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.READ, size);
-                    next++;
+                    timerAt = launchRead(race, ranked.get(next++), objectKey, expected, size, d, launchedAt);
                     continue;
                 }
                 @SuppressWarnings("unchecked")
@@ -284,7 +295,7 @@ final class CloudCalls {
                 if (done.ok()) {
                     got.put(done.cloudId(), done.value());
                     if (got.size() >= needed) {
-                        abandon(race, objectKey);
+                        leaveBehind(race, objectKey, size, launchedAt);
                         return got;
                     }
                     if (next >= ranked.size() && answered == next) {
@@ -294,9 +305,7 @@ final class CloudCalls {
                 }
                 failures.add(done.error());
                 if (next < ranked.size()) {
-                    launchGet(race, ranked.get(next), objectKey, expected.apply(ranked.get(next)), d);
-                    timerAt = System.nanoTime() + ranking.timerNanos(ranked.get(next), Op.READ, size);
-                    next++;
+                    timerAt = launchRead(race, ranked.get(next++), objectKey, expected, size, d, launchedAt);
                 } else if (answered == next) {
                     return null;
                 }
@@ -306,6 +315,34 @@ final class CloudCalls {
             Thread.currentThread().interrupt();
             throw new CallInterruptedException("get of '" + objectKey + "' interrupted", false, e);
         }
+    }
+
+    /**
+     * Launches the common-case read of one cloud and returns when its timer expires: the cloud's observed p95
+     * with hedging on, else the paper's timer.
+     */
+    private long launchRead(Race<byte[]> race, String cloudId, String objectKey, Function<String, Expected> expected,
+                            long size, Deadline d, Map<String, Long> launchedAt) {
+        long timer = hedge ? ranking.hedgeNanos(cloudId, size, hedgeMinNanos)
+                : ranking.timerNanos(cloudId, Op.READ, size);
+        long now = System.nanoTime();
+        launchedAt.put(cloudId, now);
+        launchGet(race, cloudId, objectKey, expected.apply(cloudId), timer, d);
+        return now + timer;
+    }
+
+    /**
+     * Abandons the requests still running; with hedging, each is measured as having taken at least as long as it
+     * ran (a cloud that hangs sinks in the ranking without a failure penalty for being merely slower than p95).
+     */
+    private void leaveBehind(Race<?> race, String objectKey, long size, Map<String, Long> launchedAt) {
+        if (hedge) {
+            long now = System.nanoTime();
+            for (String cloudId : race.runningClouds()) {
+                ranking.recordCensored(cloudId, Op.READ, size, now - launchedAt.get(cloudId));
+            }
+        }
+        abandon(race, objectKey);
     }
 
     /**
@@ -324,7 +361,8 @@ final class CloudCalls {
         Map<String, byte[]> got = new HashMap<>();
         Map<String, Long> retryAt = new HashMap<>();
         Map<String, Long> backoff = new HashMap<>();
-        candidates.forEach(cloud -> launchGet(race, cloud, objectKey, expected.apply(cloud), d));
+        candidates.forEach(cloud -> launchGet(race, cloud, objectKey, expected.apply(cloud),
+                ranking.timerNanos(cloud, Op.READ, expected.apply(cloud).length()), d));
         long roundEnd = System.nanoTime() + WORST_CASE_ROUND_NANOS;
         while (true) {
             long now = System.nanoTime();
@@ -347,7 +385,9 @@ final class CloudCalls {
                 for (Map.Entry<String, Long> e : new ArrayList<>(retryAt.entrySet())) {
                     if (e.getValue() <= now) {
                         retryAt.remove(e.getKey());
-                        launchGet(race, e.getKey(), objectKey, expected.apply(e.getKey()), d);
+                        Expected what = expected.apply(e.getKey());
+                        launchGet(race, e.getKey(), objectKey, what,
+                                ranking.timerNanos(e.getKey(), Op.READ, what.length()), d);
                     }
                 }
                 continue;
@@ -372,11 +412,15 @@ final class CloudCalls {
         }
     }
 
-    /** Fetches from one cloud, cut at the expected length, and verifies the hash; a mismatch is an error. */
-    private void launchGet(Race<byte[]> race, String cloudId, String objectKey, Expected expected, Deadline d) {
+    /**
+     * Fetches from one cloud, cut at the expected length, and verifies the hash; a mismatch is an error. The
+     * request runs on the caller's thread only if the cloud's call-time bound is below {@code timerNanos}.
+     */
+    private void launchGet(Race<byte[]> race, String cloudId, String objectKey, Expected expected, long timerNanos,
+                           Deadline d) {
         CloudStore cloud = clouds.get(cloudId);
         long length = expected.length();
-        boolean inPlace = placement.onCallerThread(cloudId, ranking.timerNanos(cloudId, Op.READ, length), d);
+        boolean inPlace = placement.onCallerThread(cloudId, timerNanos, d);
         race.launch(cloudId, () -> {
             long t0 = System.nanoTime();
             Optional<byte[]> got;
@@ -385,6 +429,7 @@ final class CloudCalls {
                 got = cloud.get(objectKey, length, arrived);
             } catch (OversizedObjectException e) {
                 ranking.recordError(cloudId, Op.READ, length, e);
+                quarantine.hashFailed(cloudId);
                 report(cloudId, CloudOperation.GET, objectKey, Outcome.OVERSIZED, t0, arrived.bytes, e);
                 throw e;
             } catch (RuntimeException e) {
@@ -409,6 +454,7 @@ final class CloudCalls {
                 CloudValueException corrupt = new CloudValueException(cloudId + " returned " + value.length
                         + " bytes for " + expected.what() + " that do not match the metadata hash");
                 ranking.recordError(cloudId, Op.READ, length, corrupt);
+                quarantine.hashFailed(cloudId);
                 report(cloudId, CloudOperation.GET, objectKey, Outcome.CORRUPT, t0, value.length, corrupt);
                 throw corrupt;
             }

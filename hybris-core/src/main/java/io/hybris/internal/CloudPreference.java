@@ -24,7 +24,8 @@ import java.util.OptionalDouble;
  * relative objective ({@code 2x}) admits clouds within that multiple of the fastest's estimate plus 10 ms. The
  * order only says who is asked first: the race still needs its {@code f+1} (or {@code k+f}) distinct clouds and
  * launches the next ones when a timer expires, so every placement keeps the protocol's guarantees. A cloud not
- * measured yet counts as within the objective. Immutable; the estimates it reads are thread-safe.
+ * measured yet counts as within the objective. Whatever the placement, clouds in {@link Quarantine} come last.
+ * Immutable; the estimates it reads are thread-safe.
  */
 final class CloudPreference {
     /** Added to a relative objective, so that jitter among clouds answering within milliseconds does not count. */
@@ -34,11 +35,13 @@ final class CloudPreference {
     private final Placement placement;
     private final CostSettings costs;
     private final CostModel model;
+    private final Quarantine quarantine;
     /** Clouds no write may use (a cloud being migrated off); reads still may. */
     private volatile java.util.Set<String> retiring = java.util.Set.of();
 
-    CloudPreference(LatencyRanking ranking, CostSettings costs) {
+    CloudPreference(LatencyRanking ranking, CostSettings costs, Quarantine quarantine) {
         this.ranking = ranking;
+        this.quarantine = quarantine;
         this.placement = costs.placement();
         this.costs = costs;
         this.model = CostModel.of(costs);
@@ -51,6 +54,10 @@ final class CloudPreference {
 
     /** {@code candidates} in the order to ask them for {@code op} on {@code size} bytes per cloud. */
     List<String> order(List<String> candidates, Op op, long size) {
+        return quarantine.askLast(orderByPlacement(candidates, op, size));
+    }
+
+    private List<String> orderByPlacement(List<String> candidates, Op op, long size) {
         java.util.Set<String> off = retiring;
         if (op == Op.WRITE && !off.isEmpty()) {
             candidates = candidates.stream().filter(id -> !off.contains(id)).toList();

@@ -64,6 +64,7 @@ public final class Engine {
     private final CloudUsageCounters usage = new CloudUsageCounters();
     private final CostReports costReports;
     private final CloudPreference preference;
+    private final Quarantine quarantine;
     private final Scrubber scrubber;
     private final List<String> cloudOrder;
     private final LatencyProber prober;
@@ -112,8 +113,11 @@ public final class Engine {
         this.gc = new GarbageCollector(byId, metadata, gcExecutor, prefix, config.gcGrace(), config.clock(),
                 listener, config.gcEnabled());
         this.prober = new LatencyProber(clouds, cloudOrder, ranking, io, prefix, clientId);
-        this.preference = new CloudPreference(ranking, config.costs());
-        this.calls = new CloudCalls(clouds, cloudOrder, ranking, preference, listener, io, gc);
+        this.quarantine = new Quarantine(config.reads().quarantineAfter(), config.reads().quarantineDuration(),
+                listener, System::nanoTime);
+        this.preference = new CloudPreference(ranking, config.costs(), quarantine);
+        this.calls = new CloudCalls(clouds, cloudOrder, ranking, preference, listener, io, gc, quarantine,
+                config.reads());
         this.layouts = new Layouts(config, calls);
         this.chunkThreshold = config.chunkThreshold();
         this.chunkedWriter = new ChunkedWriter(layouts, sealer, gc, io, prefix, config.chunkSize(),
@@ -211,7 +215,7 @@ public final class Engine {
 
     /** Each cloud's rank, small-value latency estimates and recorded errors, fastest first. */
     public List<io.hybris.CloudStatus> cloudStatus() {
-        return ranking.status(cloudOrder);
+        return ranking.status(cloudOrder, quarantine);
     }
 
     /**

@@ -25,6 +25,11 @@ import java.util.function.LongSupplier;
  * cloud sinks in the ranking; the first success after a failure replaces the penalty outright (a failure is
  * not a latency measurement), so a recovered cloud climbs back as soon as it is measured again.
  *
+ * <p>For hedged reads ({@code hybris.get.hedge}) the ranking also keeps each cloud's latest read latencies per size
+ * class and their 95th percentile ({@link #hedgeNanos}); a request a hedge left behind is recorded as a censored
+ * sample ({@link #recordCensored}): the cloud took at least that long, so a cloud that hangs sinks after a few GETs
+ * without the failure penalty a merely slow answer does not deserve.
+ *
  * <p>A cloud that ranks low gets no traffic and so no new measurements; {@link #staleSlots} names the clouds
  * and size classes whose estimates are older than a refresh interval, for {@link LatencyProber} to measure.
  * Rankings are returned as new immutable lists, never shared mutable state. Thread-safe.
@@ -52,6 +57,7 @@ public final class LatencyRanking {
     }
 
     private final Map<Slot, Estimate> estimates = new ConcurrentHashMap<>();
+    private final Map<Slot, ReadSamples> readSamples = new ConcurrentHashMap<>();
     private final Map<String, Errors> errors = new ConcurrentHashMap<>();
     private final List<String> configuredOrder;
     private final long timerMinNanos;
@@ -101,9 +107,40 @@ public final class LatencyRanking {
     /** Records a successful operation's latency. */
     public void recordSuccess(String cloudId, Op op, long size, long nanos) {
         long now = nanoClock.getAsLong();
-        estimates.merge(new Slot(cloudId, op, sizeClass(size)), new Estimate(nanos, now, false),
+        Slot slot = new Slot(cloudId, op, sizeClass(size));
+        estimates.merge(slot, new Estimate(nanos, now, false),
                 (old, sample) -> old.penalty() ? sample
                         : new Estimate(old.nanos() + ALPHA * (sample.nanos() - old.nanos()), now, false));
+        if (op == Op.READ) {
+            readSamples.computeIfAbsent(slot, s -> new ReadSamples()).add(nanos);
+        }
+    }
+
+    /**
+     * Records a read a hedge left behind, still running after {@code nanos}: a censored sample (the cloud took at
+     * least that long). It raises the estimate as a measurement would, never lowers it, and leaves a failure
+     * penalty in place.
+     */
+    public void recordCensored(String cloudId, Op op, long size, long nanos) {
+        long now = nanoClock.getAsLong();
+        Slot slot = new Slot(cloudId, op, sizeClass(size));
+        estimates.merge(slot, new Estimate(nanos, now, false),
+                (old, sample) -> old.penalty() || sample.nanos() <= old.nanos() ? old
+                        : new Estimate(old.nanos() + ALPHA * (sample.nanos() - old.nanos()), now, false));
+        if (op == Op.READ) {
+            readSamples.computeIfAbsent(slot, s -> new ReadSamples()).add(nanos);
+        }
+    }
+
+    /**
+     * How long a hedged GET waits for {@code cloudId} before asking the next cloud: the 95th percentile of its
+     * latest {@value ReadSamples#CAPACITY} reads of this size class, at least {@code minNanos}; the paper's timer
+     * ({@link #timerNanos}) until {@value ReadSamples#MIN_SAMPLES} reads were measured.
+     */
+    public long hedgeNanos(String cloudId, long size, long minNanos) {
+        ReadSamples s = readSamples.get(new Slot(cloudId, Op.READ, sizeClass(size)));
+        long p95 = s == null ? -1 : s.p95();
+        return p95 < 0 ? timerNanos(cloudId, Op.READ, size) : Math.max(minNanos, p95);
     }
 
     /**
@@ -141,7 +178,15 @@ public final class LatencyRanking {
      * whether the latest observation failed, and the errors recorded.
      */
     public List<CloudStatus> status(List<String> cloudIds) {
+        return status(cloudIds, null);
+    }
+
+    /** {@link #status(List)} with quarantined clouds ranked last and their remaining quarantine; null: none. */
+    List<CloudStatus> status(List<String> cloudIds, Quarantine quarantine) {
         List<String> ranked = rank(cloudIds, Op.READ, 0);
+        if (quarantine != null) {
+            ranked = quarantine.askLast(ranked);
+        }
         List<CloudStatus> out = new ArrayList<>(ranked.size());
         for (int i = 0; i < ranked.size(); i++) {
             String id = ranked.get(i);
@@ -151,7 +196,8 @@ public final class LatencyRanking {
             out.add(new CloudStatus(id, i + 1, duration(read), duration(write),
                     (read != null && read.penalty()) || (write != null && write.penalty()),
                     e == null ? 0 : e.count(), Optional.ofNullable(e == null ? null : e.last()),
-                    Optional.ofNullable(e == null ? null : e.at())));
+                    Optional.ofNullable(e == null ? null : e.at()),
+                    quarantine == null ? Optional.empty() : quarantine.remaining(id)));
         }
         return List.copyOf(out);
     }
@@ -241,5 +287,40 @@ public final class LatencyRanking {
                     return i < 0 ? Integer.MAX_VALUE : i;
                 }));
         return List.copyOf(out);
+    }
+
+    /**
+     * The latest read latencies of one slot in a ring, and their 95th percentile, recomputed every
+     * {@value #RECOMPUTE_EVERY} samples by the thread adding the sample (readers only read a volatile). Lock-free;
+     * a sample overwritten while copied only blurs an estimate.
+     */
+    static final class ReadSamples {
+        static final int CAPACITY = 64;
+        static final int MIN_SAMPLES = 16;
+        private static final int RECOMPUTE_EVERY = 4;
+        private final java.util.concurrent.atomic.AtomicLongArray ring =
+                new java.util.concurrent.atomic.AtomicLongArray(CAPACITY);
+        private final java.util.concurrent.atomic.AtomicLong added = new java.util.concurrent.atomic.AtomicLong();
+        private volatile long p95 = -1;
+
+        void add(long nanos) {
+            long i = added.getAndIncrement();
+            ring.set((int) (i % CAPACITY), nanos);
+            long n = i + 1;
+            if (n >= MIN_SAMPLES && (n % RECOMPUTE_EVERY == 0 || p95 < 0)) {
+                int count = (int) Math.min(n, CAPACITY);
+                long[] copy = new long[count];
+                for (int k = 0; k < count; k++) {
+                    copy[k] = ring.get(k);
+                }
+                java.util.Arrays.sort(copy);
+                p95 = copy[(int) Math.ceil(0.95 * count) - 1];
+            }
+        }
+
+        /** The 95th percentile of the latest samples, or -1 before {@link #MIN_SAMPLES}. */
+        long p95() {
+            return p95;
+        }
     }
 }

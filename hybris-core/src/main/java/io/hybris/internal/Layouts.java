@@ -5,7 +5,7 @@
 package io.hybris.internal;
 
 import io.hybris.HybrisConfig;
-import io.hybris.HybrisConfig.ErasurePolicy;
+import io.hybris.ErasurePolicy;
 import io.hybris.spi.ErasureCoder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

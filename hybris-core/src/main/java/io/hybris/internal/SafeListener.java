@@ -117,4 +117,13 @@ final class SafeListener implements HybrisListener {
             failed(e);
         }
     }
+
+    @Override
+    public void cloudQuarantined(String cloudId, int failures, Duration duration) {
+        try {
+            delegate.cloudQuarantined(cloudId, failures, duration);
+        } catch (RuntimeException e) {
+            failed(e);
+        }
+    }
 }

@@ -29,7 +29,7 @@ class CloudPreferenceTest {
         if (objective != null) {
             b.latencyObjective(objective);
         }
-        return new CloudPreference(ranking, b.build());
+        return new CloudPreference(ranking, b.build(), new Quarantine(0, java.time.Duration.ofMinutes(1), io.hybris.HybrisListener.of(), System::nanoTime));
     }
 
     private void latency(String cloud, Op op, long millis) {

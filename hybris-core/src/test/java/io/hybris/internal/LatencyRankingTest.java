@@ -222,4 +222,39 @@ class LatencyRankingTest {
         assertThat(a.lastError()).hasValue("read: IllegalStateException: second line");
         assertThat(a.lastErrorAt()).isPresent();
     }
+
+    @Test
+    void theHedgeWaitsForThePaperTimerUntilSixteenReadsWereMeasuredThenForTheirP95() {
+        for (int i = 1; i < 16; i++) {
+            ranking.recordSuccess("a", Op.READ, 1024, i * MS);
+        }
+        assertThat(ranking.hedgeNanos("a", 1024, MS)).isEqualTo(ranking.timerNanos("a", Op.READ, 1024));
+        for (int i = 16; i <= 100; i++) {
+            ranking.recordSuccess("a", Op.READ, 1024, i * MS);
+        }
+        // the latest 64 reads took 37..100 ms: their 95th percentile is the 61st, 97 ms
+        assertThat(ranking.hedgeNanos("a", 1024, MS)).isEqualTo(97 * MS);
+        assertThat(ranking.hedgeNanos("a", 1024, 200 * MS)).as("at least the minimum delay").isEqualTo(200 * MS);
+        assertThat(ranking.hedgeNanos("a", 2 << 20, MS)).as("per size class")
+                .isEqualTo(ranking.timerNanos("a", Op.READ, 2 << 20));
+        ranking.recordSuccess("a", Op.WRITE, 1024, 500 * MS);
+        assertThat(ranking.hedgeNanos("a", 1024, MS)).as("writes are not read samples").isEqualTo(97 * MS);
+    }
+
+    @Test
+    void aCensoredSampleRaisesTheEstimateNeverLowersItAndKeepsAPenalty() {
+        ranking.recordSuccess("a", Op.READ, 1024, 10 * MS);
+        ranking.recordCensored("a", Op.READ, 1024, 5 * MS);
+        assertThat(ranking.estimateNanos("a", Op.READ, 1024)).hasValue(10.0 * MS);
+        ranking.recordCensored("a", Op.READ, 1024, 110 * MS);
+        assertThat(ranking.estimateNanos("a", Op.READ, 1024)).hasValue(40.0 * MS);
+        assertThat(ranking.status(CLOUDS).get(2).failing()).as("no failure penalty").isFalse();
+
+        ranking.recordFailure("b", Op.READ, 1024);
+        double penalty = ranking.estimateNanos("b", Op.READ, 1024).orElseThrow();
+        ranking.recordCensored("b", Op.READ, 1024, 1000 * MS);
+        assertThat(ranking.estimateNanos("b", Op.READ, 1024)).hasValue(penalty);
+        ranking.recordCensored("c", Op.READ, 1024, 7 * MS);
+        assertThat(ranking.estimateNanos("c", Op.READ, 1024)).as("a first observation").hasValue(7.0 * MS);
+    }
 }

@@ -4,6 +4,7 @@
  */
 package io.hybris.erasure;
 
+import io.hybris.ErasurePolicy;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.cloud.InMemoryCloudStore;
@@ -106,7 +107,7 @@ class CostEstimatorAgreementTest {
         hybris = Hybris.open(HybrisConfig.builder().f(1).metadataStore(metadata)
                 .cloud(new InMemoryCloudStore("c0")).cloud(new InMemoryCloudStore("c1"))
                 .cloud(new InMemoryCloudStore("c2")).timerMin(Duration.ofSeconds(10))
-                .timerInitial(Duration.ofSeconds(10)).containerErasurePolicy("coded", HybrisConfig.ErasurePolicy.ERASURE)
+                .timerInitial(Duration.ofSeconds(10)).containerErasurePolicy("coded", ErasurePolicy.ERASURE)
                 .costs(costs.build()).build());
         CostEstimator estimator = new CostEstimator(prices, new CostModel(1, 1));
         Workload w = Workload.of(OPS, OPS, SIZE, 0);

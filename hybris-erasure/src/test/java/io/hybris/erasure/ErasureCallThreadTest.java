@@ -4,6 +4,7 @@
  */
 package io.hybris.erasure;
 
+import io.hybris.ErasurePolicy;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.cloud.InMemoryCloudStore;
@@ -57,7 +58,7 @@ class ErasureCallThreadTest {
         List<ThreadRecordingCloud> clouds = List.of(new ThreadRecordingCloud("c0", bound),
                 new ThreadRecordingCloud("c1", bound), new ThreadRecordingCloud("c2", bound));
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
-                .erasurePolicy(HybrisConfig.ErasurePolicy.ERASURE).erasureDataChunks(2)
+                .erasurePolicy(ErasurePolicy.ERASURE).erasureDataChunks(2)
                 .timerMin(Duration.ofSeconds(1)).timerInitial(Duration.ofSeconds(1))
                 .probeInterval(Duration.ZERO).gcEnabled(false);
         clouds.forEach(b::cloud);

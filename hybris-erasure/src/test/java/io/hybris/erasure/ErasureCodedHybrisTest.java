@@ -6,7 +6,7 @@ package io.hybris.erasure;
 
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
-import io.hybris.HybrisConfig.ErasurePolicy;
+import io.hybris.ErasurePolicy;
 import io.hybris.HybrisListener;
 import io.hybris.NotEnoughCloudsException;
 import io.hybris.VersionInfo;

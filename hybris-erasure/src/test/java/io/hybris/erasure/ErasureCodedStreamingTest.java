@@ -7,7 +7,7 @@ package io.hybris.erasure;
 import io.hybris.ByteRange;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
-import io.hybris.HybrisConfig.ErasurePolicy;
+import io.hybris.ErasurePolicy;
 import io.hybris.ValueStream;
 import io.hybris.VersionInfo;
 import io.hybris.cloud.InMemoryCloudStore;

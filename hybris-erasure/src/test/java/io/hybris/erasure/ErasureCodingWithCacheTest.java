@@ -7,7 +7,7 @@ package io.hybris.erasure;
 import io.hybris.CacheSettings;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
-import io.hybris.HybrisConfig.ErasurePolicy;
+import io.hybris.ErasurePolicy;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.testkit.RecordingCloudStore;

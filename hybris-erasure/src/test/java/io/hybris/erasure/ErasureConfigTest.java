@@ -6,7 +6,7 @@ package io.hybris.erasure;
 
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
-import io.hybris.HybrisConfig.ErasurePolicy;
+import io.hybris.ErasurePolicy;
 import io.hybris.HybrisConfigurationException;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;

@@ -4,6 +4,7 @@
  */
 package io.hybris.erasure;
 
+import io.hybris.ErasurePolicy;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.HybrisException;
@@ -57,7 +58,7 @@ class ScrubConcurrencyTest {
     private Hybris client(String id, List<? extends CloudStore> clouds) {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).clientId(id).metadataStore(metadata)
                 .deadline(Duration.ofSeconds(20)).timerMin(Duration.ofMillis(100))
-                .containerErasurePolicy("coded", HybrisConfig.ErasurePolicy.ERASURE).probeInterval(Duration.ZERO);
+                .containerErasurePolicy("coded", ErasurePolicy.ERASURE).probeInterval(Duration.ZERO);
         clouds.forEach(b::cloud);
         Hybris h = Hybris.open(b.build());
         clients.add(h);

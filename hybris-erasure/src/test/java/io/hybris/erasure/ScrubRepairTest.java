@@ -4,6 +4,7 @@
  */
 package io.hybris.erasure;
 
+import io.hybris.ErasurePolicy;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.KeyHealth;
@@ -73,7 +74,7 @@ class ScrubRepairTest {
     private Hybris client(List<String> cloudIds, List<? extends CloudStore> wrapped) {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(metadata).deadline(Duration.ofSeconds(20))
                 .timerMin(Duration.ofMillis(200)).chunkThreshold(CHUNK).chunkSize(CHUNK)
-                .containerErasurePolicy("coded", HybrisConfig.ErasurePolicy.ERASURE).probeInterval(Duration.ZERO);
+                .containerErasurePolicy("coded", ErasurePolicy.ERASURE).probeInterval(Duration.ZERO);
         if (wrapped != null) {
             wrapped.forEach(b::cloud);
         } else {
@@ -269,7 +270,7 @@ class ScrubRepairTest {
         Set<String> onC1 = objectsOn("c1");
         onC1.forEach(name -> raw.get("c1").delete(name));
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(metadata).scrubInterval(Duration.ofMillis(100))
-                .containerErasurePolicy("coded", HybrisConfig.ErasurePolicy.ERASURE).probeInterval(Duration.ZERO);
+                .containerErasurePolicy("coded", ErasurePolicy.ERASURE).probeInterval(Duration.ZERO);
         List.of("c0", "c1", "c2").forEach(id -> b.cloud(down.get(id)));
         clients.add(Hybris.open(b.build()));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> objectsOn("c1").equals(onC1));

@@ -4,6 +4,7 @@
  */
 package io.hybris.reliability;
 
+import io.hybris.ErasurePolicy;
 import io.hybris.HybrisConfig;
 import io.hybris.crypto.MetadataKeyProvider;
 import io.hybris.spi.CloudStore;
@@ -57,7 +58,7 @@ record ClientConfig(List<? extends CloudStore> clouds, boolean encrypt, boolean 
             b.encryption(new MetadataKeyProvider());
         }
         if (erasure) {
-            b.erasurePolicy(HybrisConfig.ErasurePolicy.THRESHOLD).erasureDataChunks(2)
+            b.erasurePolicy(ErasurePolicy.THRESHOLD).erasureDataChunks(2)
                     .erasureThreshold(ERASURE_THRESHOLD);
         }
         return b;

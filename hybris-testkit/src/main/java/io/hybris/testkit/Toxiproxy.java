@@ -139,6 +139,20 @@ public final class Toxiproxy {
             return this;
         }
 
+        /**
+         * Stalls (true) or releases (false) the proxy's responses: while stalled, requests reach the upstream but
+         * no byte of an answer comes back and no connection is closed, as with a cloud that hangs (toxiproxy's
+         * {@code timeout} toxic with timeout 0, downstream).
+         */
+        public Proxy stall(boolean stalled) {
+            send("DELETE", "/proxies/" + name + "/toxics/stall", null, true);
+            if (stalled) {
+                send("POST", "/proxies/" + name + "/toxics", "{\"name\":\"stall\",\"type\":\"timeout\","
+                        + "\"stream\":\"downstream\",\"toxicity\":1.0,\"attributes\":{\"timeout\":0}}", false);
+            }
+            return this;
+        }
+
         /** Cuts the proxy: open connections close and new ones are refused. */
         public Proxy disable() {
             send("POST", "/proxies/" + name, "{\"enabled\":false}", false);

@@ -4,6 +4,7 @@
  */
 package io.hybris.testkit;
 
+import io.hybris.ErasurePolicy;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.cloud.InMemoryCloudStore;
@@ -76,7 +77,7 @@ class CloudCallThreadTest {
     }
 
     private static Hybris open(List<RecordingCloud> clouds, Duration deadline, Duration timerMin,
-                               HybrisConfig.ErasurePolicy policy) {
+                               ErasurePolicy policy) {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
                 .deadline(deadline).timerMin(timerMin).timerInitial(timerMin).erasurePolicy(policy)
                 .probeInterval(Duration.ZERO).gcEnabled(false);
@@ -85,7 +86,7 @@ class CloudCallThreadTest {
     }
 
     private static void putAndGet(List<RecordingCloud> clouds, Duration deadline, Duration timerMin,
-                                  HybrisConfig.ErasurePolicy policy) {
+                                  ErasurePolicy policy) {
         try (Hybris h = open(clouds, deadline, timerMin, policy)) {
             h.put("box", "k", VALUE);
             assertThat(h.get("box", "k")).hasValue(VALUE);
@@ -100,7 +101,7 @@ class CloudCallThreadTest {
     void boundedCloudsAreCalledOnTheCallersThread() {
         List<RecordingCloud> clouds = clouds(Optional.of(Duration.ofMillis(100)));
 
-        putAndGet(clouds, Duration.ofSeconds(20), Duration.ofSeconds(1), HybrisConfig.ErasurePolicy.REPLICATION);
+        putAndGet(clouds, Duration.ofSeconds(20), Duration.ofSeconds(1), ErasurePolicy.REPLICATION);
 
         assertThat(clouds.get(0).threads).containsOnly(caller());
         assertThat(clouds.get(1).threads).containsOnly(caller());
@@ -111,7 +112,7 @@ class CloudCallThreadTest {
     void aBoundNotBelowTheTimerKeepsTheHandOff() {
         List<RecordingCloud> clouds = clouds(Optional.of(Duration.ofSeconds(1)));
 
-        putAndGet(clouds, Duration.ofSeconds(20), Duration.ofSeconds(1), HybrisConfig.ErasurePolicy.REPLICATION);
+        putAndGet(clouds, Duration.ofSeconds(20), Duration.ofSeconds(1), ErasurePolicy.REPLICATION);
 
         assertThat(clouds.get(0).threads).isNotEmpty().doesNotContain(caller());
         assertThat(clouds.get(1).threads).isNotEmpty().doesNotContain(caller());
@@ -121,7 +122,7 @@ class CloudCallThreadTest {
     void aBoundNotBelowTheRemainingDeadlineKeepsTheHandOff() {
         List<RecordingCloud> clouds = clouds(Optional.of(Duration.ofSeconds(3)));
 
-        putAndGet(clouds, Duration.ofSeconds(2), Duration.ofSeconds(10), HybrisConfig.ErasurePolicy.REPLICATION);
+        putAndGet(clouds, Duration.ofSeconds(2), Duration.ofSeconds(10), ErasurePolicy.REPLICATION);
 
         assertThat(clouds.get(0).threads).isNotEmpty().doesNotContain(caller());
         assertThat(clouds.get(1).threads).isNotEmpty().doesNotContain(caller());
@@ -131,7 +132,7 @@ class CloudCallThreadTest {
     void unboundedCloudsAreCalledOnIoThreads() {
         List<RecordingCloud> clouds = clouds(Optional.empty());
 
-        putAndGet(clouds, Duration.ofSeconds(20), Duration.ofSeconds(1), HybrisConfig.ErasurePolicy.REPLICATION);
+        putAndGet(clouds, Duration.ofSeconds(20), Duration.ofSeconds(1), ErasurePolicy.REPLICATION);
 
         assertThat(clouds.get(0).threads).isNotEmpty().doesNotContain(caller());
         assertThat(clouds.get(1).threads).isNotEmpty().doesNotContain(caller());
@@ -141,7 +142,7 @@ class CloudCallThreadTest {
     void aFailingInPlaceRequestFallsBackToTheNextCloud() {
         List<RecordingCloud> clouds = clouds(Optional.of(Duration.ofMillis(100)));
         try (Hybris h = open(clouds, Duration.ofSeconds(20), Duration.ofSeconds(1),
-                HybrisConfig.ErasurePolicy.REPLICATION)) {
+                ErasurePolicy.REPLICATION)) {
             clouds.get(0).failing = true;
 
             h.put("box", "k", VALUE);
