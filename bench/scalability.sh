@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Scalability (the performance issue's item 1, the paper's Fig. 7): Hybris GET and PUT throughput and p50/p99 latency
+# with 1, 4, 16, 64 and 256 concurrent callers (threads sharing one client, and 4 client processes), on one ZooKeeper,
+# a 3-server ensemble and a Consul dev agent, with in-memory clouds, each point side by side with the raw metadata
+# client (Curator / consul-client) issuing the same metadata requests at the same concurrency in the same run.
+# Runs io.hybris.benchmarks.ScalabilityBenchmark from the benchmark jar (BUILD=0 skips building it); writes
+# bench/results/scalability-<time>/summary.md, results.csv and scalability.png (throughput vs callers, Hybris and
+# raw on one plot). Consul comes from src/test/install-consul.sh (cached; CONSUL=<binary> to give one); without it
+# the Consul rows are left out.
+# Usage: bench/scalability.sh [seconds per point (4)] [more ScalabilityBenchmark options, e.g. --callers 1,4,16]
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+out="$(results_dir scalability)"
+jar="$(benchmark_jar)"
+seconds="${1:-4}"
+shift || true
+stores=(--stores zookeeper,ensemble,consul)
+consul="${CONSUL:-$("$repo_root/src/test/install-consul.sh" 2>/dev/null || true)}"
+if [ -z "$consul" ]; then
+    log "no Consul binary (src/test/install-consul.sh failed): ZooKeeper only"
+    stores=(--stores zookeeper,ensemble)
+fi
+log "2 x (seconds + 1) s per row, 54 rows with the defaults: about 12 minutes at 4 s"
+java -Xmx3g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dhybris.test.consul="$consul" -cp "$jar" \
+    io.hybris.benchmarks.ScalabilityBenchmark --seconds "$seconds" --out "$out" "${stores[@]}" "$@" \
+    | tee "$out/summary.md"
+py="$(plot_python)"
+"${py:-python3}" "$bench_dir/scalability_report.py" "$out" | tee -a "$out/summary.md"
+log "results in $out"

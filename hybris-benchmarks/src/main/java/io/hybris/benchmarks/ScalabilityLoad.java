@@ -1,0 +1,181 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.benchmarks;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Closed-loop load of {@link ScalabilitySides.Side}: {@code n} caller threads issue GETs or PUTs back to back for a
+ * warm-up and then a measurement window; only the operations that start and end inside the window count (the
+ * throughput is those operations over the window), and their latencies give p50 and p99.
+ */
+final class ScalabilityLoad {
+    private ScalabilityLoad() {
+    }
+
+    /** GET or PUT. */
+    enum Op {
+        GET, PUT
+    }
+
+    /**
+     * What one run measured.
+     *
+     * @param operations operations completed inside the window
+     * @param windowNanos the window
+     * @param latenciesMicros their latencies, sorted
+     * @param errors operations that failed (anywhere in the run)
+     */
+    record Result(long operations, long windowNanos, long[] latenciesMicros, long errors) {
+        double perSecond() {
+            return operations / (windowNanos / 1e9);
+        }
+
+        double percentileMs(double p) {
+            if (latenciesMicros.length == 0) {
+                return Double.NaN;
+            }
+            int i = (int) Math.ceil(p / 100.0 * latenciesMicros.length) - 1;
+            return latenciesMicros[Math.max(0, Math.min(latenciesMicros.length - 1, i))] / 1000.0;
+        }
+
+        /** The results of several processes measured over the same window, as one. */
+        static Result merge(List<Result> parts) {
+            long ops = 0;
+            long window = 0;
+            long errors = 0;
+            int length = 0;
+            for (Result r : parts) {
+                ops += r.operations;
+                window = Math.max(window, r.windowNanos);
+                errors += r.errors;
+                length += r.latenciesMicros.length;
+            }
+            long[] all = new long[length];
+            int at = 0;
+            for (Result r : parts) {
+                System.arraycopy(r.latenciesMicros, 0, all, at, r.latenciesMicros.length);
+                at += r.latenciesMicros.length;
+            }
+            Arrays.sort(all);
+            return new Result(ops, window, all, errors);
+        }
+
+        /** One line: {@code RESULT <operations> <window ns> <errors> <latency,latency,...>}. */
+        String encode() {
+            StringBuilder b = new StringBuilder(16 + latenciesMicros.length * 5);
+            b.append("RESULT ").append(operations).append(' ').append(windowNanos).append(' ').append(errors)
+                    .append(' ');
+            for (int i = 0; i < latenciesMicros.length; i++) {
+                b.append(i == 0 ? "" : ",").append(latenciesMicros[i]);
+            }
+            return b.toString();
+        }
+
+        static Result decode(String line) {
+            String[] f = line.split(" ", 5);
+            long[] lat = f.length < 5 || f[4].isEmpty() ? new long[0]
+                    : Arrays.stream(f[4].split(",")).mapToLong(Long::parseLong).toArray();
+            return new Result(Long.parseLong(f[1]), Long.parseLong(f[2]), lat, Long.parseLong(f[3]));
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%.0f ops/s, p50 %.2f ms, p99 %.2f ms, %d errors", perSecond(),
+                    percentileMs(50), percentileMs(99), errors);
+        }
+    }
+
+    /** A growable array of longs (one per caller thread, so no sharing). */
+    private static final class Longs {
+        private long[] a = new long[4096];
+        private int n;
+
+        void add(long v) {
+            if (n == a.length) {
+                a = Arrays.copyOf(a, n * 2);
+            }
+            a[n++] = v;
+        }
+    }
+
+    /**
+     * Runs {@code n} callers numbered {@code [firstCaller, firstCaller + n)} against {@code side}: {@code warmupMs}
+     * unmeasured, then {@code measureMs} measured.
+     */
+    static Result run(ScalabilitySides.Side side, Op op, int firstCaller, int n, long warmupMs, long measureMs)
+            throws InterruptedException {
+        AtomicBoolean stop = new AtomicBoolean();
+        LongAdder errors = new LongAdder();
+        AtomicReference<Throwable> firstError = new AtomicReference<>();
+        CountDownLatch started = new CountDownLatch(n);
+        long t0 = System.nanoTime() + 50_000_000L; // every thread is running by then, in practice
+        long from = t0 + warmupMs * 1_000_000L;
+        long to = from + measureMs * 1_000_000L;
+        List<Thread> threads = new ArrayList<>(n);
+        List<Longs> latencies = new ArrayList<>(n);
+        for (int t = 0; t < n; t++) {
+            int caller = firstCaller + t;
+            Longs mine = new Longs();
+            latencies.add(mine);
+            Thread thread = new Thread(() -> {
+                started.countDown();
+                int i = 0;
+                while (!stop.get()) {
+                    long start = System.nanoTime();
+                    try {
+                        if (op == Op.GET) {
+                            side.get(caller, i);
+                        } else {
+                            side.put(caller, i);
+                        }
+                    } catch (Exception | AssertionError e) {
+                        errors.increment();
+                        firstError.compareAndSet(null, e);
+                        continue;
+                    } finally {
+                        i = (i + 1) % ScalabilitySides.KEYS_PER_CALLER;
+                    }
+                    long end = System.nanoTime();
+                    if (start >= from && end <= to) {
+                        mine.add((end - start) / 1000);
+                    }
+                }
+            }, "scalability-" + side.name() + "-" + caller);
+            thread.setDaemon(true);
+            threads.add(thread);
+            thread.start();
+        }
+        started.await();
+        long now = System.nanoTime();
+        if (to > now) {
+            Thread.sleep((to - now) / 1_000_000L + 1); // the measurement window itself
+        }
+        stop.set(true);
+        for (Thread thread : threads) {
+            thread.join(120_000);
+        }
+        int total = latencies.stream().mapToInt(l -> l.n).sum();
+        long[] all = new long[total];
+        int at = 0;
+        for (Longs l : latencies) {
+            System.arraycopy(l.a, 0, all, at, l.n);
+            at += l.n;
+        }
+        Arrays.sort(all);
+        if (firstError.get() != null) {
+            System.err.println("scalability: " + errors.sum() + " failed " + op + "s on " + side.name()
+                    + ", the first: " + firstError.get());
+        }
+        return new Result(all.length, to - from, all, errors.sum());
+    }
+}

@@ -1,0 +1,268 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.benchmarks;
+
+import io.hybris.Hybris;
+import io.hybris.cloud.InMemoryCloudStore;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+import org.kiwiproject.consul.Consul;
+import org.kiwiproject.consul.KeyValueClient;
+import org.kiwiproject.consul.model.kv.Value;
+import org.kiwiproject.consul.option.ConsistencyMode;
+import org.kiwiproject.consul.option.ImmutablePutOptions;
+import org.kiwiproject.consul.option.ImmutableQueryOptions;
+import org.kiwiproject.consul.option.QueryOptions;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The two sides of {@link ScalabilityBenchmark}: Hybris (one client over three in-memory clouds) and the raw
+ * metadata client doing the same metadata requests (raw Curator / ZooKeeper handle, raw consul-client), both on the
+ * same metadata store. Each caller has its own {@value #KEYS_PER_CALLER} keys, so callers never contend on a key
+ * (contention on one key is {@link ContentionBenchmark}): what is measured is how the client scales with callers.
+ */
+final class ScalabilitySides {
+    /** Keys of each caller, used round robin. */
+    static final int KEYS_PER_CALLER = 4;
+    /** Value size: small, so the metadata path dominates. */
+    static final int VALUE_BYTES = 1024;
+
+    private ScalabilitySides() {
+    }
+
+    /** The metadata stores compared. */
+    enum StoreKind {
+        ZOOKEEPER, CONSUL
+    }
+
+    /** One side: a client that GETs and PUTs a caller's keys. Thread-safe. */
+    interface Side extends AutoCloseable {
+        /** {@code hybris} or {@code raw}. */
+        String name();
+
+        /** One read of key {@code i} of caller {@code caller}. */
+        void get(int caller, int i) throws Exception;
+
+        /** One conditional write of key {@code i} of caller {@code caller}. */
+        void put(int caller, int i) throws Exception;
+
+        /** Creates the keys of callers {@code [0, callers)}, in parallel. */
+        default void preload(int callers) throws Exception {
+            ExecutorService pool = Executors.newFixedThreadPool(8);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int c = 0; c < callers; c++) {
+                    int caller = c;
+                    done.add(pool.submit(() -> {
+                        for (int i = 0; i < KEYS_PER_CALLER; i++) {
+                            create(caller, i);
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get(5, TimeUnit.MINUTES);
+                }
+            } finally {
+                pool.shutdown();
+            }
+        }
+
+        /** Creates (or overwrites) key {@code i} of caller {@code caller}. */
+        void create(int caller, int i) throws Exception;
+
+        @Override
+        void close() throws Exception;
+    }
+
+    /**
+     * The side {@code name} ({@code hybris} or {@code raw}) on the store at {@code endpoint} (a ZooKeeper connect
+     * string or a Consul {@code host:port}); {@code namespace} keeps the keys of different processes apart.
+     */
+    static Side open(String name, StoreKind kind, String endpoint, String namespace) throws Exception {
+        if (name.equals("hybris")) {
+            return new HybrisSide(kind, endpoint, namespace);
+        }
+        return kind == StoreKind.ZOOKEEPER ? new CuratorSide(endpoint, namespace) : new ConsulSide(endpoint, namespace);
+    }
+
+    private static String key(int caller, int i) {
+        return "k-" + caller + "-" + i;
+    }
+
+    /** Hybris f=1 over three in-memory clouds, one client shared by all callers of the process. */
+    static final class HybrisSide implements Side {
+        private final Hybris hybris;
+        private final String container;
+        private final byte[] value = new byte[VALUE_BYTES];
+
+        HybrisSide(StoreKind kind, String endpoint, String namespace) {
+            Map<String, String> store = kind == StoreKind.ZOOKEEPER
+                    ? Map.of("connect", endpoint, "root", "/scale-hybris")
+                    : Map.of("address", endpoint, "key-prefix", "scale-hybris");
+            this.container = "c-" + namespace;
+            this.hybris = Hybris.open(Hybris.builder().f(1)
+                    .metadataStore(kind == StoreKind.ZOOKEEPER ? "zookeeper" : "consul", store)
+                    .cloud(new InMemoryCloudStore("m1")).cloud(new InMemoryCloudStore("m2"))
+                    .cloud(new InMemoryCloudStore("m3"))
+                    .probeInterval(Duration.ZERO).deadline(Duration.ofSeconds(30)).build());
+        }
+
+        @Override
+        public String name() {
+            return "hybris";
+        }
+
+        @Override
+        public void get(int caller, int i) {
+            if (hybris.get(container, key(caller, i)).isEmpty()) {
+                throw new IllegalStateException("no value for " + key(caller, i));
+            }
+        }
+
+        @Override
+        public void put(int caller, int i) {
+            hybris.put(container, key(caller, i), value);
+        }
+
+        @Override
+        public void create(int caller, int i) {
+            put(caller, i);
+        }
+
+        @Override
+        public void close() {
+            hybris.close();
+        }
+    }
+
+    /**
+     * Raw Curator on the same ZooKeeper: a GET is the store's linearizable read ({@code sync} and {@code getData}
+     * pipelined on the session's ZooKeeper handle, as {@code ZooKeeperMetadataStore} sends them), a PUT that read
+     * then {@code setData} with the version read (as {@link MetadataPathBenchmark#zookeeperPipelinedReadCas}).
+     */
+    static final class CuratorSide implements Side {
+        private final CuratorFramework curator;
+        private final String base;
+        private final byte[] value = new byte[VALUE_BYTES];
+
+        CuratorSide(String connect, String namespace) throws InterruptedException {
+            this.curator = CuratorFrameworkFactory.newClient(connect, new RetryNTimes(3, 100));
+            this.base = "/scale-raw/" + namespace;
+            curator.start();
+            if (!curator.blockUntilConnected(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("no ZooKeeper connection to " + connect);
+            }
+        }
+
+        @Override
+        public String name() {
+            return "raw";
+        }
+
+        private Stat read(String path) throws Exception {
+            ZooKeeper zk = curator.getZookeeperClient().getZooKeeper();
+            CompletableFuture<Integer> synced = new CompletableFuture<>();
+            zk.sync(path, (rc, p, ctx) -> synced.complete(rc), null);
+            Stat stat = new Stat();
+            zk.getData(path, false, stat);
+            if (synced.get(10, TimeUnit.SECONDS) != KeeperException.Code.OK.intValue()) {
+                throw new IllegalStateException("sync failed");
+            }
+            return stat;
+        }
+
+        @Override
+        public void get(int caller, int i) throws Exception {
+            read(base + "/" + key(caller, i));
+        }
+
+        @Override
+        public void put(int caller, int i) throws Exception {
+            String path = base + "/" + key(caller, i);
+            curator.setData().withVersion(read(path).getVersion()).forPath(path, value);
+        }
+
+        @Override
+        public void create(int caller, int i) throws Exception {
+            String path = base + "/" + key(caller, i);
+            try {
+                curator.create().creatingParentsIfNeeded().forPath(path, value);
+            } catch (KeeperException.NodeExistsException e) {
+                curator.setData().forPath(path, value);
+            }
+        }
+
+        @Override
+        public void close() {
+            curator.close();
+        }
+    }
+
+    /**
+     * Raw consul-client (its defaults, as a user would build it) on the same agent: a GET is a KV get with
+     * {@code ?consistent} (the store's default read mode), a PUT that read then {@code PUT ?cas=<ModifyIndex>}
+     * (as {@link ConsulMetadataPathBenchmark#consulReadCas}).
+     */
+    static final class ConsulSide implements Side {
+        private final Consul consul;
+        private final KeyValueClient kv;
+        private final QueryOptions consistent = ImmutableQueryOptions.builder()
+                .consistencyMode(ConsistencyMode.CONSISTENT).build();
+        private final String base;
+        private final byte[] value = new byte[VALUE_BYTES];
+
+        ConsulSide(String address, String namespace) {
+            this.consul = Consul.builder().withUrl("http://" + address).build();
+            this.kv = consul.keyValueClient();
+            this.base = "scale-raw/" + namespace + "/";
+        }
+
+        @Override
+        public String name() {
+            return "raw";
+        }
+
+        private Value read(String k) {
+            return kv.getValue(k, consistent).orElseThrow(() -> new IllegalStateException("no value for " + k));
+        }
+
+        @Override
+        public void get(int caller, int i) {
+            read(base + key(caller, i));
+        }
+
+        @Override
+        public void put(int caller, int i) {
+            String k = base + key(caller, i);
+            if (!kv.putValue(k, value, 0, ImmutablePutOptions.builder().cas(read(k).getModifyIndex()).build())) {
+                throw new IllegalStateException("cas of " + k + " failed");
+            }
+        }
+
+        @Override
+        public void create(int caller, int i) {
+            kv.putValue(base + key(caller, i), value, 0, ImmutablePutOptions.builder().build());
+        }
+
+        @Override
+        public void close() {
+            consul.destroy();
+        }
+    }
+}
