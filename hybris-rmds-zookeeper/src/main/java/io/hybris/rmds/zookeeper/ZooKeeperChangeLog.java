@@ -40,6 +40,8 @@ final class ZooKeeperChangeLog implements AutoCloseable {
     static final String DIRECTORY = ".changes";
     private static final String CHILD = "c-";
     private static final int MAX_PIPELINED_READS = 256;
+    /** Records a compaction deletes in one multi (about 60 bytes each in the request). */
+    private static final int DELETE_BATCH = 250;
 
     private final ZooKeeperSession session;
     private final CuratorFramework client;
@@ -210,19 +212,38 @@ final class ZooKeeperChangeLog implements AutoCloseable {
                     }
                 }
             }
-            List<CompletableFuture<CuratorEvent>> deletes = new ArrayList<>(drop.size());
-            for (long s : drop) {
-                CompletableFuture<CuratorEvent> done = new CompletableFuture<>();
-                client.delete().inBackground((c, event) -> done.complete(event)).forPath(child(log, s));
-                deletes.add(done);
-            }
-            for (CompletableFuture<CuratorEvent> d : deletes) {
-                session.await(d, "compact", "change log of container " + container); // NONODE: another did it
+            // one multi per batch of records: one request and one transaction-log entry per batch instead of one
+            // per record, so a compaction no longer puts a thousand writes in front of the commits (measured: the
+            // p99 of a PUT under 16 callers; docs/benchmarks.md, scalability)
+            for (int from = 0; from < drop.size(); from += DELETE_BATCH) {
+                List<Long> batch = drop.subList(from, Math.min(drop.size(), from + DELETE_BATCH));
+                List<CuratorOp> ops = new ArrayList<>(batch.size());
+                for (long s : batch) {
+                    ops.add(client.transactionOp().delete().forPath(child(log, s)));
+                }
+                try {
+                    client.transaction().forOperations(ops);
+                } catch (KeeperException.NoNodeException raced) {
+                    deleteEach(log, batch, container); // another client deleted some first: the rest one by one
+                }
             }
         } catch (KeeperException.NoNodeException gone) {
             // nothing to compact
         } catch (Exception e) {
             throw session.failure("compact", "change log of container " + container, e);
+        }
+    }
+
+    /** Deletes the records one by one, in the background; NONODE (another client did it) counts as done. */
+    private void deleteEach(String log, List<Long> sequences, String container) throws Exception {
+        List<CompletableFuture<CuratorEvent>> deletes = new ArrayList<>(sequences.size());
+        for (long s : sequences) {
+            CompletableFuture<CuratorEvent> done = new CompletableFuture<>();
+            client.delete().inBackground((c, event) -> done.complete(event)).forPath(child(log, s));
+            deletes.add(done);
+        }
+        for (CompletableFuture<CuratorEvent> d : deletes) {
+            session.await(d, "compact", "change log of container " + container);
         }
     }
 
