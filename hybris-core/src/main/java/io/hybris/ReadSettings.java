@@ -16,8 +16,8 @@ import java.util.Objects;
  * <tr><th>key</th><th>default</th><th>meaning</th></tr>
  * <tr><td>{@code hybris.get.hedge}</td><td>true</td><td>a GET asks the next cloud once the cloud it asked has
  *   taken longer than that cloud's observed 95th-percentile read latency (a hedged request), instead of
- *   {@code hybris.timer.multiplier} times its average; a cloud left behind by a hedge is measured at least as slow
- *   as it was, so a cloud that hangs sinks in the ranking after a few GETs</td></tr>
+ *   {@code hybris.timer.multiplier} times its average; a cloud left behind by hedges three times in a row (one that
+ *   hangs) counts as failed and sinks in the ranking</td></tr>
  * <tr><td>{@code hybris.get.hedge.min-delay}</td><td>10ms</td><td>the shortest wait before a hedged request</td></tr>
  * <tr><td>{@code hybris.get.quarantine.after}</td><td>2</td><td>a cloud whose answers failed the hash check this
  *   many times within {@code hybris.get.quarantine.duration} (corrupt, stale or truncated bytes) is quarantined:

@@ -40,8 +40,8 @@ import java.util.function.Function;
  *       erasure coding: {@code k+f} parts on one cloud each);</li>
  *   <li>{@link #read}: the common-case read of {@code needed} verified answers from distinct clouds, the fastest
  *       first, one more whenever a timer expires or an answer fails; with hedging ({@code hybris.get.hedge}) the
- *       timer is the asked cloud's observed p95, and a request the race leaves behind is measured as censored
- *       rather than penalized;</li>
+ *       timer is the asked cloud's observed p95, and a request the race leaves behind is a censored sample,
+ *       penalized only when a cloud is left behind three times in a row;</li>
  *   <li>{@link #readRound}: one round of the worst-case read (paper §3.5): every cloud at once, failures
  *       re-requested with backoff, until enough answers, a metadata change or the round's end.</li>
  * </ul>
@@ -332,14 +332,15 @@ final class CloudCalls {
     }
 
     /**
-     * Abandons the requests still running; with hedging, each is measured as having taken at least as long as it
-     * ran (a cloud that hangs sinks in the ranking without a failure penalty for being merely slower than p95).
+     * Abandons the requests still running; with hedging, each is recorded as left behind (a censored sample; a
+     * cloud left behind three times in a row is penalized, so one that hangs sinks while one slow answer costs
+     * nothing).
      */
     private void leaveBehind(Race<?> race, String objectKey, long size, Map<String, Long> launchedAt) {
         if (hedge) {
             long now = System.nanoTime();
             for (String cloudId : race.runningClouds()) {
-                ranking.recordCensored(cloudId, Op.READ, size, now - launchedAt.get(cloudId));
+                ranking.recordLeftBehind(cloudId, size, now - launchedAt.get(cloudId));
             }
         }
         abandon(race, objectKey);

@@ -27,8 +27,8 @@ import java.util.function.LongSupplier;
  *
  * <p>For hedged reads ({@code hybris.get.hedge}) the ranking also keeps each cloud's latest read latencies per size
  * class and their 95th percentile ({@link #hedgeNanos}); a request a hedge left behind is recorded as a censored
- * sample ({@link #recordCensored}): the cloud took at least that long, so a cloud that hangs sinks after a few GETs
- * without the failure penalty a merely slow answer does not deserve.
+ * sample ({@link #recordLeftBehind}), and a cloud left behind three times in a row is penalized as failed, so a cloud
+ * that hangs sinks after a few GETs while an occasional slow answer costs it nothing.
  *
  * <p>A cloud that ranks low gets no traffic and so no new measurements; {@link #staleSlots} names the clouds
  * and size classes whose estimates are older than a refresh interval, for {@link LatencyProber} to measure.
@@ -39,6 +39,8 @@ public final class LatencyRanking {
     public enum Op { READ, WRITE }
 
     private static final double ALPHA = 0.3;
+    /** Reads left behind by hedges in a row that count as a failure. */
+    static final int LEFT_BEHIND_LIMIT = 3;
     private static final long[] SIZE_CLASS_LIMITS = {64L << 10, 1L << 20, 16L << 20};
 
     private record Slot(String cloudId, Op op, int sizeClass) {
@@ -58,6 +60,8 @@ public final class LatencyRanking {
 
     private final Map<Slot, Estimate> estimates = new ConcurrentHashMap<>();
     private final Map<Slot, ReadSamples> readSamples = new ConcurrentHashMap<>();
+    /** Reads a hedge left behind since the slot's latest answer. */
+    private final Map<Slot, Integer> leftBehind = new ConcurrentHashMap<>();
     private final Map<String, Errors> errors = new ConcurrentHashMap<>();
     private final List<String> configuredOrder;
     private final long timerMinNanos;
@@ -113,22 +117,25 @@ public final class LatencyRanking {
                         : new Estimate(old.nanos() + ALPHA * (sample.nanos() - old.nanos()), now, false));
         if (op == Op.READ) {
             readSamples.computeIfAbsent(slot, s -> new ReadSamples()).add(nanos);
+            if (!leftBehind.isEmpty()) {
+                leftBehind.remove(slot);
+            }
         }
     }
 
     /**
-     * Records a read a hedge left behind, still running after {@code nanos}: a censored sample (the cloud took at
-     * least that long). It raises the estimate as a measurement would, never lowers it, and leaves a failure
-     * penalty in place.
+     * Records a read a hedge left behind, still running after {@code nanos} when another cloud answered: a censored
+     * sample (the cloud took at least that long) for its latest-reads window, so its p95 follows a cloud that got
+     * slower. It does not move the average — one slow answer among a hundred should not hand the traffic to a slower
+     * cloud — but {@value #LEFT_BEHIND_LIMIT} in a row, with no answer in between, count as a failure: a cloud that
+     * hangs sinks after that many GETs.
      */
-    public void recordCensored(String cloudId, Op op, long size, long nanos) {
-        long now = nanoClock.getAsLong();
-        Slot slot = new Slot(cloudId, op, sizeClass(size));
-        estimates.merge(slot, new Estimate(nanos, now, false),
-                (old, sample) -> old.penalty() || sample.nanos() <= old.nanos() ? old
-                        : new Estimate(old.nanos() + ALPHA * (sample.nanos() - old.nanos()), now, false));
-        if (op == Op.READ) {
-            readSamples.computeIfAbsent(slot, s -> new ReadSamples()).add(nanos);
+    public void recordLeftBehind(String cloudId, long size, long nanos) {
+        Slot slot = new Slot(cloudId, Op.READ, sizeClass(size));
+        readSamples.computeIfAbsent(slot, s -> new ReadSamples()).add(nanos);
+        if (leftBehind.merge(slot, 1, Integer::sum) >= LEFT_BEHIND_LIMIT) {
+            leftBehind.remove(slot);
+            recordFailure(cloudId, Op.READ, size);
         }
     }
 

@@ -242,19 +242,25 @@ class LatencyRankingTest {
     }
 
     @Test
-    void aCensoredSampleRaisesTheEstimateNeverLowersItAndKeepsAPenalty() {
-        ranking.recordSuccess("a", Op.READ, 1024, 10 * MS);
-        ranking.recordCensored("a", Op.READ, 1024, 5 * MS);
-        assertThat(ranking.estimateNanos("a", Op.READ, 1024)).hasValue(10.0 * MS);
-        ranking.recordCensored("a", Op.READ, 1024, 110 * MS);
-        assertThat(ranking.estimateNanos("a", Op.READ, 1024)).hasValue(40.0 * MS);
-        assertThat(ranking.status(CLOUDS).get(2).failing()).as("no failure penalty").isFalse();
-
-        ranking.recordFailure("b", Op.READ, 1024);
-        double penalty = ranking.estimateNanos("b", Op.READ, 1024).orElseThrow();
-        ranking.recordCensored("b", Op.READ, 1024, 1000 * MS);
-        assertThat(ranking.estimateNanos("b", Op.READ, 1024)).hasValue(penalty);
-        ranking.recordCensored("c", Op.READ, 1024, 7 * MS);
-        assertThat(ranking.estimateNanos("c", Op.READ, 1024)).as("a first observation").hasValue(7.0 * MS);
+    void aReadLeftBehindByAHedgeIsACensoredSampleAndThreeInARowAreAFailure() {
+        for (int i = 0; i < 14; i++) {
+            ranking.recordSuccess("a", Op.READ, 1024, 10 * MS);
+        }
+        ranking.recordLeftBehind("a", 1024, 200 * MS);
+        ranking.recordLeftBehind("a", 1024, 200 * MS);
+        assertThat(ranking.estimateNanos("a", Op.READ, 1024)).as("the average does not move").hasValue(10.0 * MS);
+        assertThat(ranking.hedgeNanos("a", 1024, MS)).as("16 samples: the p95 window has them").isEqualTo(200 * MS);
+        ranking.recordSuccess("a", Op.READ, 1024, 10 * MS); // an answer in between: the count starts again
+        ranking.recordLeftBehind("a", 1024, 200 * MS);
+        ranking.recordLeftBehind("a", 1024, 200 * MS);
+        assertThat(ranking.status(CLOUDS).stream().filter(s -> s.cloudId().equals("a")).findFirst().orElseThrow()
+                .failing()).isFalse();
+        ranking.recordLeftBehind("a", 1024, 200 * MS);
+        assertThat(ranking.status(CLOUDS).stream().filter(s -> s.cloudId().equals("a")).findFirst().orElseThrow()
+                .failing()).as("three in a row").isTrue();
+        ranking.recordSuccess("b", Op.READ, 1024, 30 * MS);
+        ranking.recordSuccess("c", Op.READ, 1024, 40 * MS);
+        assertThat(ranking.rank(CLOUDS, Op.READ, 1024)).as("its penalty (60 ms) ranks it behind slower clouds")
+                .containsExactly("b", "c", "a");
     }
 }
