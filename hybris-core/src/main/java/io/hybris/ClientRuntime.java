@@ -90,12 +90,10 @@ final class ClientRuntime {
         } else {
             this.scrubber = null;
         }
-        if (config.probeOnOpen()) {
-            try {
-                engine.probeAllLatencies(); // the clouds in parallel, each call bounded by its timer
-            } catch (RuntimeException e) {
-                LOG.warn("latency probe at open failed; clouds rank by configuration order until measured", e);
-            }
+        if (config.startupProbe() == StartupProbe.WAIT) {
+            probeAtOpen(); // the clouds in parallel, each call bounded by its timer
+        } else if (probesInBackground(config)) {
+            io.execute(this::probeAtOpen); // close() interrupts it with the other I/O threads
         }
         if (!config.probeInterval().isZero()) {
             Duration maxAge = config.probeInterval();
@@ -108,6 +106,20 @@ final class ClientRuntime {
                     LOG.warn("latency probe failed", e);
                 }
             }, maxAge.toMillis(), period, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** {@code AUTO}'s rule: a background probe when a cloud is reached over the network (made from its type). */
+    static boolean probesInBackground(HybrisConfig config) {
+        return config.startupProbe() == StartupProbe.AUTO && config.clouds().stream()
+                .anyMatch(c -> c.instance().isEmpty() && !StartupProbe.LOCAL_TYPES.contains(c.type()));
+    }
+
+    private void probeAtOpen() {
+        try {
+            engine.probeAllLatencies();
+        } catch (RuntimeException e) {
+            LOG.warn("latency probe at open failed; clouds rank by configuration order until measured", e);
         }
     }
 

@@ -65,7 +65,7 @@ public final class HybrisConfig {
     private final Duration sweepInterval;
     private final Duration scrubInterval;
     private final Duration probeInterval;
-    private final boolean probeOnOpen;
+    private final StartupProbe startupProbe;
     private final Clock clock;
     private final HybrisListener listener;
     private final KeyProvider keyProvider;
@@ -101,7 +101,7 @@ public final class HybrisConfig {
         this.sweepInterval = b.sweepInterval;
         this.scrubInterval = b.scrubInterval;
         this.probeInterval = b.probeInterval;
-        this.probeOnOpen = b.probeOnOpen;
+        this.startupProbe = b.startupProbe;
         this.clock = b.clock;
         this.listener = b.listener;
         this.keyProvider = b.keyProvider;
@@ -246,9 +246,9 @@ public final class HybrisConfig {
         return probeInterval;
     }
 
-    /** Whether every cloud is measured in the background right after the client opens. */
-    public boolean probeOnOpen() {
-        return probeOnOpen;
+    /** Whether the clouds are measured when the client opens ({@code hybris.ranking.probe-on-open}). */
+    public StartupProbe startupProbe() {
+        return startupProbe;
     }
 
     /** The clock used for the sweep's grace period. */
@@ -346,7 +346,7 @@ public final class HybrisConfig {
         Duration sweepInterval = Duration.ZERO;
         Duration scrubInterval = Duration.ZERO;
         Duration probeInterval = Duration.ofMinutes(5);
-        boolean probeOnOpen;
+        StartupProbe startupProbe = StartupProbe.AUTO;
         Clock clock = Clock.systemUTC();
         HybrisListener listener = HybrisListener.of();
         KeyProvider keyProvider;
@@ -525,9 +525,14 @@ public final class HybrisConfig {
             return this;
         }
 
-        /** Measure every cloud while opening, as the paper's client does ({@code hybris.ranking.probe-on-open}). */
+        /** Measure every cloud while opening (true: {@link StartupProbe#WAIT}) or not at all (false: OFF). */
         public Builder probeOnOpen(boolean probeOnOpen) {
-            this.probeOnOpen = probeOnOpen;
+            return startupProbe(probeOnOpen ? StartupProbe.WAIT : StartupProbe.OFF);
+        }
+
+        /** When to measure the clouds at open ({@code hybris.ranking.probe-on-open}); {@code AUTO} by default. */
+        public Builder startupProbe(StartupProbe probe) {
+            this.startupProbe = Objects.requireNonNull(probe, "probe");
             return this;
         }
 

@@ -65,7 +65,7 @@ final class PropertiesBinder {
         CORE.put("hybris.gc.enabled", b -> v -> b.gcEnabled(ConfigValues.parseBoolean("hybris.gc.enabled", v)));
         CORE.put("hybris.gc.grace", b -> v -> b.gcGrace(ConfigValues.parseDuration("hybris.gc.grace", v)));
         CORE.put("hybris.ranking.probe-on-open",
-                b -> v -> b.probeOnOpen(ConfigValues.parseBoolean("hybris.ranking.probe-on-open", v)));
+                b -> v -> b.startupProbe(StartupProbe.parse("hybris.ranking.probe-on-open", v)));
         CORE.put("hybris.ranking.probe-interval",
                 b -> v -> b.probeInterval(ConfigValues.parseDuration("hybris.ranking.probe-interval", v)));
         CORE.put("hybris.get.hedge", b -> v -> b.reads(b.reads.toBuilder()
