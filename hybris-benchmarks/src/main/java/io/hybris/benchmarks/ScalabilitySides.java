@@ -5,7 +5,10 @@
 package io.hybris.benchmarks;
 
 import io.hybris.Hybris;
+import io.hybris.HybrisConfig;
 import io.hybris.cloud.InMemoryCloudStore;
+import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
+import io.hybris.testkit.ForwardingMetadataStore;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -24,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,6 +45,14 @@ final class ScalabilitySides {
     static final int KEYS_PER_CALLER = 4;
     /** Value size: small, so the metadata path dominates. */
     static final int VALUE_BYTES = 1024;
+
+    /**
+     * A what-if, off unless set: with {@code -Dhybris.bench.zookeeper-call-bound=<seconds>} the Hybris side's
+     * ZooKeeper store reports that call-time bound ({@code MetadataStore.callTimeBound()}, which the real store
+     * leaves empty), so Hybris runs its metadata calls on the caller's thread instead of handing each to a pool
+     * thread: it measures what that hand-off costs.
+     */
+    static final String ZOOKEEPER_CALL_BOUND = "hybris.bench.zookeeper-call-bound";
 
     private ScalabilitySides() {
     }
@@ -116,11 +128,23 @@ final class ScalabilitySides {
                     ? Map.of("connect", endpoint, "root", "/scale-hybris")
                     : Map.of("address", endpoint, "key-prefix", "scale-hybris");
             this.container = "c-" + namespace;
-            this.hybris = Hybris.open(Hybris.builder().f(1)
+            HybrisConfig.Builder config = Hybris.builder().f(1)
                     .metadataStore(kind == StoreKind.ZOOKEEPER ? "zookeeper" : "consul", store)
                     .cloud(new InMemoryCloudStore("m1")).cloud(new InMemoryCloudStore("m2"))
                     .cloud(new InMemoryCloudStore("m3"))
-                    .probeInterval(Duration.ZERO).deadline(Duration.ofSeconds(30)).build());
+                    .probeInterval(Duration.ZERO).deadline(Duration.ofSeconds(30));
+            String bound = System.getProperty(ZOOKEEPER_CALL_BOUND);
+            if (kind == StoreKind.ZOOKEEPER && bound != null) {
+                Optional<Duration> b = Optional.of(Duration.ofSeconds(Long.parseLong(bound)));
+                config.metadataStore(new ForwardingMetadataStore(ZooKeeperMetadataStore.builder().connect(endpoint)
+                        .root("/scale-hybris").build()) {
+                    @Override
+                    public Optional<Duration> callTimeBound() {
+                        return b;
+                    }
+                });
+            }
+            this.hybris = Hybris.open(config.build());
         }
 
         @Override

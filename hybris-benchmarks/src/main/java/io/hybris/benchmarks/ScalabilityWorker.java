@@ -61,11 +61,17 @@ public final class ScalabilityWorker {
             String java = ProcessHandle.current().info().command().orElse("java");
             try {
                 for (int p = 0; p < count; p++) {
-                    Process process = new ProcessBuilder(java, "-Xmx512m",
-                            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp",
-                            System.getProperty("java.class.path"), ScalabilityWorker.class.getName(), kind.name(),
-                            endpoint, Integer.toString(p), Integer.toString(callersEach))
-                            .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                    List<String> command = new ArrayList<>(List.of(java, "-Xmx512m",
+                            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+                    String bound = System.getProperty(ScalabilitySides.ZOOKEEPER_CALL_BOUND);
+                    if (bound != null) {
+                        command.add("-D" + ScalabilitySides.ZOOKEEPER_CALL_BOUND + "=" + bound);
+                    }
+                    command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                            ScalabilityWorker.class.getName(), kind.name(), endpoint, Integer.toString(p),
+                            Integer.toString(callersEach)));
+                    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT)
+                            .start();
                     processes.add(process);
                     outputs.add(new BufferedReader(new InputStreamReader(process.getInputStream(),
                             StandardCharsets.UTF_8)));
