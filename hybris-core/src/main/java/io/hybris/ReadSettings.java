@@ -18,7 +18,7 @@ import java.util.Objects;
  *   taken longer than that cloud's observed 95th-percentile read latency (a hedged request), instead of
  *   {@code hybris.timer.multiplier} times its average; a cloud left behind by hedges three times in a row (one that
  *   hangs) counts as failed and sinks in the ranking</td></tr>
- * <tr><td>{@code hybris.get.hedge.min-delay}</td><td>10ms</td><td>the shortest wait before a hedged request</td></tr>
+ * <tr><td>{@code hybris.get.hedge.min-delay}</td><td>50ms</td><td>the shortest wait before a hedged request</td></tr>
  * <tr><td>{@code hybris.get.quarantine.after}</td><td>2</td><td>a cloud whose answers failed the hash check this
  *   many times within {@code hybris.get.quarantine.duration} (corrupt, stale or truncated bytes) is quarantined:
  *   asked last by every read and write, whatever its latency, until the duration has passed; 0 turns quarantine
@@ -90,7 +90,7 @@ public final class ReadSettings {
     /** Builds {@link ReadSettings}; {@link #build()} validates. Not thread-safe. */
     public static final class Builder {
         private boolean hedge = true;
-        private Duration hedgeMinDelay = Duration.ofMillis(10);
+        private Duration hedgeMinDelay = Duration.ofMillis(50);
         private int quarantineAfter = 2;
         private Duration quarantineDuration = Duration.ofMinutes(5);
 

@@ -369,7 +369,7 @@ class HybrisConfigTest {
                 "hybris.cloud.b.type", "memory", "hybris.cloud.c.type", "memory");
         HybrisConfig defaults = HybrisConfig.fromMap(base, Map.of());
         assertThat(defaults.reads().hedge()).isTrue();
-        assertThat(defaults.reads().hedgeMinDelay()).isEqualTo(Duration.ofMillis(10));
+        assertThat(defaults.reads().hedgeMinDelay()).isEqualTo(Duration.ofMillis(50));
         assertThat(defaults.reads().quarantineAfter()).isEqualTo(2);
         assertThat(defaults.reads().quarantineDuration()).isEqualTo(Duration.ofMinutes(5));
 

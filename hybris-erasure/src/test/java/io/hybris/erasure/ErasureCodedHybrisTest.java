@@ -9,6 +9,7 @@ import io.hybris.HybrisConfig;
 import io.hybris.ErasurePolicy;
 import io.hybris.HybrisListener;
 import io.hybris.NotEnoughCloudsException;
+import io.hybris.ReadSettings;
 import io.hybris.VersionInfo;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.crypto.MetadataKeyProvider;
@@ -62,7 +63,7 @@ class ErasureCodedHybrisTest {
     private HybrisConfig.Builder builder(List<? extends CloudStore> clouds) {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(metadata)
                 .erasurePolicy(ErasurePolicy.ERASURE).erasureDataChunks(2).erasureCoder("java")
-                .timerInitial(Duration.ofSeconds(10)).timerMin(Duration.ofSeconds(10))
+                .timerInitial(Duration.ofSeconds(10)).reads(ReadSettings.builder().hedge(false).build()).timerMin(Duration.ofSeconds(10))
                 .deadline(Duration.ofSeconds(30)).probeInterval(Duration.ZERO);
         clouds.forEach(b::cloud);
         return b;
@@ -70,7 +71,7 @@ class ErasureCodedHybrisTest {
 
     /** Short timers, for the tests about slow clouds (the others keep timers long so a busy machine cannot fire them). */
     private static HybrisConfig.Builder shortTimers(HybrisConfig.Builder b) {
-        return b.timerInitial(Duration.ofMillis(300)).timerMin(Duration.ofMillis(100));
+        return b.timerInitial(Duration.ofMillis(300)).reads(ReadSettings.builder().hedge(false).build()).timerMin(Duration.ofMillis(100));
     }
 
     private Hybris open(HybrisConfig.Builder b) {

@@ -8,6 +8,7 @@ import io.hybris.ByteRange;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.ErasurePolicy;
+import io.hybris.ReadSettings;
 import io.hybris.ValueStream;
 import io.hybris.VersionInfo;
 import io.hybris.cloud.InMemoryCloudStore;
@@ -56,7 +57,7 @@ class ErasureCodedStreamingTest {
     private Hybris open(List<? extends io.hybris.spi.CloudStore> clouds, boolean encrypted) {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(metadata)
                 .erasurePolicy(ErasurePolicy.ERASURE).erasureDataChunks(2).erasureCoder("java")
-                .timerInitial(Duration.ofSeconds(10)).timerMin(Duration.ofSeconds(10))
+                .timerInitial(Duration.ofSeconds(10)).reads(ReadSettings.builder().hedge(false).build()).timerMin(Duration.ofSeconds(10))
                 .deadline(Duration.ofSeconds(30)).probeInterval(Duration.ZERO)
                 .chunkSize(CHUNK).chunkThreshold(CHUNK);
         if (encrypted) {

@@ -7,6 +7,7 @@ package io.hybris.testkit;
 import io.hybris.ErasurePolicy;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
+import io.hybris.ReadSettings;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.CloudStore;
@@ -79,7 +80,7 @@ class CloudCallThreadTest {
     private static Hybris open(List<RecordingCloud> clouds, Duration deadline, Duration timerMin,
                                ErasurePolicy policy) {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
-                .deadline(deadline).timerMin(timerMin).timerInitial(timerMin).erasurePolicy(policy)
+                .deadline(deadline).reads(ReadSettings.builder().hedge(false).build()).timerMin(timerMin).timerInitial(timerMin).erasurePolicy(policy)
                 .probeInterval(Duration.ZERO).gcEnabled(false);
         clouds.forEach(b::cloud);
         return Hybris.open(b.build());

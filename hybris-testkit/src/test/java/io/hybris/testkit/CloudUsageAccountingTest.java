@@ -6,6 +6,7 @@ package io.hybris.testkit;
 
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
+import io.hybris.ReadSettings;
 import io.hybris.cost.CloudUsage;
 import io.hybris.cost.RequestClass;
 import io.hybris.metadata.InMemoryMetadataStore;
@@ -173,7 +174,7 @@ class CloudUsageAccountingTest extends HybrisContractFixture {
 
     @Test
     void aClosedClientStillReportsWhatItCounted() {
-        Hybris h = open(config(raw).timerMin(Duration.ofSeconds(5)));
+        Hybris h = open(config(raw).reads(ReadSettings.builder().hedge(false).build()).timerMin(Duration.ofSeconds(5)));
         h.put(C, "k", new byte[1000]);
         h.close();
         long stored = h.cloudUsage().values().stream().mapToLong(CloudUsage::bytesUploaded).sum();

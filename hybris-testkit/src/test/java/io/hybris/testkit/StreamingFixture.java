@@ -6,6 +6,7 @@ package io.hybris.testkit;
 
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
+import io.hybris.ReadSettings;
 import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.VersionName;
@@ -59,7 +60,7 @@ final class StreamingFixture implements AutoCloseable {
     HybrisConfig.Builder builder() {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).clientId("w1").metadataStore(metadata)
                 .deadline(Duration.ofSeconds(20)).timerInitial(Duration.ofSeconds(10))
-                .timerMin(Duration.ofSeconds(10)).probeInterval(Duration.ZERO).probeOnOpen(false)
+                .reads(ReadSettings.builder().hedge(false).build()).timerMin(Duration.ofSeconds(10)).probeInterval(Duration.ZERO).probeOnOpen(false)
                 .chunkSize(CHUNK).chunkThreshold(CHUNK);
         recorded.forEach(b::cloud);
         return b;
