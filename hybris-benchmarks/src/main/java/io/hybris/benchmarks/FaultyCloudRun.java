@@ -1,0 +1,317 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.benchmarks;
+
+import io.hybris.Hybris;
+import io.hybris.HybrisConfig;
+import io.hybris.HybrisListener;
+import io.hybris.ReadSettings;
+import io.hybris.rmds.zookeeper.embedded.EmbeddedZooKeeper;
+import io.hybris.spi.CloudObject;
+import io.hybris.spi.CloudStore;
+import io.hybris.testkit.EmulatedClouds;
+import io.hybris.testkit.EmulatedClouds.Kind;
+import io.hybris.testkit.ForwardingCloudStore;
+import io.hybris.testkit.TestEnvironment;
+import io.hybris.testkit.Toxiproxy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The performance issue's items 3 and 4 on the three emulators behind toxiproxy (S3 20 ms, Azure 30 ms, GCS 40 ms
+ * per response, so S3 is the fastest cloud and Azure the second):
+ * <ul>
+ *   <li><b>Faulty fastest cloud.</b> Hybris f=1 stores 16 KiB values on S3 and Azure; then S3 serves corrupt bytes
+ *       (every bit flipped), stale bytes (the previous version's), or hangs (toxiproxy stalls its responses). Each
+ *       scenario reports the first GET after the fault and the steady state (GETs 11 to N) against the direct GET
+ *       of the same object from Azure through our driver (the provider SDK behind the same proxy) in the same run,
+ *       interleaved GET by GET: the fair baseline, since a GET that must not trust S3 cannot beat the
+ *       second-fastest cloud. Probes run every second, so a penalized cloud is re-measured as it would be over
+ *       minutes of real traffic; quarantine and hedging are shown on and off.</li>
+ *   <li><b>Tail latency.</b> S3 answers 1% of GETs 10x slow (an extra 180 ms, injected in process, seeded);
+ *       p50/p99/p99.9 of GETs with hedging off (the paper's timer, at least {@code hybris.timer.min} = 250 ms)
+ *       and on, alternating blocks of GETs between the two clients, and the GET requests each costs. Probes run
+ *       every second here too: one slow answer raises S3's average above the next cloud's, and without a probe
+ *       a client would read from the slower cloud until its next probe (by default minutes later).</li>
+ * </ul>
+ *
+ * Then {@link StartupPlacementRun}: the first operations after opening, per {@code probe-on-open} setting.
+ *
+ * <p>Usage: {@code FaultyCloudRun <endpoints.properties> [GETs per fault scenario (100)] [tail GETs per mode
+ * (4000)] [threads (4)]}; see {@code bench/faulty-cloud.sh}.
+ */
+public final class FaultyCloudRun {
+    private static final int VALUE_BYTES = 16 << 10;
+    private static final int[] LATENCIES_MS = {20, 30, 40};
+
+    private final EmulatedClouds clouds;
+    private final Toxiproxy.Proxy s3Proxy;
+    private final String connect;
+    private final String runPrefix = "faulty-" + UUID.randomUUID().toString().substring(0, 8) + "/";
+
+    private FaultyCloudRun(EmulatedClouds clouds, Toxiproxy.Proxy s3Proxy, String connect) {
+        this.clouds = clouds;
+        this.s3Proxy = s3Proxy;
+        this.connect = connect;
+    }
+
+    /** Runs the benchmark; see the class comment for the arguments. */
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1) {
+            System.err.println("usage: FaultyCloudRun <endpoints.properties> [GETs per scenario] [tail GETs] [threads]");
+            System.exit(2);
+        }
+        TestEnvironment env = TestEnvironment.load(Path.of(args[0]));
+        int gets = args.length > 1 ? Integer.parseInt(args[1]) : 100;
+        int tailGets = args.length > 2 ? Integer.parseInt(args[2]) : 4000;
+        int threads = args.length > 3 ? Integer.parseInt(args[3]) : 4;
+        EmulatedClouds clouds = new EmulatedClouds(env);
+        Kind[] kinds = Kind.values();
+        List<Toxiproxy.Proxy> proxies = new ArrayList<>();
+        for (int i = 0; i < kinds.length; i++) { // clouds.proxy resets a proxy: look each up once
+            proxies.add(clouds.proxy(kinds[i]).stall(false).latency(Duration.ofMillis(LATENCIES_MS[i])));
+        }
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(Files.createTempDirectory("hybris-faulty"), 0)) {
+            FaultyCloudRun run = new FaultyCloudRun(clouds, proxies.get(0), zk.connectString());
+            System.out.printf(Locale.ROOT, "# injected latency per response: s3 %d ms, azure %d ms, gcs %d ms; %d KiB "
+                    + "values; metadata on an in-process ZooKeeper%n%n", LATENCIES_MS[0], LATENCIES_MS[1],
+                    LATENCIES_MS[2], VALUE_BYTES >> 10);
+            System.out.println("## Faulty fastest cloud (item 3): GET latency against the direct GET of the other copy");
+            System.out.println();
+            System.out.println("| fault on S3 | hedge | quarantine | first GET ms | steady p50 ms | steady p99 ms |"
+                    + " direct p50 ms (cloud of the other copy) | steady p50 / direct | S3 GET requests in the steady GETs |");
+            System.out.println("|---|---|---|---|---|---|---|---|---|");
+            run.faultScenario("corrupt", true, true, gets);
+            run.faultScenario("corrupt", true, false, gets);
+            run.faultScenario("stale", true, true, gets);
+            run.faultScenario("hang", true, true, gets);
+            run.faultScenario("hang", false, true, gets);
+            System.out.println();
+            System.out.println("## Tail latency (item 4): S3 answers 1% of GETs 10x slow");
+            System.out.println();
+            System.out.println("| hedge | GETs | p50 ms | p99 ms | p99.9 ms | max ms | cloud GET requests per GET |");
+            System.out.println("|---|---|---|---|---|---|---|");
+            run.tail(tailGets, threads);
+            System.out.println();
+            System.out.println("## Start-up placement (item 6): the first operations of a client opened from properties");
+            System.out.println();
+            StartupPlacementRun.run(clouds, zk.connectString(), run.runPrefix);
+        }
+    }
+
+    private Hybris open(String name, CloudStore s3, CloudStore azure, CloudStore gcs, ReadSettings reads,
+                        Duration probeInterval, HybrisListener listener) {
+        return Hybris.open(HybrisConfig.builder().f(1)
+                .metadataStore("zookeeper", Map.of("connect", connect, "root", "/" + runPrefix + name))
+                .cloud(s3).cloud(azure).cloud(gcs).probeInterval(probeInterval).deadline(Duration.ofSeconds(60))
+                .reads(reads).listener(listener).build());
+    }
+
+    /** One fault on S3: first GET and steady state, Hybris against the direct GET from Azure, interleaved. */
+    private void faultScenario(String fault, boolean hedge, boolean quarantine, int gets) throws Exception {
+        String prefix = runPrefix + fault + (hedge ? "-hedge" : "-timer") + (quarantine ? "-q" : "") + "/";
+        ReadSettings reads = ReadSettings.builder().hedge(hedge).quarantineAfter(quarantine ? 2 : 0).build();
+        try (CountingGets s3 = new CountingGets(clouds.store("s3", Kind.S3, prefix));
+             CloudStore s3Direct = clouds.store("s3", Kind.S3, prefix);
+             CloudStore azureDirect = clouds.store("azure", Kind.AZURE, prefix);
+             CloudStore gcsDirect = clouds.store("gcs", Kind.GCS, prefix);
+             Hybris h = open(fault, s3, clouds.store("azure", Kind.AZURE, prefix), clouds.store("gcs", Kind.GCS, prefix),
+                     reads, Duration.ofSeconds(1), HybrisListener.of())) {
+            h.refreshLatencyRanking();
+            Random random = new Random(42);
+            byte[][] values = new byte[gets][];
+            byte[][] older = new byte[gets][];
+            for (int i = 0; i < gets; i++) {
+                if (fault.equals("stale")) {
+                    older[i] = randomBytes(random);
+                    h.put("box", "k" + i, older[i]);
+                }
+                values[i] = randomBytes(random);
+                h.put("box", "k" + i, values[i]);
+            }
+            Map<Integer, String> objects = currentObjects(s3Direct, gets);
+            // the baseline: the direct GET from the cloud holding each key's other copy (the one a correct GET
+            // must fall back to: Azure, or GCS where the write ranking placed the copy there)
+            CloudStore[] fallback = new CloudStore[gets];
+            int onAzure = 0;
+            for (int i = 0; i < gets; i++) {
+                boolean azure = h.describe("box", "k" + i).orElseThrow().clouds().contains("azure");
+                fallback[i] = azure ? azureDirect : gcsDirect;
+                onAzure += azure ? 1 : 0;
+            }
+            for (int round = 0; round < 2; round++) { // warm: S3 first, with enough samples for its p95
+                for (int i = 0; i < gets; i++) {
+                    check(h.get("box", "k" + i).orElseThrow(), values[i], fault);
+                }
+            }
+            switch (fault) {
+                case "corrupt" -> objects.forEach((i, name) -> s3Direct.put(name, flipped(values[i])));
+                case "stale" -> objects.forEach((i, name) -> s3Direct.put(name, older[i]));
+                case "hang" -> s3Proxy.stall(true);
+                default -> throw new IllegalArgumentException(fault);
+            }
+            try {
+                long[] hybris = new long[gets];
+                long[] direct = new long[gets];
+                for (int i = 0; i < gets; i++) {
+                    if (i == 10) {
+                        s3.gets.reset();
+                    }
+                    long t0 = System.nanoTime();
+                    byte[] got = h.get("box", "k" + i).orElseThrow();
+                    hybris[i] = System.nanoTime() - t0;
+                    check(got, values[i], fault);
+                    t0 = System.nanoTime();
+                    check(fallback[i].get(objects.get(i), VALUE_BYTES).orElseThrow(), values[i], "fallback");
+                    direct[i] = System.nanoTime() - t0;
+                }
+                long[] steady = Arrays.copyOfRange(hybris, Math.min(10, gets - 1), gets);
+                double directP50 = percentileMs(direct, 50);
+                System.out.printf(Locale.ROOT, "| %s | %s | %s | %.1f | %.1f | %.1f | %.1f (%s) | %.2f | %d of %d |%n",
+                        fault, hedge ? "on" : "off (paper timer)", quarantine ? "on" : "off", hybris[0] / 1e6,
+                        percentileMs(steady, 50), percentileMs(steady, 99), directP50,
+                        onAzure == gets ? "azure" : onAzure == 0 ? "gcs" : "azure " + onAzure + ", gcs "
+                                + (gets - onAzure), percentileMs(steady, 50) / directP50, s3.gets.sum(),
+                        steady.length);
+            } finally {
+                s3Proxy.stall(false);
+            }
+        }
+    }
+
+    /** Tail latency with hedging off and on: two clients over the same clouds, alternating blocks of GETs. */
+    private void tail(int getsPerMode, int threads) throws Exception {
+        String prefix = runPrefix + "tail/";
+        int keys = 64;
+        List<Mode> modes = List.of(new Mode("off (paper timer)", false), new Mode("on", true));
+        try (CountingGets slowS3 = new CountingGets(new OnePercentSlow(clouds.store("s3", Kind.S3, prefix),
+                Duration.ofMillis(9L * LATENCIES_MS[0])));
+             CountingGets azure = new CountingGets(clouds.store("azure", Kind.AZURE, prefix));
+             CountingGets gcs = new CountingGets(clouds.store("gcs", Kind.GCS, prefix))) {
+            List<CountingGets> stores = List.of(slowS3, azure, gcs);
+            for (Mode m : modes) {
+                m.hybris = open("tail", slowS3, azure, gcs, ReadSettings.builder().hedge(m.hedge).build(),
+                        Duration.ofSeconds(1), HybrisListener.of());
+                m.hybris.refreshLatencyRanking();
+            }
+            Random random = new Random(7);
+            byte[][] values = new byte[keys][];
+            for (int i = 0; i < keys; i++) {
+                values[i] = randomBytes(random);
+                modes.get(0).hybris.put("box", "k" + i, values[i]);
+            }
+            for (Mode m : modes) { // warm-up: enough samples for the p95, and the JIT
+                for (int i = 0; i < 4 * keys; i++) {
+                    check(m.hybris.get("box", "k" + (i % keys)).orElseThrow(), values[i % keys], "warm-up");
+                }
+            }
+            int blocks = 4;
+            for (int b = 0; b < blocks; b++) {
+                for (Mode m : modes) {
+                    long before = stores.stream().mapToLong(s -> s.gets.sum()).sum();
+                    m.latencies.addAll(ThreadedGets.run(m.hybris, values, getsPerMode / blocks, threads));
+                    m.requests += stores.stream().mapToLong(s -> s.gets.sum()).sum() - before;
+                }
+            }
+            for (Mode m : modes) {
+                long[] l = m.latencies.stream().mapToLong(Long::longValue).toArray();
+                System.out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.3f |%n", m.name, l.length,
+                        percentileMs(l, 50), percentileMs(l, 99), percentileMs(l, 99.9),
+                        Arrays.stream(l).max().orElse(0) / 1e6, m.requests / (double) l.length);
+                m.hybris.close();
+            }
+        }
+    }
+
+    /** The current version's object name per key index, from a listing of {@code store}. */
+    private static Map<Integer, String> currentObjects(CloudStore store, int keys) {
+        Map<Integer, String> out = new TreeMap<>();
+        Map<Integer, Long> newest = new TreeMap<>();
+        for (CloudObject o : store.list("hybris/box/")) {
+            String name = o.key().substring("hybris/box/".length()); // k<i>#<sn>_<client id>
+            int hash = name.indexOf('#');
+            int key = Integer.parseInt(name.substring(1, hash));
+            long sn = Long.parseLong(name.substring(hash + 1, name.indexOf('_', hash)));
+            if (newest.getOrDefault(key, -1L) < sn) { // a superseded version may not be collected yet
+                newest.put(key, sn);
+                out.put(key, o.key());
+            }
+        }
+        if (out.size() != keys) {
+            throw new IllegalStateException("expected an object per key on S3, found " + out.size() + " of " + keys);
+        }
+        return out;
+    }
+
+    private static byte[] randomBytes(Random random) {
+        byte[] b = new byte[VALUE_BYTES];
+        random.nextBytes(b);
+        return b;
+    }
+
+    private static byte[] flipped(byte[] value) {
+        byte[] out = value.clone();
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (byte) ~out[i];
+        }
+        return out;
+    }
+
+    private static void check(byte[] got, byte[] expected, String what) {
+        if (!Arrays.equals(got, expected)) {
+            throw new IllegalStateException(what + ": a GET returned other bytes than the value written");
+        }
+    }
+
+    static double percentileMs(long[] nanos, double p) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, index))] / 1e6;
+    }
+
+    /** One hedging mode of the tail run: its client, its latencies and its request counts. */
+    private static final class Mode {
+        final String name;
+        final boolean hedge;
+        long requests;
+        final List<Long> latencies = new ArrayList<>();
+        Hybris hybris;
+
+        Mode(String name, boolean hedge) {
+            this.name = name;
+            this.hedge = hedge;
+        }
+    }
+
+    /** Counts the GETs of values a cloud receives (probes excluded). */
+    private static final class CountingGets extends ForwardingCloudStore {
+        final LongAdder gets = new LongAdder();
+
+        CountingGets(CloudStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public Optional<byte[]> get(String objectKey, long maxBytes) {
+            if (objectKey.startsWith("hybris/box/")) {
+                gets.increment();
+            }
+            return super.get(objectKey, maxBytes);
+        }
+    }
+}
