@@ -267,8 +267,10 @@ final class CloudCalls {
         int next = 0; // requests launched
         int answered = 0; // their completions taken from the race (a finished request may still be queued)
         long timerAt = System.nanoTime();
+        boolean hedging = hedgeable(ranked, Math.min(needed, ranked.size())); // whether the running timer is a hedge
         for (; next < Math.min(needed, ranked.size()); next++) {
-            timerAt = Math.max(timerAt, launchRead(race, ranked.get(next), objectKey, expected, size, d, launchedAt));
+            timerAt = Math.max(timerAt, launchRead(race, ranked.get(next), objectKey, expected, size, d, launchedAt,
+                    hedging));
         }
         try {
             while (true) {
@@ -277,7 +279,7 @@ final class CloudCalls {
                     if (d.expired()) {
                         throw readDeadline(objectKey, shortfall, candidates, d, failures);
                     }
-                    if (!hedge) {
+                    if (!hedging) {
                         for (String slow : race.runningClouds()) {
                             ranking.recordFailure(slow, Op.READ, size);
                         }
@@ -286,7 +288,9 @@ final class CloudCalls {
                         leaveBehind(race, objectKey, size, launchedAt);
                         return null;
                     }
-                    timerAt = launchRead(race, ranked.get(next++), objectKey, expected, size, d, launchedAt);
+                    hedging = hedgeable(ranked, next + 1);
+                    timerAt = launchRead(race, ranked.get(next), objectKey, expected, size, d, launchedAt, hedging);
+                    next++;
                     continue;
                 }
                 @SuppressWarnings("unchecked")
@@ -305,7 +309,9 @@ final class CloudCalls {
                 }
                 failures.add(done.error());
                 if (next < ranked.size()) {
-                    timerAt = launchRead(race, ranked.get(next++), objectKey, expected, size, d, launchedAt);
+                    hedging = hedgeable(ranked, next + 1);
+                    timerAt = launchRead(race, ranked.get(next), objectKey, expected, size, d, launchedAt, hedging);
+                    next++;
                 } else if (answered == next) {
                     return null;
                 }
@@ -318,12 +324,22 @@ final class CloudCalls {
     }
 
     /**
-     * Launches the common-case read of one cloud and returns when its timer expires: the cloud's observed p95
-     * with hedging on, else the paper's timer.
+     * Whether a timer may be a hedge: hedging is on and the cloud it would launch, {@code ranked.get(following)},
+     * exists and is not quarantined (asking a cloud that keeps failing hash checks early only costs a request; it
+     * is still asked when the paper's timer expires or an answer fails). With no cloud left to hedge to, the
+     * paper's timer decides when the worst-case read takes over.
+     */
+    private boolean hedgeable(List<String> ranked, int following) {
+        return hedge && following < ranked.size() && !quarantine.quarantined(ranked.get(following));
+    }
+
+    /**
+     * Launches the common-case read of one cloud and returns when its timer expires: the cloud's observed p95 for
+     * a hedge, else the paper's timer.
      */
     private long launchRead(Race<byte[]> race, String cloudId, String objectKey, Function<String, Expected> expected,
-                            long size, Deadline d, Map<String, Long> launchedAt) {
-        long timer = hedge ? ranking.hedgeNanos(cloudId, size, hedgeMinNanos)
+                            long size, Deadline d, Map<String, Long> launchedAt, boolean hedged) {
+        long timer = hedged ? ranking.hedgeNanos(cloudId, size, hedgeMinNanos)
                 : ranking.timerNanos(cloudId, Op.READ, size);
         long now = System.nanoTime();
         launchedAt.put(cloudId, now);
