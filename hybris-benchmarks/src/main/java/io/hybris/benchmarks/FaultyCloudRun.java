@@ -17,6 +17,7 @@ import io.hybris.testkit.ForwardingCloudStore;
 import io.hybris.testkit.TestEnvironment;
 import io.hybris.testkit.Toxiproxy;
 
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,9 +62,11 @@ public final class FaultyCloudRun {
     private final EmulatedClouds clouds;
     private final Toxiproxy.Proxy s3Proxy;
     private final String connect;
+    private final PrintStream out;
     private final String runPrefix = "faulty-" + UUID.randomUUID().toString().substring(0, 8) + "/";
 
-    private FaultyCloudRun(EmulatedClouds clouds, Toxiproxy.Proxy s3Proxy, String connect) {
+    private FaultyCloudRun(EmulatedClouds clouds, Toxiproxy.Proxy s3Proxy, String connect, PrintStream out) {
+        this.out = out;
         this.clouds = clouds;
         this.s3Proxy = s3Proxy;
         this.connect = connect;
@@ -75,10 +78,13 @@ public final class FaultyCloudRun {
             System.err.println("usage: FaultyCloudRun <endpoints.properties> [GETs per scenario] [tail GETs] [threads]");
             System.exit(2);
         }
-        TestEnvironment env = TestEnvironment.load(Path.of(args[0]));
-        int gets = args.length > 1 ? Integer.parseInt(args[1]) : 100;
-        int tailGets = args.length > 2 ? Integer.parseInt(args[2]) : 4000;
-        int threads = args.length > 3 ? Integer.parseInt(args[3]) : 4;
+        run(TestEnvironment.load(Path.of(args[0])), args.length > 1 ? Integer.parseInt(args[1]) : 100,
+                args.length > 2 ? Integer.parseInt(args[2]) : 4000, args.length > 3 ? Integer.parseInt(args[3]) : 4,
+                System.out);
+    }
+
+    /** Runs every scenario on the emulators of {@code env}, printing the tables to {@code out}. */
+    static void run(TestEnvironment env, int gets, int tailGets, int threads, PrintStream out) throws Exception {
         EmulatedClouds clouds = new EmulatedClouds(env);
         Kind[] kinds = Kind.values();
         List<Toxiproxy.Proxy> proxies = new ArrayList<>();
@@ -86,30 +92,32 @@ public final class FaultyCloudRun {
             proxies.add(clouds.proxy(kinds[i]).stall(false).latency(Duration.ofMillis(LATENCIES_MS[i])));
         }
         try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(Files.createTempDirectory("hybris-faulty"), 0)) {
-            FaultyCloudRun run = new FaultyCloudRun(clouds, proxies.get(0), zk.connectString());
-            System.out.printf(Locale.ROOT, "# injected latency per response: s3 %d ms, azure %d ms, gcs %d ms; %d KiB "
+            FaultyCloudRun run = new FaultyCloudRun(clouds, proxies.get(0), zk.connectString(), out);
+            out.printf(Locale.ROOT, "# injected latency per response: s3 %d ms, azure %d ms, gcs %d ms; %d KiB "
                     + "values; metadata on an in-process ZooKeeper%n%n", LATENCIES_MS[0], LATENCIES_MS[1],
                     LATENCIES_MS[2], VALUE_BYTES >> 10);
-            System.out.println("## Faulty fastest cloud (item 3): GET latency against the direct GET of the other copy");
-            System.out.println();
-            System.out.println("| fault on S3 | hedge | quarantine | first GET ms | steady p50 ms | steady p99 ms |"
+            out.println("## Faulty fastest cloud (item 3): GET latency against the direct GET of the other copy");
+            out.println();
+            out.println("| fault on S3 | hedge | quarantine | first GET ms | steady p50 ms | steady p99 ms |"
                     + " direct p50 ms (cloud of the other copy) | steady p50 / direct | S3 GET requests in the steady GETs |");
-            System.out.println("|---|---|---|---|---|---|---|---|---|");
+            out.println("|---|---|---|---|---|---|---|---|---|");
             run.faultScenario("corrupt", true, true, gets);
             run.faultScenario("corrupt", true, false, gets);
             run.faultScenario("stale", true, true, gets);
             run.faultScenario("hang", true, true, gets);
             run.faultScenario("hang", false, true, gets);
-            System.out.println();
-            System.out.println("## Tail latency (item 4): S3 answers 1% of GETs 10x slow");
-            System.out.println();
-            System.out.println("| hedge | GETs | p50 ms | p99 ms | p99.9 ms | max ms | cloud GET requests per GET |");
-            System.out.println("|---|---|---|---|---|---|---|");
+            out.println();
+            out.println("## Tail latency (item 4): S3 answers 1% of GETs 10x slow");
+            out.println();
+            out.println("| hedge | GETs | p50 ms | p99 ms | p99.9 ms | max ms | cloud GET requests per GET |");
+            out.println("|---|---|---|---|---|---|---|");
             run.tail(tailGets, threads);
-            System.out.println();
-            System.out.println("## Start-up placement (item 6): the first operations of a client opened from properties");
-            System.out.println();
-            StartupPlacementRun.run(clouds, zk.connectString(), run.runPrefix);
+            out.println();
+            out.println("## Start-up placement (item 6): the first operations of a client opened from properties");
+            out.println();
+            StartupPlacementRun.run(clouds, zk.connectString(), run.runPrefix, out);
+        } finally {
+            proxies.forEach(proxy -> proxy.stall(false));
         }
     }
 
@@ -135,32 +143,50 @@ public final class FaultyCloudRun {
             Random random = new Random(42);
             byte[][] values = new byte[gets][];
             byte[][] older = new byte[gets][];
-            for (int i = 0; i < gets; i++) {
-                if (fault.equals("stale")) {
-                    older[i] = randomBytes(random);
-                    h.put("box", "k" + i, older[i]);
-                }
-                values[i] = randomBytes(random);
-                h.put("box", "k" + i, values[i]);
-            }
-            Map<Integer, String> objects = currentObjects(s3Direct, gets);
-            // the baseline: the direct GET from the cloud holding each key's other copy (the one a correct GET
-            // must fall back to: Azure, or GCS where the write ranking placed the copy there)
+            String[] keys = new String[gets];
             CloudStore[] fallback = new CloudStore[gets];
             int onAzure = 0;
-            for (int i = 0; i < gets; i++) {
-                boolean azure = h.describe("box", "k" + i).orElseThrow().clouds().contains("azure");
-                fallback[i] = azure ? azureDirect : gcsDirect;
-                onAzure += azure ? 1 : 0;
+            // the writes go to the two clouds ranked fastest for writes, which need not include S3 on a loaded
+            // machine: keep writing keys until enough have a copy on S3 (the fault is only S3's)
+            for (int n = 0, i = 0; i < gets; n++) {
+                if (n >= 20 * gets) {
+                    throw new IllegalStateException("only " + i + " of " + n + " values were written to S3");
+                }
+                byte[] old = null;
+                if (fault.equals("stale")) {
+                    old = randomBytes(random);
+                    h.put("box", "k" + n, old);
+                }
+                byte[] value = randomBytes(random);
+                List<String> holders = h.put("box", "k" + n, value).clouds();
+                if (holders.contains("s3")) {
+                    keys[i] = "k" + n;
+                    values[i] = value;
+                    older[i] = old;
+                    // the baseline: the direct GET from the cloud holding the other copy, the one a correct GET
+                    // must fall back to (Azure, or GCS where the write ranking placed the copy there)
+                    fallback[i] = holders.contains("azure") ? azureDirect : gcsDirect;
+                    onAzure += holders.contains("azure") ? 1 : 0;
+                    i++;
+                }
             }
+            Map<String, String> objects = currentObjects(s3Direct);
             for (int round = 0; round < 2; round++) { // warm: S3 first, with enough samples for its p95
                 for (int i = 0; i < gets; i++) {
-                    check(h.get("box", "k" + i).orElseThrow(), values[i], fault);
+                    check(h.get("box", keys[i]).orElseThrow(), values[i], fault);
                 }
             }
             switch (fault) {
-                case "corrupt" -> objects.forEach((i, name) -> s3Direct.put(name, flipped(values[i])));
-                case "stale" -> objects.forEach((i, name) -> s3Direct.put(name, older[i]));
+                case "corrupt" -> {
+                    for (int i = 0; i < gets; i++) {
+                        s3Direct.put(objects.get(keys[i]), flipped(values[i]));
+                    }
+                }
+                case "stale" -> {
+                    for (int i = 0; i < gets; i++) {
+                        s3Direct.put(objects.get(keys[i]), older[i]);
+                    }
+                }
                 case "hang" -> s3Proxy.stall(true);
                 default -> throw new IllegalArgumentException(fault);
             }
@@ -172,16 +198,16 @@ public final class FaultyCloudRun {
                         s3.gets.reset();
                     }
                     long t0 = System.nanoTime();
-                    byte[] got = h.get("box", "k" + i).orElseThrow();
+                    byte[] got = h.get("box", keys[i]).orElseThrow();
                     hybris[i] = System.nanoTime() - t0;
                     check(got, values[i], fault);
                     t0 = System.nanoTime();
-                    check(fallback[i].get(objects.get(i), VALUE_BYTES).orElseThrow(), values[i], "fallback");
+                    check(fallback[i].get(objects.get(keys[i]), VALUE_BYTES).orElseThrow(), values[i], "fallback");
                     direct[i] = System.nanoTime() - t0;
                 }
                 long[] steady = Arrays.copyOfRange(hybris, Math.min(10, gets - 1), gets);
                 double directP50 = percentileMs(direct, 50);
-                System.out.printf(Locale.ROOT, "| %s | %s | %s | %.1f | %.1f | %.1f | %.1f (%s) | %.2f | %d of %d |%n",
+                out.printf(Locale.ROOT, "| %s | %s | %s | %.1f | %.1f | %.1f | %.1f (%s) | %.2f | %d of %d |%n",
                         fault, hedge ? "on" : "off (paper timer)", quarantine ? "on" : "off", hybris[0] / 1e6,
                         percentileMs(steady, 50), percentileMs(steady, 99), directP50,
                         onAzure == gets ? "azure" : onAzure == 0 ? "gcs" : "azure " + onAzure + ", gcs "
@@ -196,16 +222,17 @@ public final class FaultyCloudRun {
     /** Tail latency with hedging off and on: two clients over the same clouds, alternating blocks of GETs. */
     private void tail(int getsPerMode, int threads) throws Exception {
         String prefix = runPrefix + "tail/";
-        int keys = 64;
-        List<Mode> modes = List.of(new Mode("off (paper timer)", false), new Mode("on", true));
+        int keys = Math.max(8, Math.min(64, getsPerMode / 16)); // 64 for a real run, fewer for the smoke test
+        List<Mode> modes = List.of(new Mode("off (paper timer)", ReadSettings.builder().hedge(false).build()),
+                new Mode("on", ReadSettings.defaults()),
+                new Mode("on, min-delay 20 ms", ReadSettings.builder().hedgeMinDelay(Duration.ofMillis(20)).build()));
         try (CountingGets slowS3 = new CountingGets(new OnePercentSlow(clouds.store("s3", Kind.S3, prefix),
                 Duration.ofMillis(9L * LATENCIES_MS[0])));
              CountingGets azure = new CountingGets(clouds.store("azure", Kind.AZURE, prefix));
              CountingGets gcs = new CountingGets(clouds.store("gcs", Kind.GCS, prefix))) {
             List<CountingGets> stores = List.of(slowS3, azure, gcs);
             for (Mode m : modes) {
-                m.hybris = open("tail", slowS3, azure, gcs, ReadSettings.builder().hedge(m.hedge).build(),
-                        Duration.ofSeconds(1), HybrisListener.of());
+                m.hybris = open("tail", slowS3, azure, gcs, m.reads, Duration.ofSeconds(1), HybrisListener.of());
                 m.hybris.refreshLatencyRanking();
             }
             Random random = new Random(7);
@@ -229,7 +256,7 @@ public final class FaultyCloudRun {
             }
             for (Mode m : modes) {
                 long[] l = m.latencies.stream().mapToLong(Long::longValue).toArray();
-                System.out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.3f |%n", m.name, l.length,
+                out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.3f |%n", m.name, l.length,
                         percentileMs(l, 50), percentileMs(l, 99), percentileMs(l, 99.9),
                         Arrays.stream(l).max().orElse(0) / 1e6, m.requests / (double) l.length);
                 m.hybris.close();
@@ -237,22 +264,19 @@ public final class FaultyCloudRun {
         }
     }
 
-    /** The current version's object name per key index, from a listing of {@code store}. */
-    private static Map<Integer, String> currentObjects(CloudStore store, int keys) {
-        Map<Integer, String> out = new TreeMap<>();
-        Map<Integer, Long> newest = new TreeMap<>();
+    /** The current version's object name on {@code store} per key, e.g. {@code k3}. */
+    private static Map<String, String> currentObjects(CloudStore store) {
+        Map<String, String> out = new TreeMap<>();
+        Map<String, Long> newest = new TreeMap<>();
         for (CloudObject o : store.list("hybris/box/")) {
-            String name = o.key().substring("hybris/box/".length()); // k<i>#<sn>_<client id>
+            String name = o.key().substring("hybris/box/".length()); // k<n>#<sn>_<client id>
             int hash = name.indexOf('#');
-            int key = Integer.parseInt(name.substring(1, hash));
+            String key = name.substring(0, hash);
             long sn = Long.parseLong(name.substring(hash + 1, name.indexOf('_', hash)));
             if (newest.getOrDefault(key, -1L) < sn) { // a superseded version may not be collected yet
                 newest.put(key, sn);
                 out.put(key, o.key());
             }
-        }
-        if (out.size() != keys) {
-            throw new IllegalStateException("expected an object per key on S3, found " + out.size() + " of " + keys);
         }
         return out;
     }
@@ -287,14 +311,14 @@ public final class FaultyCloudRun {
     /** One hedging mode of the tail run: its client, its latencies and its request counts. */
     private static final class Mode {
         final String name;
-        final boolean hedge;
+        final ReadSettings reads;
         long requests;
         final List<Long> latencies = new ArrayList<>();
         Hybris hybris;
 
-        Mode(String name, boolean hedge) {
+        Mode(String name, ReadSettings reads) {
             this.name = name;
-            this.hedge = hedge;
+            this.reads = reads;
         }
     }
 

@@ -10,6 +10,7 @@ import io.hybris.StartupProbe;
 import io.hybris.testkit.EmulatedClouds;
 import io.hybris.testkit.EmulatedClouds.Kind;
 
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
@@ -29,17 +30,17 @@ final class StartupPlacementRun {
     private StartupPlacementRun() {
     }
 
-    static void run(EmulatedClouds clouds, String connect, String runPrefix) {
-        System.out.println("| probe-on-open | open ms | first PUT ms | mean of first 20 PUTs ms | first GET ms |"
+    static void run(EmulatedClouds clouds, String connect, String runPrefix, PrintStream out) {
+        out.println("| probe-on-open | open ms | first PUT ms | mean of first 20 PUTs ms | first GET ms |"
                 + " mean of first 20 GETs ms | clouds of the 20th value |");
-        System.out.println("|---|---|---|---|---|---|---|");
+        out.println("|---|---|---|---|---|---|---|");
         for (StartupProbe probe : new StartupProbe[] {StartupProbe.OFF, StartupProbe.AUTO, StartupProbe.WAIT}) {
-            String prefix = runPrefix + "startup-" + probe.value() + "/";
+            String prefix = runPrefix + "startup-" + probe.value();
             HybrisConfig config = HybrisConfig.builder().f(1)
-                    .metadataStore("zookeeper", Map.of("connect", connect, "root", "/" + prefix))
-                    .cloud("azure", "azure", clouds.options(Kind.AZURE, prefix))
-                    .cloud("gcs", "gcs", clouds.options(Kind.GCS, prefix))
-                    .cloud("s3", "s3", clouds.options(Kind.S3, prefix))
+                    .metadataStore("zookeeper", Map.of("connect", connect, "root", "/" + prefix.replace('/', '-')))
+                    .cloud("azure", "azure", clouds.options(Kind.AZURE, prefix + "/"))
+                    .cloud("gcs", "gcs", clouds.options(Kind.GCS, prefix + "/"))
+                    .cloud("s3", "s3", clouds.options(Kind.S3, prefix + "/"))
                     .startupProbe(probe).deadline(Duration.ofSeconds(60)).build();
             long t0 = System.nanoTime();
             try (Hybris h = Hybris.open(config)) {
@@ -59,7 +60,7 @@ final class StartupPlacementRun {
                     h.get("box", "k" + i).orElseThrow();
                     gets[i] = System.nanoTime() - s;
                 }
-                System.out.printf(Locale.ROOT, "| %s | %.0f | %.1f | %.1f | %.1f | %.1f | %s |%n", probe.value(),
+                out.printf(Locale.ROOT, "| %s | %.0f | %.1f | %.1f | %.1f | %.1f | %s |%n", probe.value(),
                         open / 1e6, puts[0] / 1e6, Arrays.stream(puts).average().orElse(0) / 1e6, gets[0] / 1e6,
                         Arrays.stream(gets).average().orElse(0) / 1e6,
                         h.describe("box", "k" + (OPS - 1)).orElseThrow().clouds());
