@@ -49,7 +49,18 @@ final class BoundedRetry {
      * @throws InterruptedException if interrupted while sleeping (the caller restores the flag)
      */
     boolean allowRetry(int retryCount, long elapsedNanos) throws InterruptedException {
-        long remainingMs = TimeUnit.NANOSECONDS.toMillis(boundNanos - elapsedNanos);
+        return allowRetryWithin(retryCount, boundNanos - elapsedNanos);
+    }
+
+    /**
+     * Sleeps before another attempt and returns true, or returns false if no time is left.
+     *
+     * @param retryCount     how many retries have been made so far
+     * @param remainingNanos how much longer the call may retry
+     * @throws InterruptedException if interrupted while sleeping (the caller restores the flag)
+     */
+    boolean allowRetryWithin(int retryCount, long remainingNanos) throws InterruptedException {
+        long remainingMs = TimeUnit.NANOSECONDS.toMillis(remainingNanos);
         if (remainingMs <= 0) {
             return false;
         }

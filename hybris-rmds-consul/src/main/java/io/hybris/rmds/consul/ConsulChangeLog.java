@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hybris.spi.MetadataChange;
 import io.hybris.spi.MetadataChangePage;
 import io.hybris.spi.MetadataKey;
-import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.Subscription;
 import io.hybris.spi.support.ChangeLogCodec;
 import io.hybris.spi.support.ChangeLogCompaction;
@@ -32,9 +31,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code log/<sequence, 20 digits>} (its keys and values, {@link ChangeLogCodec}), and {@code compacted} the
  * highest sequence number compaction removed. A commit's transaction checks-and-sets {@code head} from {@code n} to
  * {@code n + 1} and creates {@code log/<n + 1>} beside its keys' check-and-sets, so a commit and its record land
- * together, numbered in commit order without gaps. Two commits to one container therefore contend on
- * {@code head}: the one that loses only there is retried at once with the new head ({@link ConsulWrites}); the
- * head each store saw last is cached, so a lone writer sends one request per commit. Thread-safe.
+ * together, numbered in commit order without gaps; a transaction carrying a batch of {@code m} commits
+ * ({@link ConsulCommitQueue}) moves {@code head} by {@code m} and creates their records in batch order. Commits
+ * to one container from different clients contend on {@code head}: the batch that loses only there is re-sent with
+ * the new head ({@link ConsulBatchWrite}); the head each store saw last is cached, so a lone writer sends one
+ * request per batch. Thread-safe.
  */
 final class ConsulChangeLog implements AutoCloseable {
     private static final int MAX_GETS = ConsulMetadataStore.MAX_TRANSACTION_OPERATIONS;
@@ -74,40 +75,57 @@ final class ConsulChangeLog implements AutoCloseable {
         return base + container + "/log/" + String.format("%020d", sequence);
     }
 
-    /** The head to build the next commit on: the cached one, or read if none is cached. */
-    Head head(String container, String operation, String what) {
+    /**
+     * The head to build the next commit on: the cached one, or read if none is cached (retrying transient failures
+     * until {@code giveUpNanos}).
+     */
+    Head head(String container, String operation, String what, long giveUpNanos) {
         Head cached = heads.get(container);
-        return cached != null ? cached : readHead(container, operation, what);
+        return cached != null ? cached : readHead(container, operation, what, giveUpNanos);
     }
 
-    /** Reads the head afresh (after losing a commit race on it) for {@code operation} of {@code what}. */
-    Head readHead(String container, String operation, String what) {
+    /**
+     * Reads the head afresh (after losing a commit race on it) for {@code operation} of {@code what}, retrying
+     * transient failures until {@code giveUpNanos}.
+     */
+    Head readHead(String container, String operation, String what, long giveUpNanos) {
         Optional<Value> v = transport.call(operation, what,
-                () -> transport.kv().getValue(headKey(container), transport.readOptions()));
+                () -> transport.kv().getValue(headKey(container), transport.readOptions()), giveUpNanos);
         Head h = v.map(x -> new Head(parse(x), x.getModifyIndex())).orElse(new Head(0, 0));
         heads.put(container, h);
         return h;
     }
 
-    /** Appends to {@code ops} the head check-and-set and the record of {@code updates} (all of one container). */
-    void appendOperations(ArrayNode ops, String container, Head head, List<MetadataUpdate> updates) {
-        long next = head.sequence() + 1;
+    /**
+     * Appends to {@code ops} the head check-and-set from {@code head} to {@code head + records.size()} and the
+     * records, numbered from {@code head + 1} in the order given (one per commit, each made by
+     * {@link ChangeLogCodec#encode}).
+     */
+    void appendOperations(ArrayNode ops, String container, Head head, List<byte[]> records) {
+        long last = head.sequence() + records.size();
         ObjectNode h = ops.addObject().putObject("KV");
         h.put("Verb", "cas").put("Key", headKey(container))
-                .put("Value", Long.toString(next).getBytes(StandardCharsets.US_ASCII)).put("Index", head.modifyIndex());
-        ObjectNode e = ops.addObject().putObject("KV");
-        e.put("Verb", "cas").put("Key", entryKey(container, next)).put("Value", ChangeLogCodec.encode(updates))
-                .put("Index", 0);
+                .put("Value", Long.toString(last).getBytes(StandardCharsets.US_ASCII)).put("Index", head.modifyIndex());
+        long sequence = head.sequence();
+        for (byte[] record : records) {
+            ObjectNode e = ops.addObject().putObject("KV");
+            e.put("Verb", "cas").put("Key", entryKey(container, ++sequence)).put("Value", record).put("Index", 0);
+        }
     }
 
-    /** Records the head a committed transaction left ({@code result}: the head operation's result). */
-    void committed(String container, Head head, Value headResult) {
+    /**
+     * Records the head a committed transaction of {@code records} commits left ({@code headResult}: the head
+     * operation's result).
+     */
+    void committed(String container, Head head, int records, Value headResult) {
         if (headResult != null) {
-            heads.put(container, new Head(head.sequence() + 1, headResult.getModifyIndex()));
+            heads.put(container, new Head(head.sequence() + records, headResult.getModifyIndex()));
         } else {
             heads.remove(container);
         }
-        compaction.committed(container);
+        for (int i = 0; i < records; i++) {
+            compaction.committed(container);
+        }
     }
 
     /** Forgets the cached head (a commit lost on it). */

@@ -361,6 +361,11 @@ public final class ConsulMetadataStore implements MetadataStore {
         return "ConsulMetadataStore[" + description + "]";
     }
 
+    /** The transactions that commit batches of commits, for tests. */
+    ConsulBatchWrite batchWrite() {
+        return writes.batches();
+    }
+
     /** The number of watches whose blocking query is still running, for tests. */
     int activeWatches() {
         return watches.size();

@@ -1,0 +1,196 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.rmds.consul;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.hybris.MetadataStoreException;
+import io.hybris.MetadataUnavailableException;
+import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.VersionConflictException;
+import org.kiwiproject.consul.model.kv.TxError;
+import org.kiwiproject.consul.model.kv.TxResponse;
+import org.kiwiproject.consul.model.kv.Value;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Commits a batch of commits in one {@code /v1/txn} transaction: every commit's check-and-sets (index 0 to
+ * create), then per container the change log's head check-and-set from {@code n} to {@code n + m} and the records
+ * {@code n + 1 .. n + m} of the batch's {@code m} commits to it, in batch order ({@link ConsulChangeLog}). Consul
+ * applies a transaction all or nothing and reports every operation that failed, so a 409 is sorted out per commit:
+ * a commit whose key check failed gets its {@link VersionConflictException} (as if it had been sent alone at that
+ * Raft index: its key was at another version) and the others are sent again without it; a failure only on a head
+ * or a record (another client committed to the container first) re-reads the head and sends the batch again after
+ * a short jittered pause ({@link HeadRaceBackoff}). A commit is retried until its give-up time; the batch's
+ * requests retry transient failures until the earliest give-up time among the commits still in it, so every
+ * caller's wait stays within operation-timeout plus one request. A batch of several commits that Consul refuses
+ * outright (ACL denied, too large) is re-sent one commit at a time, so only the commit at fault fails. Thread-safe.
+ */
+final class ConsulBatchWrite {
+    private final ConsulTransport transport;
+    private final ConsulKv kv;
+    private final ConsulChangeLog log;
+    private final String description;
+    private final long retryNanos;
+
+    ConsulBatchWrite(ConsulTransport transport, ConsulKv kv, ConsulChangeLog log, ConsulSettings settings,
+                     String description) {
+        this.transport = transport;
+        this.kv = kv;
+        this.log = log;
+        this.description = description;
+        this.retryNanos = settings.operationTimeout().toNanos();
+    }
+
+    /** Commits {@code batch} (see the class documentation), giving every commit its outcome. */
+    void commit(List<ConsulCommit> batch) {
+        if (batch.size() == 1) {
+            attempt(batch);
+            return;
+        }
+        try {
+            attempt(batch);
+        } catch (MetadataUnavailableException e) {
+            throw e; // the outcome is unknown for every commit of the batch, or nothing was written
+        } catch (MetadataStoreException refused) {
+            for (ConsulCommit c : batch) {
+                if (!c.hasOutcome()) {
+                    try {
+                        attempt(List.of(c));
+                    } catch (RuntimeException e) {
+                        c.fail(e);
+                    }
+                }
+            }
+        }
+    }
+
+    private void attempt(List<ConsulCommit> batch) {
+        List<ConsulCommit> pending = new ArrayList<>(batch);
+        boolean fresh = false; // read the heads afresh: the last attempt lost on one
+        for (int lost = 0; ; ) {
+            transport.checkOpen();
+            long giveUp = pending.stream().mapToLong(ConsulCommit::giveUpNanos).min().orElseThrow();
+            ConsulCommit first = pending.get(0);
+            String operation = first.operation();
+            String what = pending.size() == 1 ? first.what()
+                    : first.what() + " and " + (pending.size() - 1) + " other commits";
+            Map<String, List<ConsulCommit>> byContainer = new LinkedHashMap<>();
+            List<ConsulCommit> owners = new ArrayList<>();
+            List<MetadataUpdate> updates = new ArrayList<>();
+            for (ConsulCommit c : pending) {
+                for (MetadataUpdate u : c.updates()) {
+                    updates.add(u);
+                    owners.add(c);
+                }
+                for (String container : c.byContainer().keySet()) {
+                    byContainer.computeIfAbsent(container, x -> new ArrayList<>()).add(c);
+                }
+            }
+            ArrayNode ops;
+            try {
+                ops = kv.casOperations(updates);
+            } catch (VersionConflictException e) {
+                throw new IllegalStateException("versions are checked before a commit is queued", e);
+            }
+            Map<String, ConsulChangeLog.Head> heads = new LinkedHashMap<>();
+            for (Map.Entry<String, List<ConsulCommit>> e : byContainer.entrySet()) {
+                String container = e.getKey();
+                ConsulChangeLog.Head head = fresh ? log.readHead(container, operation, what, giveUp)
+                        : log.head(container, operation, what, giveUp);
+                heads.put(container, head);
+                log.appendOperations(ops, container, head, e.getValue().stream().map(c -> c.record(container))
+                        .toList());
+            }
+            ConsulTransport.Reply reply = transport.transaction(ops, false, operation, what, giveUp);
+            TxResponse response = transport.parseTransaction(reply, operation, what);
+            if (reply.code() == 200) {
+                int headOp = updates.size();
+                for (Map.Entry<String, ConsulChangeLog.Head> e : heads.entrySet()) {
+                    int records = byContainer.get(e.getKey()).size();
+                    Value result = headOp < response.results().size()
+                            ? response.results().get(headOp).get("KV") : null;
+                    log.committed(e.getKey(), e.getValue(), records, result);
+                    headOp += 1 + records;
+                }
+                pending.forEach(ConsulCommit::succeed);
+                return;
+            }
+            BitSet failedKeys = new BitSet();
+            boolean headLost = response.errors().isEmpty();
+            for (TxError err : response.errors()) {
+                int op = err.opIndex().map(i -> i.intValue()).orElse(-1);
+                if (op >= 0 && op < updates.size()) {
+                    failedKeys.set(op);
+                } else {
+                    headLost = true;
+                }
+            }
+            if (!failedKeys.isEmpty()) {
+                failConflicts(updates, owners, failedKeys, response.errors());
+                pending.removeIf(ConsulCommit::hasOutcome);
+            } else if (response.errors().isEmpty()) { // nothing named: cannot tell whose check failed
+                for (ConsulCommit c : pending) {
+                    c.fail(conflict(c, ""));
+                }
+                return;
+            }
+            fresh = headLost;
+            if (headLost) {
+                heads.keySet().forEach(log::forget);
+                long now = System.nanoTime();
+                for (ConsulCommit c : pending) {
+                    if (now - c.giveUpNanos() > 0) {
+                        c.fail(new MetadataUnavailableException(c.operation() + " of " + c.what() + " on "
+                                + description + " kept losing the race for its container's change log for "
+                                + TimeUnit.NANOSECONDS.toMillis(retryNanos) + " ms (operation-timeout); nothing was"
+                                + " written"));
+                    }
+                }
+                pending.removeIf(ConsulCommit::hasOutcome);
+                if (pending.isEmpty()) {
+                    return;
+                }
+                HeadRaceBackoff.pause(lost++);
+            }
+            if (pending.isEmpty()) {
+                return;
+            }
+        }
+    }
+
+    /** Fails each commit owning a failed key operation with a conflict naming its failed keys. */
+    private static void failConflicts(List<MetadataUpdate> updates, List<ConsulCommit> owners, BitSet failed,
+                                      List<TxError> errors) {
+        Map<ConsulCommit, StringBuilder> why = new LinkedHashMap<>();
+        for (TxError err : errors) {
+            int op = err.opIndex().map(i -> i.intValue()).orElse(-1);
+            if (op >= 0 && op < updates.size() && failed.get(op)) {
+                ConsulCommit owner = owners.get(op);
+                StringBuilder b = why.computeIfAbsent(owner, o -> new StringBuilder());
+                b.append(b.length() == 0 ? "" : "; ").append(owner.updates().size() == 1 ? ""
+                        : updates.get(op).key() + " (expected version " + updates.get(op).expectedVersion() + "): ")
+                        .append(err.what().orElse("version check failed"));
+            }
+        }
+        why.forEach((c, b) -> c.fail(conflict(c, b.toString())));
+    }
+
+    private static VersionConflictException conflict(ConsulCommit c, String why) {
+        if (c.updates().size() == 1) {
+            MetadataUpdate u = c.updates().get(0);
+            return new VersionConflictException(u.expectedVersion().isAbsent()
+                    ? u.key() + " already exists (expected ABSENT)"
+                    : u.key() + " is no longer at version " + u.expectedVersion() + " or does not exist");
+        }
+        return new VersionConflictException("atomic update of " + c.updates().size()
+                + " keys aborted, nothing written: " + (why.isEmpty() ? "a version check failed" : why));
+    }
+}

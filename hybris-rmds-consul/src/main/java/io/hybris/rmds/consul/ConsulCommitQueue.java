@@ -1,0 +1,195 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.rmds.consul;
+
+import io.hybris.MetadataUnavailableException;
+import io.hybris.spi.VersionConflictException;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Group commit: the commits of one container made concurrently through one store wait in that container's queue
+ * and go to Consul together, so they do not race each other on the container's change-log head. There is no
+ * committer thread: the first caller to find its container idle commits (the <em>leader</em>); callers arriving
+ * meanwhile queue; when the leader's transaction is answered it promotes the oldest queued caller, which commits
+ * everything queued by then in one batch, and so on. A lone caller therefore commits on its own thread at once,
+ * and a batch forms only while another is in flight — no commit waits for company.
+ *
+ * <p>A batch takes queued commits in arrival order while it stays within Consul's limits: at most
+ * {@value ConsulMetadataStore#MAX_TRANSACTION_OPERATIONS} operations counting the head's check-and-set and one
+ * record per commit, at most {@value #MAX_BATCH_BYTES} bytes of request (estimated; a commit alone may be larger),
+ * and no key twice (a later commit of a key already in the batch waits for the next one, so it sees the earlier
+ * commit's outcome, as if sent after it). A caller still queued when its give-up time passes, or interrupted,
+ * leaves the queue and fails with {@link MetadataUnavailableException}: nothing of it was sent. Once its commit is
+ * in a batch, a caller waits for that batch's outcome (bounded by the batch's own give-up time) and keeps its
+ * interrupt flag. Thread-safe.
+ */
+final class ConsulCommitQueue {
+    /** How many request bytes a batch of several commits may carry: Consul's 512 KiB, with room to spare. */
+    static final long MAX_BATCH_BYTES = 384 * 1024;
+
+    /** Commits one batch of one container's commits, giving each its outcome. */
+    @FunctionalInterface
+    interface BatchCommitter {
+        /**
+         * Commits {@code batch} and calls {@link ConsulCommit#succeed} or {@link ConsulCommit#fail} on each.
+         *
+         * @param container the container all the commits update
+         * @param batch     the commits, in arrival order
+         */
+        void commit(String container, List<ConsulCommit> batch);
+    }
+
+    /** One container's queue; {@code leading} while some caller commits for it. */
+    private static final class Lane {
+        final ArrayDeque<ConsulCommit> queue = new ArrayDeque<>();
+        boolean leading;
+    }
+
+    private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+    private final BatchCommitter committer;
+    private final String description;
+
+    ConsulCommitQueue(BatchCommitter committer, String description) {
+        this.committer = committer;
+        this.description = description;
+    }
+
+    /**
+     * Commits {@code commit} (all its updates in {@code container}), alone or with the container's other queued
+     * commits; returns when it has its outcome.
+     *
+     * @throws VersionConflictException if a version check of the commit failed (nothing of it was written)
+     */
+    void commit(String container, ConsulCommit commit) throws VersionConflictException {
+        Lane lane = lanes.computeIfAbsent(container, c -> new Lane());
+        commit.waitOnCurrentThread();
+        synchronized (lane) {
+            lane.queue.addLast(commit);
+            if (!lane.leading) {
+                lane.leading = true;
+                commit.moveTo(ConsulCommit.State.LEADER);
+            }
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                ConsulCommit.State s = commit.state();
+                if (s == ConsulCommit.State.LEADER) {
+                    interrupted |= Thread.interrupted(); // not to cut short a transaction carrying others' commits
+                    lead(container, lane);
+                } else if (s == ConsulCommit.State.DONE) {
+                    break;
+                } else if (s == ConsulCommit.State.QUEUED) {
+                    long left = commit.giveUpNanos() - System.nanoTime();
+                    if (Thread.interrupted() || left <= 0) {
+                        boolean wasInterrupted = left > 0;
+                        interrupted |= wasInterrupted;
+                        if (withdraw(lane, commit)) {
+                            throw withdrawn(container, commit, wasInterrupted);
+                        }
+                        continue;
+                    }
+                    LockSupport.parkNanos(this, left);
+                } else { // TAKEN: the batch ends within its own give-up time
+                    interrupted |= Thread.interrupted();
+                    LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        commit.outcome();
+    }
+
+    /** How many commits wait in {@code container}'s queue (not yet in a batch), for tests. */
+    int queued(String container) {
+        Lane lane = lanes.get(container);
+        if (lane == null) {
+            return 0;
+        }
+        synchronized (lane) {
+            return (int) lane.queue.stream().filter(c -> c.state() == ConsulCommit.State.QUEUED).count();
+        }
+    }
+
+    /** Takes the next batch from the queue, commits it, then promotes the next leader or marks the lane idle. */
+    private void lead(String container, Lane lane) {
+        List<ConsulCommit> batch;
+        synchronized (lane) {
+            batch = take(lane.queue);
+            for (ConsulCommit c : batch) {
+                c.moveTo(ConsulCommit.State.TAKEN);
+            }
+        }
+        try {
+            committer.commit(container, batch);
+        } catch (RuntimeException e) {
+            batch.forEach(c -> c.fail(e));
+        } finally {
+            for (ConsulCommit c : batch) {
+                if (!c.hasOutcome()) {
+                    c.fail(new IllegalStateException("commit of " + c.what() + " on " + description
+                            + " was given no outcome"));
+                }
+            }
+            synchronized (lane) {
+                ConsulCommit next = lane.queue.peekFirst();
+                if (next == null) {
+                    lane.leading = false;
+                } else {
+                    next.moveTo(ConsulCommit.State.LEADER);
+                }
+            }
+            batch.forEach(c -> c.moveTo(ConsulCommit.State.DONE));
+        }
+    }
+
+    /** The longest prefix of the queue that fits in one transaction (at least one commit); removed from it. */
+    private static List<ConsulCommit> take(ArrayDeque<ConsulCommit> queue) {
+        List<ConsulCommit> batch = new ArrayList<>();
+        int operations = 1; // the head's check-and-set
+        long bytes = 0;
+        while (!queue.isEmpty()) {
+            ConsulCommit c = queue.peekFirst();
+            if (!batch.isEmpty() && (operations + c.operations() > ConsulMetadataStore.MAX_TRANSACTION_OPERATIONS
+                    || bytes + c.bytes() > MAX_BATCH_BYTES
+                    || batch.stream().anyMatch(b -> c.updates().stream().anyMatch(u -> b.updates(u.key()))))) {
+                break;
+            }
+            batch.add(queue.pollFirst());
+            operations += c.operations();
+            bytes += c.bytes();
+        }
+        return batch;
+    }
+
+    /** Removes a commit that is still queued (not promoted, not taken); returns false if it no longer is. */
+    private static boolean withdraw(Lane lane, ConsulCommit commit) {
+        synchronized (lane) {
+            if (commit.state() != ConsulCommit.State.QUEUED) {
+                return false;
+            }
+            lane.queue.remove(commit);
+            commit.moveTo(ConsulCommit.State.DONE);
+            return true;
+        }
+    }
+
+    private MetadataUnavailableException withdrawn(String container, ConsulCommit commit, boolean interrupted) {
+        return new MetadataUnavailableException(commit.operation() + " of " + commit.what() + " on " + description
+                + (interrupted ? " interrupted while waiting for earlier commits to container " + container
+                : " waited for earlier commits to container " + container + " until its operation-timeout")
+                + "; nothing was written");
+    }
+}
