@@ -42,6 +42,8 @@ final class ClientRuntime {
     private final ValueCache valueCache;
     private final boolean ownsValueCache;
     private final ExecutorService io;
+    /** The background start-up probe ({@link StartupProbe#AUTO}), which close() lets finish; null if none. */
+    private final java.util.concurrent.Future<?> startupProbe;
     private final ExecutorService metadataCalls;
     private final ExecutorService gcExecutor;
     private final ScheduledExecutorService sweeper;
@@ -92,9 +94,8 @@ final class ClientRuntime {
         }
         if (config.startupProbe() == StartupProbe.WAIT) {
             probeAtOpen(); // the clouds in parallel, each call bounded by its timer
-        } else if (probesInBackground(config)) {
-            io.execute(this::probeAtOpen); // close() interrupts it with the other I/O threads
         }
+        this.startupProbe = probesInBackground(config) ? io.submit(this::probeAtOpen) : null;
         if (!config.probeInterval().isZero()) {
             Duration maxAge = config.probeInterval();
             // first run after one interval (nothing is stale before), then twice per interval
@@ -113,6 +114,26 @@ final class ClientRuntime {
     static boolean probesInBackground(HybrisConfig config) {
         return config.startupProbe() == StartupProbe.AUTO && config.clouds().stream()
                 .anyMatch(c -> c.instance().isEmpty() && !StartupProbe.LOCAL_TYPES.contains(c.type()));
+    }
+
+    /**
+     * Lets a start-up probe still running finish (its calls are bounded by the clouds' timers), so that a client
+     * closed right after opening does not leave probe objects behind; gives up after 10 s.
+     */
+    private void awaitStartupProbe() {
+        if (startupProbe == null || startupProbe.isDone()) {
+            return;
+        }
+        try {
+            startupProbe.get(10, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            LOG.warn("the start-up latency probe was still running at close; a probe object under the prefix's"
+                    + " .probe/ may be left behind");
+        } catch (java.util.concurrent.ExecutionException e) {
+            LOG.debug("the start-up latency probe failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void probeAtOpen() {
@@ -192,6 +213,7 @@ final class ClientRuntime {
         if (scrubber != null) {
             scrubber.shutdownNow(); // a scrub in flight ends with the client's calls (its state file keeps its page)
         }
+        awaitStartupProbe();
         engine.close(); // calls in flight end with ClientClosedException
         asyncCalls.shutdown();
         gcExecutor.shutdown();

@@ -62,6 +62,18 @@ class StartupProbeTest {
     }
 
     @Test
+    void closingWhileTheStartupProbeRunsLetsItFinishAndLeavesNoProbeObject() throws Exception {
+        Hybris h = Hybris.open(networkClouds().build());
+        assertThat(HeldProbesProvider.held.await(AWAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(h::close);
+        assertThat(closing).as("close waits for the held probe").isNotDone();
+        HeldProbesProvider.release.release(1000);
+        closing.get(AWAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(HeldProbesProvider.stores).hasSize(3).allSatisfy(store ->
+                assertThat(store.list("")).extracting(CloudObject::key).noneMatch(k -> k.contains(".probe/")));
+    }
+
+    @Test
     void probeOnOpenTrueMakesOpeningWaitForTheProbe() throws Exception {
         HybrisConfig config = networkClouds().probeOnOpen(true).build();
         assertThat(config.startupProbe()).isEqualTo(StartupProbe.WAIT);
@@ -121,11 +133,13 @@ class StartupProbeTest {
         static volatile CountDownLatch held = new CountDownLatch(1);
         static volatile Semaphore release = new Semaphore(0);
         static final Set<String> probed = ConcurrentHashMap.newKeySet();
+        static final List<CloudStore> stores = new java.util.concurrent.CopyOnWriteArrayList<>();
 
         static void reset() {
             held = new CountDownLatch(1);
             release = new Semaphore(0);
             probed.clear();
+            stores.clear();
         }
 
         @Override
@@ -141,6 +155,7 @@ class StartupProbeTest {
         @Override
         public CloudStore create(String cloudId, ProviderOptions options) {
             InMemoryCloudStore store = new InMemoryCloudStore(cloudId);
+            stores.add(store);
             return new CloudStore() {
                 @Override
                 public String id() {

@@ -37,6 +37,7 @@ final class ConfigResolver {
     record Resolved(HybrisConfig config, String description, Path dataDir) {
     }
 
+    private static final String PROBE_ON_OPEN = "hybris.ranking.probe-on-open";
     private final Map<String, String> env;
 
     ConfigResolver(Map<String, String> env) {
@@ -44,6 +45,15 @@ final class ConfigResolver {
     }
 
     Resolved resolve(Path configOption, Path dataDirOption) {
+        return resolve(configOption, dataDirOption, false);
+    }
+
+    /**
+     * As {@link #resolve(Path, Path)}; for a {@code oneShot} command (one call, then exit) the start-up probe is off
+     * unless the file or the environment sets {@code hybris.ranking.probe-on-open}: a background probe would only
+     * add requests to every cloud and hold up the exit (docs/cli.md).
+     */
+    Resolved resolve(Path configOption, Path dataDirOption, boolean oneShot) {
         Path file = configOption;
         String source = "--config";
         if (file == null && nonEmpty(env.get(CONFIG_ENV))) {
@@ -61,7 +71,8 @@ final class ConfigResolver {
                         + ") is not readable");
             }
             try {
-                return new Resolved(HybrisConfig.fromProperties(file, env), file.toString(), null);
+                Map<String, String> fileEnv = oneShot ? withoutStartupProbe(file) : env;
+                return new Resolved(HybrisConfig.fromProperties(file, fileEnv), file.toString(), null);
             } catch (HybrisConfigurationException e) {
                 throw new CliException(ExitCode.CONFIG, file + ": " + e.getMessage(), e);
             }
@@ -69,6 +80,25 @@ final class ConfigResolver {
         Path dir = dataDir(dataDirOption);
         return new Resolved(HybrisConfig.fromMap(embeddedDefault(dir), env),
                 "the embedded default in " + dir, dir);
+    }
+
+    private Map<String, String> withoutStartupProbe(Path file) {
+        String variable = HybrisConfig.environmentVariableFor(PROBE_ON_OPEN);
+        if (env.containsKey(variable)) {
+            return env;
+        }
+        java.util.Properties p = new java.util.Properties();
+        try (java.io.Reader r = Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
+            p.load(r);
+        } catch (java.io.IOException e) {
+            return env; // HybrisConfig.fromProperties reports it
+        }
+        if (p.containsKey(PROBE_ON_OPEN)) {
+            return env;
+        }
+        Map<String, String> out = new java.util.HashMap<>(env);
+        out.put(variable, "false");
+        return out;
     }
 
     /** The embedded default's data directory: the option, else {@code $HYBRIS_DATA_DIR}, else {@code ~/.hybris}. */

@@ -61,6 +61,7 @@ final class GatewayCommand implements Callable<Integer> {
                     + " HYBRIS_S3_ACCESS_KEY and HYBRIS_S3_SECRET_KEY (or --access-key and --secret-key)");
         }
         Session session = root.session;
+        session.longLived();
         S3Gateway.Builder builder = S3Gateway.builder(session.hybris()).host(address).port(port)
                 .credentials(key, secret);
         if (keyStore != null) {

@@ -44,6 +44,7 @@ final class ServeCommand implements Callable<Integer> {
             throw new CliException(ExitCode.USAGE, "--metrics-port " + port + " is not a port: use 0 to 65535");
         }
         Session session = root.session;
+        session.longLived();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         HybrisMetrics metrics = new HybrisMetrics(registry);
         metrics.bindUsage(session.hybris(metrics));

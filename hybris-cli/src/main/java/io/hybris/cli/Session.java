@@ -27,6 +27,7 @@ final class Session implements AutoCloseable {
     private final Map<String, String> env;
     private Hybris hybris;
     private ConfigResolver.Resolved resolved;
+    private boolean longLived;
     private String description;
 
     Session(HybrisCommand options, java.io.InputStream in, PrintStream out, PrintStream err, Map<String, String> env) {
@@ -67,10 +68,18 @@ final class Session implements AutoCloseable {
         return hybris;
     }
 
+    /**
+     * Marks this session's command as long-lived ({@code serve}, {@code gateway}): its client keeps the configured
+     * start-up probe; a one-shot command's client does not probe at open unless the configuration asks.
+     */
+    void longLived() {
+        this.longLived = true;
+    }
+
     /** The configuration, resolved (and its data directory created) on first use; opens nothing. */
     io.hybris.HybrisConfig config() {
         if (resolved == null) {
-            ConfigResolver.Resolved r = new ConfigResolver(env).resolve(options.config, options.dataDir);
+            ConfigResolver.Resolved r = new ConfigResolver(env).resolve(options.config, options.dataDir, !longLived);
             Path dir = r.dataDir();
             if (dir != null) {
                 try {
