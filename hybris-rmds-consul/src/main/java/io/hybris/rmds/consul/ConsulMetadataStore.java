@@ -80,6 +80,12 @@ import java.util.function.Function;
  * value twice (the key and the change-log record), base64-encoded, so one update's values may add up to about
  * 190 KiB. Hybris metadata is about 50 to 200 bytes per key (up to about 2.3 KiB with application metadata).
  *
+ * <h2>Group commit</h2>
+ * Concurrent updates of one container through this store are queued and sent together, one transaction with one
+ * change-log head check-and-set and one record per commit, each caller still getting its own outcome (a version
+ * conflict fails only its own update); a lone update is sent at once. See {@code ConsulCommitQueue} and
+ * docs/consul.md.
+ *
  * <h2>Failures</h2>
  * An agent that does not answer with a leader within start-timeout throws {@link MetadataUnavailableException}
  * naming the address. During a call, transient failures are retried for operation-timeout and then throw

@@ -10,31 +10,31 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The pause after a commit lost the race for its container's change-log head to another client. The first retry
- * goes at once (re-reading the head already takes a round trip, and the winner has moved on); later ones wait a
- * random time ("full jitter") below a cap that doubles from {@value #BASE_MICROS} µs to {@value #MAX_MICROS} µs, so
- * contending clients spread out without all sleeping the same long pause. Stateless.
+ * The pause after a batch of commits lost the race for its container's change-log head to another client: a
+ * random time below a cap ("full jitter") that doubles from {@value #FIRST_CAP_MICROS} µs to
+ * {@value #MAX_CAP_MICROS} µs with each loss in a row, so contending clients spread out without any of them
+ * sleeping long. Measured against the earlier pause (half to all of a cap doubling from 0.5 ms to 16 ms) and against
+ * no pause, with 2-8 clients sharing one container: no pause loses most at low contention, the long pauses make
+ * the p99 at high contention (docs/benchmarks.md, Scalability). Stateless.
  */
 final class HeadRaceBackoff {
-    static final long BASE_MICROS = 250;
-    static final long MAX_MICROS = 4_000;
+    /** The cap of the first pause. */
+    static final long FIRST_CAP_MICROS = 500;
+    /** The largest cap. */
+    static final long MAX_CAP_MICROS = 4_000;
 
     private HeadRaceBackoff() {
     }
 
-    /** The longest pause after {@code lost} earlier losses in a row (0: none). */
+    /** The longest pause after {@code lost} earlier losses in a row (0 for the first loss). */
     static long capMicros(int lost) {
-        return lost == 0 ? 0 : Math.min(MAX_MICROS, BASE_MICROS << Math.min(lost - 1, 16));
+        return Math.min(MAX_CAP_MICROS, FIRST_CAP_MICROS << Math.min(lost, 16));
     }
 
     /** Pauses before the retry that follows {@code lost} earlier losses in a row. */
     static void pause(int lost) {
-        long cap = capMicros(lost);
-        if (cap == 0) {
-            return;
-        }
         try {
-            TimeUnit.MICROSECONDS.sleep(ThreadLocalRandom.current().nextLong(cap));
+            TimeUnit.MICROSECONDS.sleep(ThreadLocalRandom.current().nextLong(capMicros(lost)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new MetadataUnavailableException("update interrupted while retrying the change-log head; nothing"
