@@ -75,7 +75,8 @@ public final class FaultyCloudRun {
     /** Runs the benchmark; see the class comment for the arguments. */
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            System.err.println("usage: FaultyCloudRun <endpoints.properties> [GETs per scenario] [tail GETs] [threads]");
+            System.err.println("usage: FaultyCloudRun <endpoints.properties> [GETs per scenario] [tail GETs]"
+                    + " [threads]");
             System.exit(2);
         }
         run(TestEnvironment.load(Path.of(args[0])), args.length > 1 ? Integer.parseInt(args[1]) : 100,
@@ -99,7 +100,8 @@ public final class FaultyCloudRun {
             out.println("## Faulty fastest cloud (item 3): GET latency against the direct GET of the other copy");
             out.println();
             out.println("| fault on S3 | hedge | quarantine | first GET ms | steady p50 ms | steady p99 ms |"
-                    + " direct p50 ms (cloud of the other copy) | steady p50 / direct | S3 GET requests in the steady GETs |");
+                    + " direct p50 ms (cloud of the other copy) | steady p50 / direct |"
+                    + " S3 GET requests in the steady GETs |");
             out.println("|---|---|---|---|---|---|---|---|---|");
             run.faultScenario("corrupt", true, true, gets);
             run.faultScenario("corrupt", true, false, gets);
@@ -137,7 +139,8 @@ public final class FaultyCloudRun {
              CloudStore s3Direct = clouds.store("s3", Kind.S3, prefix);
              CloudStore azureDirect = clouds.store("azure", Kind.AZURE, prefix);
              CloudStore gcsDirect = clouds.store("gcs", Kind.GCS, prefix);
-             Hybris h = open(fault, s3, clouds.store("azure", Kind.AZURE, prefix), clouds.store("gcs", Kind.GCS, prefix),
+             Hybris h = open(fault, s3, clouds.store("azure", Kind.AZURE, prefix),
+                     clouds.store("gcs", Kind.GCS, prefix),
                      reads, Duration.ofSeconds(1), HybrisListener.of())) {
             h.refreshLatencyRanking();
             Random random = new Random(42);

@@ -107,7 +107,8 @@ class CostEstimatorAgreementTest {
         prices.forEach(costs::prices);
         hybris = Hybris.open(HybrisConfig.builder().f(1).metadataStore(metadata)
                 .cloud(new InMemoryCloudStore("c0")).cloud(new InMemoryCloudStore("c1"))
-                .cloud(new InMemoryCloudStore("c2")).reads(ReadSettings.builder().hedge(false).build()).timerMin(Duration.ofSeconds(10))
+                .cloud(new InMemoryCloudStore("c2")).reads(ReadSettings.builder().hedge(false).build())
+                .timerMin(Duration.ofSeconds(10))
                 .timerInitial(Duration.ofSeconds(10)).containerErasurePolicy("coded", ErasurePolicy.ERASURE)
                 .costs(costs.build()).build());
         CostEstimator estimator = new CostEstimator(prices, new CostModel(1, 1));

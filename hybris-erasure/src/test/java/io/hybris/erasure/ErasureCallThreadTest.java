@@ -60,7 +60,8 @@ class ErasureCallThreadTest {
                 new ThreadRecordingCloud("c1", bound), new ThreadRecordingCloud("c2", bound));
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
                 .erasurePolicy(ErasurePolicy.ERASURE).erasureDataChunks(2)
-                .reads(ReadSettings.builder().hedge(false).build()).timerMin(Duration.ofSeconds(1)).timerInitial(Duration.ofSeconds(1))
+                .reads(ReadSettings.builder().hedge(false).build())
+                .timerMin(Duration.ofSeconds(1)).timerInitial(Duration.ofSeconds(1))
                 .probeInterval(Duration.ZERO).gcEnabled(false);
         clouds.forEach(b::cloud);
         byte[] value = new byte[10_000];

@@ -80,7 +80,8 @@ class CloudCallThreadTest {
     private static Hybris open(List<RecordingCloud> clouds, Duration deadline, Duration timerMin,
                                ErasurePolicy policy) {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
-                .deadline(deadline).reads(ReadSettings.builder().hedge(false).build()).timerMin(timerMin).timerInitial(timerMin).erasurePolicy(policy)
+                .deadline(deadline).reads(ReadSettings.builder().hedge(false).build())
+                .timerMin(timerMin).timerInitial(timerMin).erasurePolicy(policy)
                 .probeInterval(Duration.ZERO).gcEnabled(false);
         clouds.forEach(b::cloud);
         return Hybris.open(b.build());

@@ -60,7 +60,8 @@ final class StreamingFixture implements AutoCloseable {
     HybrisConfig.Builder builder() {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).clientId("w1").metadataStore(metadata)
                 .deadline(Duration.ofSeconds(20)).timerInitial(Duration.ofSeconds(10))
-                .reads(ReadSettings.builder().hedge(false).build()).timerMin(Duration.ofSeconds(10)).probeInterval(Duration.ZERO).probeOnOpen(false)
+                .reads(ReadSettings.builder().hedge(false).build()).timerMin(Duration.ofSeconds(10))
+                .probeInterval(Duration.ZERO).probeOnOpen(false)
                 .chunkSize(CHUNK).chunkThreshold(CHUNK);
         recorded.forEach(b::cloud);
         return b;
