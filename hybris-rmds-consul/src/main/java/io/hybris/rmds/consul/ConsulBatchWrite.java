@@ -29,8 +29,9 @@ import java.util.concurrent.TimeUnit;
  * Raft index: its key was at another version) and the others are sent again without it; a failure only on a head
  * or a record (another client committed to the container first) re-reads the head and sends the batch again after
  * a short jittered pause ({@link HeadRaceBackoff}). A commit is retried until its give-up time; the batch's
- * requests retry transient failures until the earliest give-up time among the commits still in it, so every
- * caller's wait stays within operation-timeout plus one request. A batch of several commits that Consul refuses
+ * requests retry transient failures until the earliest give-up time among the commits still in it and the
+ * give-up time of the caller committing the batch, so every caller's wait stays within operation-timeout plus one
+ * request. A batch of several commits that Consul refuses
  * outright (ACL denied, too large) is re-sent one commit at a time, so only the commit at fault fails. Thread-safe.
  */
 final class ConsulBatchWrite {
@@ -49,21 +50,24 @@ final class ConsulBatchWrite {
         this.retryNanos = settings.operationTimeout().toNanos();
     }
 
-    /** Commits {@code batch} (see the class documentation), giving every commit its outcome. */
-    void commit(List<ConsulCommit> batch) {
+    /**
+     * Commits {@code batch} (see the class documentation), giving every commit its outcome, retrying until
+     * {@code giveUpNanos} ({@link System#nanoTime()}) at the latest.
+     */
+    void commit(List<ConsulCommit> batch, long giveUpNanos) {
         if (batch.size() == 1) {
-            attempt(batch);
+            attempt(batch, giveUpNanos);
             return;
         }
         try {
-            attempt(batch);
+            attempt(batch, giveUpNanos);
         } catch (MetadataUnavailableException e) {
             throw e; // the outcome is unknown for every commit of the batch, or nothing was written
         } catch (MetadataStoreException refused) {
             for (ConsulCommit c : batch) {
                 if (!c.hasOutcome()) {
                     try {
-                        attempt(List.of(c));
+                        attempt(List.of(c), giveUpNanos);
                     } catch (RuntimeException e) {
                         c.fail(e);
                     }
@@ -72,12 +76,15 @@ final class ConsulBatchWrite {
         }
     }
 
-    private void attempt(List<ConsulCommit> batch) {
+    private void attempt(List<ConsulCommit> batch, long giveUpNanos) {
         List<ConsulCommit> pending = new ArrayList<>(batch);
         boolean fresh = false; // read the heads afresh: the last attempt lost on one
         for (int lost = 0; ; ) {
             transport.checkOpen();
-            long giveUp = pending.stream().mapToLong(ConsulCommit::giveUpNanos).min().orElseThrow();
+            long giveUp = giveUpNanos;
+            for (ConsulCommit c : pending) {
+                giveUp = c.giveUpNanos() - giveUp < 0 ? c.giveUpNanos() : giveUp;
+            }
             ConsulCommit first = pending.get(0);
             String operation = first.operation();
             String what = pending.size() == 1 ? first.what()
@@ -147,7 +154,7 @@ final class ConsulBatchWrite {
                 heads.keySet().forEach(log::forget);
                 long now = System.nanoTime();
                 for (ConsulCommit c : pending) {
-                    if (now - c.giveUpNanos() > 0) {
+                    if (now - c.giveUpNanos() > 0 || now - giveUpNanos > 0) {
                         c.fail(new MetadataUnavailableException(c.operation() + " of " + c.what() + " on "
                                 + description + " kept losing the race for its container's change log for "
                                 + TimeUnit.NANOSECONDS.toMillis(retryNanos) + " ms (operation-timeout); nothing was"

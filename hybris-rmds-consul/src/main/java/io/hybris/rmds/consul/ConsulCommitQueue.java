@@ -20,8 +20,10 @@ import java.util.concurrent.locks.LockSupport;
  * and go to Consul together, so they do not race each other on the container's change-log head. There is no
  * committer thread: the first caller to find its container idle commits (the <em>leader</em>); callers arriving
  * meanwhile queue; when the leader's transaction is answered it promotes the oldest queued caller, which commits
- * everything queued by then in one batch, and so on. A lone caller therefore commits on its own thread at once,
- * and a batch forms only while another is in flight — no commit waits for company.
+ * everything queued by then in one batch, and so on; a leader that finds more commits queued after its own
+ * batch commits up to {@value #EXTRA_BATCHES} more batches before handing over, which saves waking a thread per
+ * batch. A lone caller therefore commits on its own thread at once, and a batch forms only while another is in
+ * flight — no commit waits for company.
  *
  * <p>A batch takes queued commits in arrival order while it stays within Consul's limits: at most
  * {@value ConsulMetadataStore#MAX_TRANSACTION_OPERATIONS} operations counting the head's check-and-set and one
@@ -35,6 +37,8 @@ import java.util.concurrent.locks.LockSupport;
 final class ConsulCommitQueue {
     /** How many request bytes a batch of several commits may carry: Consul's 512 KiB, with room to spare. */
     static final long MAX_BATCH_BYTES = 384 * 1024;
+    /** How many batches a leader commits after its own before handing over. */
+    static final int EXTRA_BATCHES = 2;
 
     /** Commits one batch of one container's commits, giving each its outcome. */
     @FunctionalInterface
@@ -42,10 +46,11 @@ final class ConsulCommitQueue {
         /**
          * Commits {@code batch} and calls {@link ConsulCommit#succeed} or {@link ConsulCommit#fail} on each.
          *
-         * @param container the container all the commits update
-         * @param batch     the commits, in arrival order
+         * @param container   the container all the commits update
+         * @param batch       the commits, in arrival order
+         * @param giveUpNanos when to stop retrying ({@link System#nanoTime()}), at the latest
          */
-        void commit(String container, List<ConsulCommit> batch);
+        void commit(String container, List<ConsulCommit> batch, long giveUpNanos);
     }
 
     /** One container's queue; {@code leading} while some caller commits for it. */
@@ -85,7 +90,7 @@ final class ConsulCommitQueue {
                 ConsulCommit.State s = commit.state();
                 if (s == ConsulCommit.State.LEADER) {
                     interrupted |= Thread.interrupted(); // not to cut short a transaction carrying others' commits
-                    lead(container, lane);
+                    lead(container, lane, commit);
                 } else if (s == ConsulCommit.State.DONE) {
                     break;
                 } else if (s == ConsulCommit.State.QUEUED) {
@@ -123,36 +128,57 @@ final class ConsulCommitQueue {
         }
     }
 
-    /** Takes the next batch from the queue, commits it, then promotes the next leader or marks the lane idle. */
-    private void lead(String container, Lane lane) {
+    /**
+     * Takes the next batch from the queue and commits it; while more commits are queued, commits up to
+     * {@value #EXTRA_BATCHES} more batches itself (a wake-up of another thread less per batch), then promotes the
+     * oldest queued caller or marks the lane idle. Every batch it commits retries only until the leader's own give-up
+     * time (the leader is older than every commit queued behind it), so the leader's call stays bounded too.
+     */
+    private void lead(String container, Lane lane, ConsulCommit leader) {
         List<ConsulCommit> batch;
         synchronized (lane) {
-            batch = take(lane.queue);
-            for (ConsulCommit c : batch) {
-                c.moveTo(ConsulCommit.State.TAKEN);
-            }
+            batch = takeBatch(lane);
         }
-        try {
-            committer.commit(container, batch);
-        } catch (RuntimeException e) {
-            batch.forEach(c -> c.fail(e));
-        } finally {
+        for (int served = 0; ; served++) {
+            boolean failed = false;
+            try {
+                committer.commit(container, batch, leader.giveUpNanos());
+            } catch (RuntimeException e) {
+                failed = true;
+                batch.forEach(c -> c.fail(e));
+            }
             for (ConsulCommit c : batch) {
                 if (!c.hasOutcome()) {
+                    failed = true;
                     c.fail(new IllegalStateException("commit of " + c.what() + " on " + description
                             + " was given no outcome"));
                 }
             }
+            List<ConsulCommit> done = batch;
+            batch = null;
             synchronized (lane) {
                 ConsulCommit next = lane.queue.peekFirst();
                 if (next == null) {
                     lane.leading = false;
+                } else if (served < EXTRA_BATCHES && !failed && System.nanoTime() - leader.giveUpNanos() < 0) {
+                    batch = takeBatch(lane);
                 } else {
                     next.moveTo(ConsulCommit.State.LEADER);
                 }
             }
-            batch.forEach(c -> c.moveTo(ConsulCommit.State.DONE));
+            done.forEach(c -> c.moveTo(ConsulCommit.State.DONE));
+            if (batch == null) {
+                return;
+            }
         }
+    }
+
+    private static List<ConsulCommit> takeBatch(Lane lane) {
+        List<ConsulCommit> batch = take(lane.queue);
+        for (ConsulCommit c : batch) {
+            c.moveTo(ConsulCommit.State.TAKEN);
+        }
+        return batch;
     }
 
     /** The longest prefix of the queue that fits in one transaction (at least one commit); removed from it. */

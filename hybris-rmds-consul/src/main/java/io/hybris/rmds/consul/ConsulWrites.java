@@ -36,7 +36,8 @@ final class ConsulWrites {
         this.kv = kv;
         this.transport = transport;
         this.batches = new ConsulBatchWrite(transport, kv, log, settings, description);
-        this.queue = new ConsulCommitQueue((container, batch) -> batches.commit(batch), description);
+        this.queue = new ConsulCommitQueue((container, batch, giveUp) -> batches.commit(batch, giveUp),
+                description);
         this.description = description;
         this.retryNanos = settings.operationTimeout().toNanos();
     }
@@ -70,7 +71,7 @@ final class ConsulWrites {
             return;
         }
         try {
-            batches.commit(List.of(commit));
+            batches.commit(List.of(commit), commit.giveUpNanos());
         } catch (RuntimeException e) {
             commit.fail(e);
         }

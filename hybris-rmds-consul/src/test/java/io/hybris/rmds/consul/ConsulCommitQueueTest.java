@@ -48,10 +48,12 @@ class ConsulCommitQueueTest {
         final CountDownLatch holding = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         final List<String> conflicting = new CopyOnWriteArrayList<>();
+        final List<Thread> committing = new CopyOnWriteArrayList<>();
 
         @Override
-        public void commit(String container, List<ConsulCommit> batch) {
+        public void commit(String container, List<ConsulCommit> batch, long giveUpNanos) {
             batches.add(List.copyOf(batch));
+            committing.add(Thread.currentThread());
             if (batches.size() == 1) {
                 holding.countDown();
                 try {
@@ -113,7 +115,7 @@ class ConsulCommitQueueTest {
     @Test
     void aLoneCommitGoesAtOnceOnItsCallersThread() throws Exception {
         AtomicReference<Thread> committing = new AtomicReference<>();
-        ConsulCommitQueue queue = new ConsulCommitQueue((c, batch) -> {
+        ConsulCommitQueue queue = new ConsulCommitQueue((c, batch, giveUp) -> {
             committing.set(Thread.currentThread());
             batch.forEach(ConsulCommit::succeed);
         }, "test");
@@ -174,6 +176,10 @@ class ConsulCommitQueueTest {
         }
         // 1 head + 2 per single-key commit: 31 commits = 63 operations, a 32nd would make 65
         assertThat(committer.batches).extracting(List::size).containsExactly(1, 31, 31, 8);
+        // the first leader commits two more batches itself, then hands over to the oldest caller still queued
+        assertThat(committer.committing.get(1)).isSameAs(committer.committing.get(0));
+        assertThat(committer.committing.get(2)).isSameAs(committer.committing.get(0));
+        assertThat(committer.committing.get(3)).isNotSameAs(committer.committing.get(0));
         for (List<ConsulCommit> batch : committer.batches) {
             assertThat(1 + batch.stream().mapToInt(ConsulCommit::operations).sum())
                     .isLessThanOrEqualTo(ConsulMetadataStore.MAX_TRANSACTION_OPERATIONS);

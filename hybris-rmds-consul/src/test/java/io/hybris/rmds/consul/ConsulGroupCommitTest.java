@@ -224,7 +224,7 @@ class ConsulGroupCommitTest {
                     new MetadataUpdate(new MetadataKey("c", "u2"), bytes("u2"), MetadataVersion.ABSENT),
                     new MetadataUpdate(f, bytes("no"), MetadataVersion.ABSENT)), prefix.length(), giveUp);
 
-            store.batchWrite().commit(List.of(a, staleUpdate, tput, existing, d));
+            store.batchWrite().commit(List.of(a, staleUpdate, tput, existing, d), giveUp);
 
             a.outcome();
             tput.outcome();
@@ -257,7 +257,7 @@ class ConsulGroupCommitTest {
             CountDownLatch holding = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
             List<Integer> sizes = new CopyOnWriteArrayList<>();
-            ConsulCommitQueue queue = new ConsulCommitQueue((container, batch) -> {
+            ConsulCommitQueue queue = new ConsulCommitQueue((container, batch, giveUp) -> {
                 sizes.add(batch.size());
                 if (sizes.size() == 1) {
                     holding.countDown();
@@ -267,7 +267,7 @@ class ConsulGroupCommitTest {
                         Thread.currentThread().interrupt();
                     }
                 }
-                store.batchWrite().commit(batch);
+                store.batchWrite().commit(batch, giveUp);
             }, "test");
             List<String> keys = List.of("k0", "k1", "k2", "taken", "k3", "k4");
             List<CompletableFuture<Void>> callers = new ArrayList<>();
