@@ -307,8 +307,7 @@ public final class FaultyCloudRun {
     static double percentileMs(long[] nanos, double p) {
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);
-        int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, index))] / 1e6;
+        return Percentiles.of(sorted, p) / 1e6;
     }
 
     /** One hedging mode of the tail run: its client, its latencies and its request counts. */

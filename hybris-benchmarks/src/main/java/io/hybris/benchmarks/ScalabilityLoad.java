@@ -41,11 +41,7 @@ final class ScalabilityLoad {
         }
 
         double percentileMs(double p) {
-            if (latenciesMicros.length == 0) {
-                return Double.NaN;
-            }
-            int i = (int) Math.ceil(p / 100.0 * latenciesMicros.length) - 1;
-            return latenciesMicros[Math.max(0, Math.min(latenciesMicros.length - 1, i))] / 1000.0;
+            return Percentiles.of(latenciesMicros, p) / 1000.0;
         }
 
         /** The results of several processes measured over the same window, as one. */

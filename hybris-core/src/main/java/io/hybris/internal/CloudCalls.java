@@ -285,7 +285,7 @@ final class CloudCalls {
                         }
                     }
                     if (next >= ranked.size()) {
-                        leaveBehind(race, objectKey, size, launchedAt);
+                        abandon(race, objectKey); // the last timer is the paper's: the slow ones were penalized
                         return null;
                     }
                     hedging = hedgeable(ranked, next + 1);
@@ -378,8 +378,10 @@ final class CloudCalls {
         Map<String, byte[]> got = new HashMap<>();
         Map<String, Long> retryAt = new HashMap<>();
         Map<String, Long> backoff = new HashMap<>();
-        candidates.forEach(cloud -> launchGet(race, cloud, objectKey, expected.apply(cloud),
-                ranking.timerNanos(cloud, Op.READ, expected.apply(cloud).length()), d));
+        for (String cloud : candidates) {
+            Expected what = expected.apply(cloud);
+            launchGet(race, cloud, objectKey, what, ranking.timerNanos(cloud, Op.READ, what.length()), d);
+        }
         long roundEnd = System.nanoTime() + WORST_CASE_ROUND_NANOS;
         while (true) {
             long now = System.nanoTime();
