@@ -58,7 +58,7 @@ import java.util.function.Supplier;
 public final class Hybris implements AutoCloseable {
     private final HybrisConfig config;
     private final ClientRuntime runtime;
-    private final Engine engine;
+    final Engine engine;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private Hybris(HybrisConfig config, ClientRuntime runtime) {
@@ -556,7 +556,7 @@ public final class Hybris implements AutoCloseable {
         Names.checkKey(key);
     }
 
-    private <T> T call(Supplier<T> op) {
+    <T> T call(Supplier<T> op) {
         ensureOpen();
         try {
             return op.get();

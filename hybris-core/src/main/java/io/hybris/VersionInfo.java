@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * and the application metadata written with it. Returned by {@link Hybris#describe}, by the writes (the version
  * they committed) and by a stream ({@link ValueStream#version()}).
  *
- * @param sequence  the timestamp's sequence number (grows by one per write of the key)
+ * @param sequence  the timestamp's sequence number (grows by one per write of the key; by 2^32 for an upload in
+ *                  parts, which reserves its version when it starts: {@link PartUploads})
  * @param clientId  the client that wrote the version
  * @param clouds    ids of the clouds holding the value, in the order they acknowledged it (empty for a deletion)
  * @param size      the value's length in bytes (0 for a deletion)
@@ -27,7 +28,7 @@ import java.util.TreeMap;
  *                  {@link PutOptions#ifMatch} and {@link DeleteOptions#ifMatch} take
  * @param metadata  the version's application metadata ({@link PutOptions#withMetadata}), by name; empty if none
  * @param chunks    how many chunks a chunked (large) value is stored in (docs/streaming.md); 0 for a value stored
- *                  whole
+ *                  whole, and for one uploaded in parts (its chunks vary in size: its manifest lists them)
  */
 public record VersionInfo(long sequence, String clientId, List<String> clouds, long size, String sha256Hex,
                           String version, Map<String, String> metadata, long chunks) {

@@ -228,7 +228,7 @@ final class ChunkedReader extends InputStream {
     private byte[] fetch(int index) {
         ChunkManifest.Chunk chunk = manifest.chunks().get(index);
         Metadata asVersion = chunk.asVersion(version.timestamp());
-        String name = version.renderChunk(prefix, index);
+        String name = version.renderChunk(prefix, manifest.nameIndex(index));
         Deadline d = Deadline.after(idle);
         List<Throwable> failures = new ArrayList<>();
         byte[] stored = layouts.forRead(asVersion).read(name, asVersion, d, failures);

@@ -30,8 +30,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * themselves) and throws; it never commits. Thread-safe; each call keeps its state on its own stack.
  */
 final class ChunkedWriter {
-    /** What a chunked upload stored: the manifest and where it went, and the version's data-key record. */
-    record Stored(byte[] manifest, Layout.Placement placement, Metadata.Encryption encryption, long valueLength) {
+    /**
+     * What a chunked upload stored: the manifest and where it went, the version's data-key record, the value's
+     * length and its chunk size (0: uploaded in parts, each chunk sized in the manifest).
+     */
+    record Stored(byte[] manifest, Layout.Placement placement, Metadata.Encryption encryption, long valueLength,
+                  int chunkSize) {
     }
 
     private final Layouts layouts;
@@ -68,15 +72,70 @@ final class ChunkedWriter {
 
     /** Uploads every chunk of {@code source} and the manifest of version {@code version}; does not commit. */
     Stored store(ObjectKey version, ValueSource source) {
-        String what = "'" + version.key() + "' in " + version.container();
         Sealer.VersionKey key = sealer.newVersionKey();
-        byte[] dataKey = key == null ? null : key.dataKey();
+        try {
+            StoredChunks stored = storeChunks(version, source, j -> j, key == null ? null : key.dataKey(), false);
+            ChunkManifest manifest = new ChunkManifest(chunkSize, stored.length(), stored.chunks());
+            try {
+                return storeManifest(version, manifest, key == null ? null : key.encryption(), stored.storedAt());
+            } catch (RuntimeException e) {
+                for (int i = 0; i < stored.chunks().size(); i++) {
+                    gc.deleteVersion(version.renderChunk(prefix, i), stored.chunks().get(i).clouds());
+                }
+                throw e;
+            }
+        } finally {
+            if (key != null) {
+                key.destroy();
+            }
+        }
+    }
+
+    /**
+     * Stores the manifest of {@code version} (whose chunks are stored) under the version's own name, unless the
+     * upload stalled for half the sweep's grace period between two of the times in {@code storedAt} (when its
+     * pieces became durable, {@link System#nanoTime}), so that the sweep cannot have taken any piece for
+     * abandoned. On failure the manifest is deleted; the chunks are the caller's.
+     */
+    Stored storeManifest(ObjectKey version, ChunkManifest manifest, Metadata.Encryption encryption,
+                         List<Long> storedAt) {
+        String what = "'" + version.key() + "' in " + version.container();
+        byte[] encoded = manifest.encode();
+        Layout.Placement placed = layouts.replicated().store(version.render(prefix), encoded, Deadline.after(perChunk));
+        List<Long> times = new ArrayList<>(storedAt);
+        times.add(System.nanoTime());
+        long stalled = longestGap(times);
+        if (stalled >= grace.toNanos() / 2 && !grace.isZero()) {
+            gc.deleteVersion(version.render(prefix), placed.clouds());
+            throw new HybrisException("upload of " + what + " stalled for " + Duration.ofNanos(stalled)
+                    + " between two chunks, more than half of hybris.gc.grace=" + grace + "; the orphan sweep"
+                    + " may have taken its chunks for abandoned, so it was not committed: supply the stream"
+                    + " faster or raise hybris.gc.grace");
+        }
+        return new Stored(encoded, placed, encryption, manifest.valueLength(), manifest.chunkSize());
+    }
+
+    /**
+     * The chunks one call stored: in value order, how many value bytes, and when each became durable
+     * ({@link System#nanoTime}).
+     */
+    record StoredChunks(List<ChunkManifest.Chunk> chunks, long length, List<Long> storedAt) {
+    }
+
+    /**
+     * Uploads every chunk of {@code source} as chunks of {@code version}: the j-th under name index
+     * {@code nameOf(j)}, sealed under {@code dataKey} (null: plaintext). With {@code sparse}, each chunk records
+     * its name index and length (manifest format 2). On failure every chunk stored is deleted and it throws.
+     */
+    StoredChunks storeChunks(ObjectKey version, ValueSource source, java.util.function.LongUnaryOperator nameOf,
+                             byte[] dataKey, boolean sparse) {
+        String what = "'" + version.key() + "' in " + version.container();
         List<ChunkManifest.Chunk> chunks = new ArrayList<>();
         ArrayDeque<Upload> inFlight = new ArrayDeque<>();
         List<Long> storedAt = new ArrayList<>();
         long length = 0;
         try {
-            for (int index = 0; ; index++) {
+            for (int j = 0; ; j++) {
                 byte[] plain = source.read(chunkSize);
                 if (plain.length == 0) {
                     break;
@@ -86,7 +145,7 @@ final class ChunkedWriter {
                     add(await(inFlight.peek(), what), chunks, storedAt);
                     inFlight.poll(); // only once collected: a failed wait leaves it for the clean-up below
                 }
-                inFlight.add(submit(version, index, plain, dataKey));
+                inFlight.add(submit(version, nameOf.applyAsLong(j), plain, dataKey, sparse));
                 if (plain.length < chunkSize) {
                     break;
                 }
@@ -95,20 +154,7 @@ final class ChunkedWriter {
                 add(await(inFlight.peek(), what), chunks, storedAt);
                 inFlight.poll();
             }
-            ChunkManifest manifest = new ChunkManifest(chunkSize, length, chunks);
-            byte[] encoded = manifest.encode();
-            Layout.Placement placed = layouts.replicated().store(version.render(prefix), encoded,
-                    Deadline.after(perChunk));
-            storedAt.add(System.nanoTime());
-            long stalled = longestGap(storedAt);
-            if (stalled >= grace.toNanos() / 2 && !grace.isZero()) {
-                gc.deleteVersion(version.render(prefix), placed.clouds());
-                throw new HybrisException("upload of " + what + " stalled for " + Duration.ofNanos(stalled)
-                        + " between two chunks, more than half of hybris.gc.grace=" + grace + "; the orphan sweep"
-                        + " may have taken its chunks for abandoned, so it was not committed: supply the stream"
-                        + " faster or raise hybris.gc.grace");
-            }
-            return new Stored(encoded, placed, key == null ? null : key.encryption(), length);
+            return new StoredChunks(chunks, length, storedAt);
         } catch (RuntimeException e) {
             // an upload still running deletes what it stored once it finishes (or is cancelled); one that already
             // finished but was not collected yet is deleted here
@@ -119,14 +165,10 @@ final class ChunkedWriter {
                 }
                 u.future().cancel(true);
             });
-            for (int i = 0; i < chunks.size(); i++) {
-                gc.deleteVersion(version.renderChunk(prefix, i), chunks.get(i).clouds());
+            for (int j = 0; j < chunks.size(); j++) {
+                gc.deleteVersion(version.renderChunk(prefix, nameOf.applyAsLong(j)), chunks.get(j).clouds());
             }
             throw e;
-        } finally {
-            if (key != null) {
-                key.destroy();
-            }
         }
     }
 
@@ -141,7 +183,7 @@ final class ChunkedWriter {
      * A chunk upload in flight: its future, and its result handed over exactly once, either to the put (which then
      * owns the chunk) or, if the put failed first, back to the upload, which deletes it.
      */
-    private record Upload(int index, Future<Done> future, AtomicReference<Done> stored) {
+    private record Upload(long index, Future<Done> future, AtomicReference<Done> stored) {
     }
 
     private static void add(Done done, List<ChunkManifest.Chunk> chunks, List<Long> storedAt) {
@@ -160,8 +202,9 @@ final class ChunkedWriter {
         return longest;
     }
 
-    private Upload submit(ObjectKey version, int index, byte[] plain, byte[] dataKey) {
+    private Upload submit(ObjectKey version, long index, byte[] plain, byte[] dataKey, boolean sparse) {
         byte[][] holder = {plain}; // dropped once sealed, so an encrypted chunk is not held twice while uploading
+        int bytes = plain.length;
         AtomicReference<Done> handed = new AtomicReference<>();
         try {
             return new Upload(index, io.submit(() -> {
@@ -170,8 +213,9 @@ final class ChunkedWriter {
                 byte[] hash = Hashing.sha256(sealed);
                 Layout.Placement placed = layouts.forWrite(version.container(), sealed.length)
                         .store(version.renderChunk(prefix, index), sealed, Deadline.after(perChunk));
-                Done done = new Done(new ChunkManifest.Chunk(sealed.length, hash, placed.clouds(),
-                        placed.erasure()), System.nanoTime());
+                ChunkManifest.Chunk chunk = new ChunkManifest.Chunk(sealed.length, hash, placed.clouds(),
+                        placed.erasure());
+                Done done = new Done(sparse ? chunk.at(index, bytes) : chunk, System.nanoTime());
                 if (!handed.compareAndSet(null, done)) { // the put failed meanwhile: nobody will reference it
                     gc.deleteVersion(version.renderChunk(prefix, index), placed.clouds());
                 }

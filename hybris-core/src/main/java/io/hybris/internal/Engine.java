@@ -76,6 +76,7 @@ public final class Engine {
     private final Reads reads;
     private final DataKeyRewrap rewrap;
     private final ChunkedWriter chunkedWriter;
+    private final MultipartWriter multipart;
     private final long chunkThreshold;
 
     public Engine(HybrisConfig config, MetadataStore metadata, List<CloudStore> cloudList, ExecutorService io,
@@ -133,6 +134,8 @@ public final class Engine {
         } else {
             this.writes = path;
         }
+        this.multipart = new MultipartWriter(this.metadata, writes, chunkedWriter, sealer, gc, listener, prefix, clientId,
+                writeIds, deadline, config.gcEnabled() ? config.gcGrace() : Duration.ZERO, maxValueSize, config.clock());
         this.reads = new Reads(this.metadata, readPath, cache, sealer, calls, layouts, listener, prefix, io, deadline,
                 config.chunkReadAhead());
         this.rewrap = new DataKeyRewrap(metadata, this.metadata, sealer, deadline);
@@ -186,6 +189,11 @@ public final class Engine {
         changeFeed.close();
         metadata.close();
         reads.close();
+    }
+
+    /** Uploads of values in parts (docs/streaming.md). */
+    public MultipartWriter multipart() {
+        return multipart;
     }
 
     /** The change feed of every container. */

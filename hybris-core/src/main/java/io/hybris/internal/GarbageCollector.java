@@ -91,20 +91,35 @@ final class GarbageCollector {
                 }
                 return;
             }
-            for (CloudStore cloud : clouds.values()) {
-                submit(() -> {
-                    try {
-                        for (CloudObject o : list(cloud, chunkPrefix)) {
-                            if (ObjectKey.parseChunk(prefix, o.key()).isPresent()) {
-                                deleteNow(cloud, o.key(), cause);
-                            }
+            deleteListedChunks(objectKey, java.util.Set.of(), cause);
+        }
+    }
+
+    /**
+     * Deletes, in the background, every chunk of version {@code objectKey} that each cloud lists except those named
+     * in {@code keep}: the leftovers of an upload in parts once it completes (parts left out, replaced attempts),
+     * or all of them when it is abandoned.
+     */
+    void deleteChunksExcept(String objectKey, java.util.Set<String> keep) {
+        deleteListedChunks(objectKey, keep, GcCause.UNREFERENCED);
+    }
+
+    private void deleteListedChunks(String objectKey, java.util.Set<String> keep, GcCause cause) {
+        String chunkPrefix = objectKey + "#c";
+        for (CloudStore cloud : clouds.values()) {
+            submit(() -> {
+                try {
+                    for (CloudObject o : list(cloud, chunkPrefix)) {
+                        if (!keep.contains(o.key()) && ObjectKey.parseChunk(prefix, o.key())
+                                .filter(v -> v.render(prefix).equals(objectKey)).isPresent()) {
+                            deleteNow(cloud, o.key(), cause);
                         }
-                    } catch (RuntimeException e) {
-                        LOG.debug("could not list the chunks of {} on cloud {}; the sweep will retry: {}", objectKey,
-                                cloud.id(), e.toString());
                     }
-                });
-            }
+                } catch (RuntimeException e) {
+                    LOG.debug("could not list the chunks of {} on cloud {}; the sweep will retry: {}", objectKey,
+                            cloud.id(), e.toString());
+                }
+            });
         }
     }
 

@@ -30,7 +30,7 @@ public record ObjectKey(String container, String key, Timestamp timestamp) {
     }
 
     /** The name of chunk {@code index} of this version (a chunked value) under {@code prefix}. */
-    public String renderChunk(String prefix, int index) {
+    public String renderChunk(String prefix, long index) {
         return name().renderChunk(prefix, index);
     }
 

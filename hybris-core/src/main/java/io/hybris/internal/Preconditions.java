@@ -19,6 +19,11 @@ import io.hybris.spi.MetadataKey;
  * @param ifAbsent whether the key must have no value (never written, or deleted)
  */
 record Preconditions(String ifMatch, boolean ifAbsent) {
+    /**
+     * No requirement on the current version, but the write fails instead of being ordered before a newer one: the
+     * completion of an upload in parts, whose timestamp was chosen when the upload started.
+     */
+    static final Preconditions STAY_NEWEST = new Preconditions(null, false);
 
     /** The precondition of {@code options}, or null for none. */
     static Preconditions of(PutOptions options) {
@@ -40,6 +45,9 @@ record Preconditions(String ifMatch, boolean ifAbsent) {
         if (ifAbsent) {
             return !live;
         }
+        if (ifMatch == null) {
+            return true; // STAY_NEWEST: the commit checks the order
+        }
         return live && current.timestamp().toString().equals(ifMatch);
     }
 
@@ -54,6 +62,12 @@ record Preconditions(String ifMatch, boolean ifAbsent) {
     PreconditionFailedException failed(MetadataKey key, Metadata now, boolean atCommit) {
         boolean live = now != null && !now.isTombstone();
         String found = live ? "its current version is " + now.timestamp() : "it has no value";
+        if (ifMatch == null && !ifAbsent) {
+            return new PreconditionFailedException("the upload in parts of " + key + " cannot complete: a newer"
+                    + " version (" + (now == null ? "a deletion" : now.timestamp()) + ") was committed after it started;"
+                    + " nothing was committed" + (atCommit ? " and its parts are deleted" : "") + "; upload again",
+                    key.key(), live ? now.toVersionInfo() : null);
+        }
         String wanted = ifAbsent ? "no value" : "version " + ifMatch;
         return new PreconditionFailedException("conditional write of " + key + " needs " + wanted + ", but " + found
                 + (atCommit ? " (a concurrent write committed first; nothing was committed and its uploads are"
@@ -62,6 +76,6 @@ record Preconditions(String ifMatch, boolean ifAbsent) {
 
     @Override
     public String toString() {
-        return ifAbsent ? "ifAbsent" : "ifMatch(" + ifMatch + ")";
+        return ifAbsent ? "ifAbsent" : ifMatch == null ? "stayNewest" : "ifMatch(" + ifMatch + ")";
     }
 }

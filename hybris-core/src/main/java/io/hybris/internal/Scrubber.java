@@ -270,7 +270,7 @@ final class Scrubber {
                 ObjectKey ok = new ObjectKey(container, key, meta.timestamp());
                 for (int i = 0; i < m.chunks().size(); i++) {
                     ChunkManifest.Chunk c = m.chunks().get(i);
-                    pieces.add(new ScrubPiece(ok.renderChunk(prefix, i), c.clouds(), c.storedSize(), c.sha256(),
+                    pieces.add(new ScrubPiece(ok.renderChunk(prefix, m.nameIndex(i)), c.clouds(), c.storedSize(), c.sha256(),
                             c.erasure(), false));
                 }
                 check.cachedVerdicts.put(top, v);

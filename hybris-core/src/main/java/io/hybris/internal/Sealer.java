@@ -81,7 +81,11 @@ final class Sealer {
 
     /** The data key of an encrypted version (checked before any download); null for a plaintext version. */
     byte[] dataKey(Metadata meta, String what) {
-        Metadata.Encryption e = meta.encryption();
+        return dataKey(meta.encryption(), what);
+    }
+
+    /** The data key in custody record {@code e} (null for plaintext: then null). */
+    byte[] dataKey(Metadata.Encryption e, String what) {
         if (e == null) {
             return null;
         }

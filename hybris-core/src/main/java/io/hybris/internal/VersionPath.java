@@ -109,12 +109,13 @@ final class VersionPath implements WritePath, ReadPath {
     /** Stores one version by its layout (or in chunks) and returns its metadata (not yet committed). */
     private Metadata store(NewVersion v, String objectKey, Deadline d) {
         if (v.chunked() != null) {
-            ChunkedWriter.Stored s = chunks.store(new ObjectKey(v.key().container(), v.key().key(), v.timestamp()),
-                    v.chunked().source());
+            ChunkedWriter.Stored s = v.chunked().prestored() != null ? v.chunked().prestored()
+                    : chunks.store(new ObjectKey(v.key().container(), v.key().key(), v.timestamp()),
+                            v.chunked().source());
             v.chunked().stored(s.manifest());
             return new Metadata(v.timestamp(), s.placement().clouds(), Hashing.sha256(s.manifest()),
                     s.manifest().length, s.encryption(), v.cacheCounter(), null,
-                    new Metadata.Chunked(s.valueLength(), chunks.chunkSize()), v.userMetadata());
+                    new Metadata.Chunked(s.valueLength(), s.chunkSize()), v.userMetadata());
         }
         byte[] data = v.sealed().stored();
         // the hash is needed only for the metadata: for large values compute it while the uploads run

@@ -43,17 +43,33 @@ interface WritePath {
         }
     }
 
-    /** A value to store in chunks: its source, and, once stored, its manifest. Written by one thread. */
+    /**
+     * A value to store in chunks: its source, and, once stored, its manifest; or a value whose chunks and manifest
+     * are stored already (uploaded in parts), to commit. Written by one thread.
+     */
     final class ChunkedValue {
         private final ValueSource source;
+        private final ChunkedWriter.Stored prestored;
         private volatile byte[] manifest;
 
         ChunkedValue(ValueSource source) {
             this.source = source;
+            this.prestored = null;
+        }
+
+        /** A value whose chunks and manifest {@code stored} are on the clouds already. */
+        ChunkedValue(ChunkedWriter.Stored stored) {
+            this.source = null;
+            this.prestored = stored;
         }
 
         ValueSource source() {
             return source;
+        }
+
+        /** The stored chunks and manifest of a value uploaded in parts, or null. */
+        ChunkedWriter.Stored prestored() {
+            return prestored;
         }
 
         byte[] manifest() {

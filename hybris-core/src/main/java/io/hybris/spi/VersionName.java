@@ -37,9 +37,10 @@ public record VersionName(String container, String key, long sn, String clientId
      * One chunk of a chunked version, as named on the clouds.
      *
      * @param version the version the chunk belongs to
-     * @param index   the chunk's index in the value ({@code >= 0})
+     * @param index   the chunk's name index ({@code >= 0}): its position in the value for a value stored in one
+     *                call, or a sparse index for a value uploaded in parts (see {@code docs/streaming.md})
      */
-    public record Chunk(VersionName version, int index) {
+    public record Chunk(VersionName version, long index) {
         public Chunk {
             Objects.requireNonNull(version, "version");
             if (index < 0) {
@@ -76,7 +77,7 @@ public record VersionName(String container, String key, long sn, String clientId
     }
 
     /** The name of chunk {@code index} of this version under {@code prefix}. */
-    public String renderChunk(String prefix, int index) {
+    public String renderChunk(String prefix, long index) {
         if (index < 0) {
             throw new IllegalArgumentException("chunk index must be >= 0: " + index);
         }
@@ -95,16 +96,13 @@ public record VersionName(String container, String key, long sn, String clientId
             return Optional.empty();
         }
         String digits = name.substring(mark + CHUNK_MARK.length());
-        if (digits.isEmpty() || digits.length() > 10 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        if (digits.isEmpty() || digits.length() > 18 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
             return Optional.empty();
         }
-        long index = Long.parseLong(digits);
-        if (index > Integer.MAX_VALUE) {
-            return Optional.empty();
-        }
+        long index = Long.parseLong(digits); // at most 18 digits: never overflows
         return parse(prefix, name.substring(0, mark))
-                .filter(v -> v.renderChunk(prefix, (int) index).equals(name))
-                .map(v -> new Chunk(v, (int) index));
+                .filter(v -> v.renderChunk(prefix, index).equals(name))
+                .map(v -> new Chunk(v, index));
     }
 
     /** The prefix shared by the names of every version of one key, for listing. */

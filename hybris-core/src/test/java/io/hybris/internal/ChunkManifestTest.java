@@ -83,6 +83,40 @@ class ChunkManifestTest {
     }
 
     @Test
+    void aManifestOfPartsKeepsEachChunksNameIndexAndLength() {
+        long p1 = PartNames.index(1, 77, 0);
+        long p1b = PartNames.index(1, 77, 1);
+        long p3 = PartNames.index(3, 5, 0);
+        ChunkManifest m = ChunkManifest.ofParts(List.of(replicated(1, CHUNK + 28, "c0", "c1").at(p1, CHUNK),
+                erasure(2, 40, 2, "c1", "c2", "c0").at(p1b, 12), replicated(3, 33, "c2", "c0").at(p3, 5)));
+
+        ChunkManifest back = ChunkManifest.decode(m.encode());
+
+        assertThat(back).isEqualTo(m);
+        assertThat(back.isSparse()).isTrue();
+        assertThat(back.valueLength()).isEqualTo(CHUNK + 17L);
+        assertThat(List.of(back.nameIndex(0), back.nameIndex(1), back.nameIndex(2))).containsExactly(p1, p1b, p3);
+        assertThat(List.of(back.offsetOf(0), back.offsetOf(1), back.offsetOf(2)))
+                .containsExactly(0L, (long) CHUNK, CHUNK + 12L);
+        assertThat(List.of(back.chunkAt(CHUNK - 1), back.chunkAt(CHUNK), back.chunkAt(CHUNK + 11),
+                back.chunkAt(CHUNK + 12), back.chunkAt(CHUNK + 16))).containsExactly(0, 1, 1, 2, 2);
+        assertThat(PartNames.partOf(p3)).isEqualTo(3);
+        assertThat(ChunkManifest.decode(ChunkManifest.ofParts(List.of()).encode()).valueLength()).isZero();
+    }
+
+    @Test
+    void aManifestOfPartsRejectsIndicesThatDoNotIncreaseAndLengthsThatDoNotAddUp() {
+        ChunkManifest.Chunk a = replicated(1, 10, "c0").at(PartNames.index(2, 0, 0), 10);
+        ChunkManifest.Chunk b = replicated(2, 10, "c0").at(PartNames.index(1, 0, 0), 10);
+        assertThatThrownBy(() -> ChunkManifest.ofParts(List.of(a, b))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("increasing name indices");
+        assertThatThrownBy(() -> new ChunkManifest(0, 21, List.of(b, a))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("lists 20 value bytes for a 21-byte value");
+        assertThatThrownBy(() -> new ChunkManifest(CHUNK, 10, List.of(a))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("named by its position");
+    }
+
+    @Test
     void aReplicatedChunkCostsThirtyNineBytesAndTheCloudTableIsSharedByAllChunks() {
         // 1 version + 3 chunk size (2^16) + 3 length + cloud table (1 + 3 * 3) + 1 count = 18, then per full chunk:
         // 3 stored size + 32 hash + 1 k + 1 count + 2 cloud indexes = 39
@@ -129,10 +163,14 @@ class ChunkManifestTest {
     @Test
     void unknownVersionsACloudIndexOutsideTheTableAndAZeroChunkSizeAreRejected() {
         byte[] full = manifest(CHUNK).encode();
-        byte[] v2 = full.clone();
-        v2[0] = 2;
-        assertThatThrownBy(() -> ChunkManifest.decode(v2)).isInstanceOf(MetadataFormatException.class)
-                .hasMessageContaining("unknown chunk manifest format 2");
+        byte[] v3 = full.clone();
+        v3[0] = 3;
+        assertThatThrownBy(() -> ChunkManifest.decode(v3)).isInstanceOf(MetadataFormatException.class)
+                .hasMessageContaining("unknown chunk manifest format 3");
+        byte[] v2WithChunkSize = full.clone();
+        v2WithChunkSize[0] = 2;
+        assertThatThrownBy(() -> ChunkManifest.decode(v2WithChunkSize)).isInstanceOf(MetadataFormatException.class)
+                .hasMessageContaining("chunk size " + CHUNK);
 
         byte[] badIndex = full.clone();
         badIndex[badIndex.length - 1] = 9; // the chunk's last cloud index; the table has 2 clouds

@@ -25,7 +25,8 @@ class VersionNameChunkTest {
     @Test
     void chunkNamesRoundTripForEveryIndexShape() {
         for (VersionName v : VERSIONS) {
-            for (int index : new int[] {0, 1, 9, 10, 12345, Integer.MAX_VALUE}) {
+            for (long index : new long[] {0, 1, 9, 10, 12345, Integer.MAX_VALUE, 10_000L << 45 | 123L << 21 | 7,
+                    999_999_999_999_999_999L}) {
                 String name = v.renderChunk(P, index);
 
                 assertThat(name).isEqualTo(v.render(P) + "#c" + index).startsWith(v.chunkPrefix(P));
@@ -50,7 +51,7 @@ class VersionNameChunkTest {
         VersionName v = VERSIONS.get(0);
         String base = v.render(P);
         for (String name : List.of(base + "#c", base + "#c-1", base + "#c01", base + "#c1x", base + "#c 1",
-                base + "#c99999999999", base + "#c2147483648", base + "#C1", base + "#c1#c2", "other/" + base.substring(P.length()) + "#c1",
+                base + "#c9999999999999999999", base + "#c1234567890123456789", base + "#C1", base + "#c1#c2", "other/" + base.substring(P.length()) + "#c1",
                 base.substring(0, base.lastIndexOf('#')) + "#c1")) {
             Optional<VersionName.Chunk> parsed = VersionName.parseChunk(P, name);
             assertThat(parsed).as(name).isEmpty();

@@ -177,7 +177,7 @@ class KilledUploadTest {
 
     /** The child's chunk indexes stored on f+1 = 2 clouds. */
     private long storedChunks() {
-        Map<Integer, Integer> copies = new TreeMap<>();
+        Map<Long, Integer> copies = new TreeMap<>();
         for (String name : childObjects()) {
             VersionName.parseChunk(PREFIX, name).ifPresent(c -> copies.merge(c.index(), 1, Integer::sum));
         }

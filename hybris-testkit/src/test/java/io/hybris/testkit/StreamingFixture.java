@@ -100,7 +100,7 @@ final class StreamingFixture implements AutoCloseable {
 
     /** The chunk index of an object name, if it is a chunk. */
     static Optional<Integer> chunkIndex(String name) {
-        return VersionName.parseChunk(PREFIX, name).map(VersionName.Chunk::index);
+        return VersionName.parseChunk(PREFIX, name).map(c -> Math.toIntExact(c.index()));
     }
 
     /** The GETs of chunks since the last reset: chunk index to the ids of the clouds asked, in call order per cloud. */

@@ -1,0 +1,241 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.internal;
+
+import io.hybris.HybrisListener;
+import io.hybris.InvalidRequestException;
+import io.hybris.UploadExpiredException;
+import io.hybris.VersionInfo;
+import io.hybris.spi.MetadataKey;
+
+import java.io.InputStream;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Uploads of one value in parts (docs/streaming.md, "Uploads in parts"), the protocol side of
+ * {@link io.hybris.PartUploads}. Starting an upload reserves the timestamp of the version it will commit:
+ * {@link #RESERVED_GAP} sequence numbers above the current one, so that writes made meanwhile order before it.
+ * Each part is stored as chunks of that version (names from {@link PartNames}, each chunk by the container's
+ * layout, sealed under the upload's data key) and described by a {@link PartReceipt} the caller keeps. Completing
+ * stores a format-2 {@link ChunkManifest} of the parts' chunks under the version's name and commits it by the
+ * ordinary write path — one conditional update; the parts' bytes are written once. A completion fails instead of
+ * being ordered before a newer version (one committed by an upload started later), and an upload that was idle
+ * for half the sweep's grace period fails ({@link UploadExpiredException}) because the sweep may have taken its
+ * chunks. Thread-safe; stateless between calls.
+ */
+public final class MultipartWriter {
+    /** How far above the current sequence number an upload reserves its version's. */
+    static final long RESERVED_GAP = 1L << 32;
+
+    private final MetadataCalls metadata;
+    private final WritePath writes;
+    private final ChunkedWriter chunks;
+    private final Sealer sealer;
+    private final GarbageCollector gc;
+    private final HybrisListener listener;
+    private final String prefix;
+    private final String clientId;
+    private final WriteIds writeIds;
+    private final Duration deadline;
+    private final Duration grace;
+    private final long maxValueSize;
+    private final Clock clock;
+    private final SecureRandom random = new SecureRandom();
+
+    MultipartWriter(MetadataCalls metadata, WritePath writes, ChunkedWriter chunks, Sealer sealer,
+                    GarbageCollector gc, HybrisListener listener, String prefix, String clientId, WriteIds writeIds,
+                    Duration deadline, Duration grace, long maxValueSize, Clock clock) {
+        this.metadata = metadata;
+        this.writes = writes;
+        this.chunks = chunks;
+        this.sealer = sealer;
+        this.gc = gc;
+        this.listener = listener;
+        this.prefix = prefix;
+        this.clientId = clientId;
+        this.writeIds = writeIds;
+        this.deadline = deadline;
+        this.grace = grace;
+        this.maxValueSize = maxValueSize;
+        this.clock = clock;
+    }
+
+    /** Starts an upload of a new value of {@code key}: reads the current version, returns the upload's token. */
+    public String start(String container, String key) {
+        Current cur = metadata.read(new MetadataKey(container, key), Deadline.after(deadline));
+        long sn = cur.timestamp(clientId).sn();
+        if (sn > Long.MAX_VALUE - 2 * RESERVED_GAP) {
+            throw new InvalidRequestException("key '" + key + "' in " + container + " has used up its sequence"
+                    + " numbers for uploads in parts (" + sn + "); write it with put instead");
+        }
+        Sealer.VersionKey dataKey = sealer.newVersionKey();
+        if (dataKey != null) {
+            dataKey.destroy(); // only its custody record travels; each part unwraps it again
+        }
+        return new UploadToken(new Timestamp(sn + RESERVED_GAP, clientId, writeIds.next()),
+                dataKey == null ? null : dataKey.encryption()).encode();
+    }
+
+    /**
+     * Stores part {@code part} of the upload: the {@code length} bytes of {@code in} ({@code -1}: until it ends) as
+     * chunks of the upload's version. Uploading a part number again replaces it once its receipt replaces the
+     * first one's (the chunks of both are named apart). On failure every chunk stored is deleted.
+     */
+    public PartReceipt upload(String container, String key, String token, int part, InputStream in, long length) {
+        UploadToken upload = UploadToken.decode(token);
+        if (part < 1 || part > PartNames.MAX_PART) {
+            throw new InvalidRequestException("part number " + part + " is out of range: use 1 to "
+                    + PartNames.MAX_PART);
+        }
+        if (in == null) {
+            throw new InvalidRequestException("the stream of part " + part + " must not be null");
+        }
+        String what = "part " + part + " of key '" + key + "' in " + container;
+        long limit = Math.min(maxValueSize, PartNames.MAX_CHUNKS_PER_PART * chunks.chunkSize());
+        ValueSource source = new ValueSource(in, length, limit, what);
+        ObjectKey version = new ObjectKey(container, key, upload.timestamp());
+        int attempt = PartNames.newAttempt(random);
+        byte[] dataKey = upload.encryption() == null ? null : sealer.dataKey(upload.encryption(), what);
+        ChunkedWriter.StoredChunks stored;
+        try {
+            stored = chunks.storeChunks(version, source, j -> PartNames.index(part, attempt, j), dataKey, true);
+        } finally {
+            if (dataKey != null) {
+                java.util.Arrays.fill(dataKey, (byte) 0);
+            }
+        }
+        long nowMillis = clock.millis();
+        long nowNanos = System.nanoTime();
+        long first = stored.storedAt().stream().mapToLong(t -> t).min().orElse(nowNanos);
+        long last = stored.storedAt().stream().mapToLong(t -> t).max().orElse(nowNanos);
+        return new PartReceipt(upload.timestamp().toString(), part, nowMillis - (nowNanos - first) / 1_000_000,
+                nowMillis - (nowNanos - last) / 1_000_000, ChunkManifest.ofParts(stored.chunks()));
+    }
+
+    /**
+     * Completes the upload with {@code parts}, in increasing part number, as the value of {@code key}: one commit.
+     * Chunks of the upload that no receipt names (parts left out, replaced attempts) are deleted afterwards.
+     *
+     * @param options the completion's precondition and application metadata (null: none)
+     */
+    public VersionInfo complete(String container, String key, String token, List<PartReceipt> parts,
+                                io.hybris.PutOptions options) {
+        long t0 = System.nanoTime();
+        try {
+            VersionInfo done = completeUpload(container, key, token, parts, LateMetadata.of(options),
+                    Preconditions.of(options));
+            listener.operation(HybrisListener.Operation.PUT, container, HybrisListener.OperationOutcome.OK,
+                    Duration.ofNanos(System.nanoTime() - t0));
+            return done;
+        } catch (RuntimeException e) {
+            listener.operation(HybrisListener.Operation.PUT, container, HybrisListener.OperationOutcome.of(e),
+                    Duration.ofNanos(System.nanoTime() - t0));
+            throw e;
+        }
+    }
+
+    private VersionInfo completeUpload(String container, String key, String token, List<PartReceipt> parts,
+                                       Map<String, String> userMetadata, Preconditions required) {
+        UploadToken upload = UploadToken.decode(token);
+        String what = "the upload in parts of key '" + key + "' in " + container;
+        if (parts == null || parts.isEmpty()) {
+            throw new InvalidRequestException(what + " names no part; complete it with at least one");
+        }
+        List<ChunkManifest.Chunk> all = new ArrayList<>();
+        int previous = 0;
+        for (PartReceipt p : parts) {
+            if (!p.version().equals(upload.timestamp().toString())) {
+                throw new InvalidRequestException("part " + p.part() + " was uploaded for another upload (version "
+                        + p.version() + ", this one is " + upload.timestamp() + ")");
+            }
+            if (p.part() <= previous) {
+                throw new InvalidRequestException(what + " lists part " + p.part() + " after part " + previous
+                        + "; list each part once, in increasing order");
+            }
+            previous = p.part();
+            all.addAll(p.chunks().chunks());
+        }
+        checkNotIdle(what, parts);
+        ChunkManifest manifest = ChunkManifest.ofParts(all);
+        if (manifest.valueLength() > maxValueSize) {
+            throw new io.hybris.ValueTooLargeException(what + " holds " + manifest.valueLength() + " bytes, above"
+                    + " hybris.value.max-size=" + maxValueSize, maxValueSize);
+        }
+        MetadataKey mk = new MetadataKey(container, key);
+        Deadline d = Deadline.after(deadline);
+        Current cur = metadata.read(mk, d);
+        if (cur.meta() != null && cur.meta().timestamp().equals(upload.timestamp())) {
+            return cur.meta().toVersionInfo(); // completed already: a retry after a lost answer
+        }
+        Preconditions condition = required == null ? Preconditions.STAY_NEWEST : required;
+        Preconditions.check(mk, condition, cur);
+        if (!upload.timestamp().isAfter(cur.timestamp(clientId))) {
+            throw Preconditions.STAY_NEWEST.failed(mk, cur.meta(), false);
+        }
+        ObjectKey version = new ObjectKey(container, key, upload.timestamp());
+        ChunkedWriter.Stored stored = chunks.storeManifest(version, manifest, upload.encryption(), List.of());
+        Metadata committed = writes.write(new WritePath.NewVersion(mk, cur, upload.timestamp(), null,
+                new WritePath.ChunkedValue(stored), 0, condition, userMetadata), d);
+        Set<String> keep = new HashSet<>();
+        for (int i = 0; i < manifest.chunks().size(); i++) {
+            keep.add(version.renderChunk(prefix, manifest.nameIndex(i)));
+        }
+        gc.deleteChunksExcept(version.render(prefix), keep);
+        return committed.toVersionInfo();
+    }
+
+    /**
+     * Fails if the upload was idle (no chunk stored) for half the sweep's grace period at some point: the sweep
+     * judges an uncommitted version by its newest piece and may have deleted every chunk stored before the gap.
+     */
+    private void checkNotIdle(String what, List<PartReceipt> parts) {
+        if (grace.isZero()) {
+            return;
+        }
+        List<PartReceipt> byTime = new ArrayList<>(parts);
+        byTime.sort(java.util.Comparator.comparingLong(PartReceipt::firstDurable));
+        long longest = 0;
+        long newest = Long.MIN_VALUE;
+        for (PartReceipt p : byTime) {
+            if (newest != Long.MIN_VALUE) {
+                longest = Math.max(longest, p.firstDurable() - newest);
+            }
+            newest = Math.max(newest, p.lastDurable());
+        }
+        longest = Math.max(longest, clock.millis() - newest);
+        if (longest >= grace.toMillis() / 2) {
+            throw new UploadExpiredException(what + " stored no chunk for " + Duration.ofMillis(longest)
+                    + ", more than half of hybris.gc.grace=" + grace + "; the orphan sweep may have deleted its"
+                    + " parts, so it was not committed: upload the value again (complete an upload within that"
+                    + " time of its last part, or raise hybris.gc.grace)");
+        }
+    }
+
+    /**
+     * Abandons the upload: deletes every chunk stored under it (in the background; parts still uploading leave
+     * theirs to the sweep). The caller must not complete the same upload concurrently (the S3 gateway serialises
+     * the two through its upload record); an upload already completed is refused.
+     *
+     * @throws InvalidRequestException if the upload was completed: its chunks are the key's current value
+     */
+    public void abort(String container, String key, String token) {
+        UploadToken upload = UploadToken.decode(token);
+        MetadataKey mk = new MetadataKey(container, key);
+        Current cur = metadata.read(mk, Deadline.after(deadline));
+        if (cur.meta() != null && cur.meta().timestamp().equals(upload.timestamp())) {
+            throw new InvalidRequestException("the upload in parts of key '" + key + "' in " + container + " was"
+                    + " completed; delete the key to remove its value");
+        }
+        ObjectKey version = new ObjectKey(container, key, upload.timestamp());
+        gc.deleteChunksExcept(version.render(prefix), Set.of());
+    }
+}
