@@ -4,10 +4,18 @@
  */
 package io.hybris.s3;
 
+import io.hybris.ByteRange;
+import io.hybris.DeleteOptions;
 import io.hybris.Hybris;
 import io.hybris.HybrisException;
+import io.hybris.InvalidRequestException;
 import io.hybris.KeyPage;
+import io.hybris.PartUpload;
+import io.hybris.PartUploads;
+import io.hybris.PreconditionFailedException;
 import io.hybris.PutOptions;
+import io.hybris.UploadExpiredException;
+import io.hybris.UploadedPart;
 import io.hybris.ValueStream;
 import io.hybris.VersionInfo;
 import org.w3c.dom.Element;
@@ -15,17 +23,13 @@ import org.w3c.dom.Element;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,25 +41,36 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Multipart uploads. An upload is a record {@code <bucket>/<upload id>} in the gateway's uploads container (the
- * object key, the metadata and the start time) and one Hybris value per part, {@code <bucket>/<upload id>/<part
- * number>}, each stored (and verified, chunked if large) like any value, with its MD5 as its ETag. Complete checks
- * the parts named against those stored, then streams them in order into one {@code Hybris.put} of the object — one
- * commit, with S3's multipart ETag ({@code md5(part md5s)-n}) — and deletes the parts. While it runs, the response
- * (already 200) gets a space every few seconds, as S3 does, so clients do not time out. Abandoned uploads stay
- * until aborted (ListMultipartUploads finds them).
+ * Multipart uploads on Hybris's uploads in parts ({@link PartUploads}): each part is stored once, as chunks of the
+ * version the upload will commit, and completing commits the named parts in one conditional update — the bytes are
+ * never copied. The gateway keeps an upload's state in its uploads container: a record {@code <bucket>/<upload id>}
+ * (the object key, the metadata, the start time, the core upload's token, and its state: {@code open}, then
+ * {@code completing}) and, per part, {@code <bucket>/<upload id>/<part number>} holding the part's receipt with
+ * its MD5 (the part's ETag) and size. Complete and abort serialise through the record: complete marks it
+ * {@code completing} with a conditional write before it commits, abort deletes it with a conditional delete, so an
+ * abort never deletes the parts of a completing upload. While complete runs, the response (already 200) gets a
+ * space every few seconds, as S3 does. Abandoned uploads stay listed until aborted; their parts go to the orphan
+ * sweep once older than {@code hybris.gc.grace}, after which completing them answers {@code NoSuchUpload}.
  */
 final class MultipartUploads {
     static final long MIN_PART = 5L << 20;
     private static final int MAX_PARTS = 10_000;
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    static final String PART_SIZE = "s3.ps";
+    private static final String TOKEN = "token";
+    private static final String STATE = "state";
+    private static final String OPEN = "open";
+    private static final String COMPLETING = "completing";
+
     private final Hybris hybris;
+    private final PartUploads parts;
     private final Buckets buckets;
     private final ScheduledExecutorService keepAlive;
 
     MultipartUploads(Hybris hybris, Buckets buckets) {
         this.hybris = hybris;
+        this.parts = PartUploads.of(hybris);
         this.buckets = buckets;
         this.keepAlive = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hybris-s3-keepalive");
@@ -84,43 +99,64 @@ final class MultipartUploads {
         byte[] id = new byte[16];
         RANDOM.nextBytes(id);
         String uploadId = HexFormat.of().formatHex(id);
+        PartUpload started = Failures.translate(() -> parts.start(bucket, r.key()));
         Properties p = new Properties();
         p.setProperty("key", r.key());
+        p.setProperty(TOKEN, started.token());
+        p.setProperty(STATE, OPEN);
         p.setProperty("initiated", Long.toString(System.currentTimeMillis()));
         meta.forEach((k, v) -> p.setProperty("meta." + k, v));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        p.store(out, null);
-        Failures.translate(() -> hybris.put(Buckets.UPLOADS, record(bucket, uploadId), out.toByteArray(),
+        Failures.translate(() -> hybris.put(Buckets.UPLOADS, record(bucket, uploadId), bytesOf(p),
                 PutOptions.ifAbsent()));
         Exchanges.xml(r.exchange(), 200, S3Xml.document("InitiateMultipartUploadResult").element("Bucket", bucket)
                 .element("Key", r.key()).element("UploadId", uploadId).toString());
     }
 
+    /** An upload's record and the Hybris version it was read at (for the conditional writes that change it). */
+    private record Upload(Properties props, String version, String bucket, String key) {
+        PartUpload core() {
+            return new PartUpload(bucket, key, props.getProperty(TOKEN));
+        }
+
+        boolean completing() {
+            return COMPLETING.equals(props.getProperty(STATE));
+        }
+    }
+
     /** The upload's record, checked against the request's key. */
-    private Properties upload(String bucket, String key, String uploadId) {
+    private Upload upload(String bucket, String key, String uploadId) {
         if (uploadId == null || !uploadId.matches("[0-9a-f]{32}")) {
             throw noSuchUpload(uploadId);
         }
-        Properties p = storedRecord(bucket, uploadId).orElseThrow(() -> noSuchUpload(uploadId));
-        if (!key.equals(p.getProperty("key"))) {
+        Upload u = storedRecord(bucket, uploadId).orElseThrow(() -> noSuchUpload(uploadId));
+        if (!key.equals(u.key()) || u.props().getProperty(TOKEN) == null) {
             throw noSuchUpload(uploadId);
         }
-        return p;
+        return u;
     }
 
     /** The stored record of an upload, if it still exists. */
-    private Optional<Properties> storedRecord(String bucket, String uploadId) {
-        Optional<byte[]> stored = Failures.translate(() -> hybris.get(Buckets.UPLOADS, record(bucket, uploadId)));
-        if (stored.isEmpty()) {
-            return Optional.empty();
-        }
-        Properties p = new Properties();
+    private Optional<Upload> storedRecord(String bucket, String uploadId) {
+        return Failures.translate(() -> hybris.get(Buckets.UPLOADS, record(bucket, uploadId), ByteRange.all()))
+                .map(stream -> {
+                    try (ValueStream in = stream) {
+                        Properties p = new Properties();
+                        p.load(new ByteArrayInputStream(in.readAllBytes()));
+                        return new Upload(p, in.version().version(), bucket, p.getProperty("key"));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+    }
+
+    private static byte[] bytesOf(Properties p) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            p.load(new ByteArrayInputStream(stored.get()));
+            p.store(out, null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return Optional.of(p);
+        return out.toByteArray();
     }
 
     private static S3Exception noSuchUpload(String uploadId) {
@@ -136,13 +172,15 @@ final class MultipartUploads {
         buckets.require(bucket);
         int n = partNumber(r.param("partNumber"));
         String uploadId = r.param("uploadId");
-        upload(bucket, r.key(), uploadId);
+        PartUpload upload = upload(bucket, r.key(), uploadId).core();
         Payloads.Payload payload = Payloads.open(r, auth);
-        VersionInfo v = Failures.translate(() -> hybris.put(Buckets.UPLOADS, part(bucket, uploadId, n),
-                payload.in(), payload.length(), PutOptions.none().withMetadataAfterRead(() -> Map.of(
-                        ObjectMetadata.ETAG, payload.in().md5Hex(),
-                        ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis())))));
-        r.exchange().getResponseHeaders().set("ETag", ObjectMetadata.quoted(ObjectMetadata.etag(v)));
+        UploadedPart stored = Failures.translate(() -> parts.upload(upload, n, payload.in(), payload.length()));
+        String md5 = payload.in().md5Hex();
+        Failures.translate(() -> hybris.put(Buckets.UPLOADS, part(bucket, uploadId, n), stored.toBytes(),
+                PutOptions.none().withMetadata(Map.of(ObjectMetadata.ETAG, md5, PART_SIZE,
+                        Long.toString(stored.size()), ObjectMetadata.MTIME,
+                        Long.toString(System.currentTimeMillis())))));
+        r.exchange().getResponseHeaders().set("ETag", ObjectMetadata.quoted(md5));
         Exchanges.empty(r.exchange(), 200);
     }
 
@@ -182,6 +220,10 @@ final class MultipartUploads {
         return out;
     }
 
+    private static long partSize(VersionInfo partRecord) {
+        return Long.parseLong(partRecord.metadata().getOrDefault(PART_SIZE, "0"));
+    }
+
     void listParts(S3Request r) throws IOException {
         String bucket = r.bucket();
         buckets.require(bucket);
@@ -204,7 +246,7 @@ final class MultipartUploads {
             xml.start("Part").element("PartNumber", e.getKey())
                     .element("LastModified", S3Xml.time(ObjectMetadata.lastModified(e.getValue())))
                     .element("ETag", ObjectMetadata.quoted(ObjectMetadata.etag(e.getValue())))
-                    .element("Size", e.getValue().size()).end();
+                    .element("Size", partSize(e.getValue())).end();
         }
         Exchanges.xml(r.exchange(), 200, xml.toString());
     }
@@ -224,11 +266,11 @@ final class MultipartUploads {
                 if (rest.contains("/")) {
                     continue; // a part
                 }
-                Optional<Properties> found = storedRecord(bucket, rest);
-                if (found.isEmpty()) {
+                Optional<Upload> found = storedRecord(bucket, rest);
+                if (found.isEmpty() || found.get().completing()) {
                     continue; // completed or aborted since the listing
                 }
-                Properties p = found.get();
+                Properties p = found.get().props();
                 xml.start("Upload").element("Key", p.getProperty("key")).element("UploadId", rest)
                         .element("StorageClass", "STANDARD")
                         .element("Initiated", S3Xml.time(Long.parseLong(p.getProperty("initiated", "0")))).end();
@@ -242,11 +284,30 @@ final class MultipartUploads {
         String bucket = r.bucket();
         buckets.require(bucket);
         String uploadId = r.param("uploadId");
-        upload(bucket, r.key(), uploadId);
+        Upload upload = upload(bucket, r.key(), uploadId);
+        if (upload.completing()) {
+            throw noSuchUpload(uploadId); // being completed: S3 answers an abort of a completed upload so
+        }
+        // the record first, conditionally: no complete starts after it, and one that marked the record wins
+        boolean removed = Failures.translate(() -> {
+            try {
+                hybris.delete(Buckets.UPLOADS, record(bucket, uploadId), DeleteOptions.ifMatch(upload.version()));
+                return true;
+            } catch (PreconditionFailedException e) {
+                return false;
+            }
+        });
+        if (!removed) {
+            throw noSuchUpload(uploadId); // a complete marked it meanwhile, or another abort removed it
+        }
+        try {
+            parts.abort(upload.core());
+        } catch (InvalidRequestException completed) {
+            // a complete that marked the record before us committed: its parts are the object now
+        }
         for (int n : parts(bucket, uploadId).keySet()) {
             hybris.delete(Buckets.UPLOADS, part(bucket, uploadId, n));
         }
-        hybris.delete(Buckets.UPLOADS, record(bucket, uploadId));
         Exchanges.empty(r.exchange(), 204);
     }
 
@@ -255,7 +316,7 @@ final class MultipartUploads {
         String key = r.key();
         buckets.require(bucket);
         String uploadId = r.param("uploadId");
-        Properties record = upload(bucket, key, uploadId);
+        Upload upload = upload(bucket, key, uploadId);
         Element root = S3Xml.parse(r.readSmallBody(S3Xml.MAX_REQUEST_BYTES), "CompleteMultipartUpload");
         List<Element> named = S3Xml.children(root, "Part");
         if (named.isEmpty()) {
@@ -263,8 +324,7 @@ final class MultipartUploads {
         }
         Map<Integer, VersionInfo> stored = parts(bucket, uploadId);
         List<Integer> order = new ArrayList<>();
-        List<VersionInfo> versions = new ArrayList<>();
-        long total = 0;
+        List<UploadedPart> chosen = new ArrayList<>();
         MessageDigest md5s = md5();
         for (Element p : named) {
             int n = partNumber(S3Xml.text(p, "PartNumber"));
@@ -272,30 +332,32 @@ final class MultipartUploads {
             if (!order.isEmpty() && n <= order.get(order.size() - 1)) {
                 throw new S3Exception(400, "InvalidPartOrder", "The list of parts was not in ascending order");
             }
-            VersionInfo v = stored.get(n);
-            if (v == null || etag == null || !ObjectMetadata.unquoted(etag).equals(ObjectMetadata.etag(v))) {
+            Optional<UploadedPart> part = stored.containsKey(n) ? receipt(bucket, uploadId, n, etag)
+                    : Optional.empty();
+            if (part.isEmpty()) {
                 throw new S3Exception(400, "InvalidPart", "One or more of the specified parts could not be found"
                         + " or its ETag did not match: part " + n);
             }
             order.add(n);
-            versions.add(v);
-            total += v.size();
-            md5s.update(HexFormat.of().parseHex(ObjectMetadata.etag(v)));
+            chosen.add(part.get());
+            md5s.update(HexFormat.of().parseHex(ObjectMetadata.unquoted(etag)));
         }
-        for (int i = 0; i < versions.size() - 1; i++) {
-            if (versions.get(i).size() < MIN_PART) {
+        for (int i = 0; i < chosen.size() - 1; i++) {
+            if (chosen.get(i).size() < MIN_PART) {
                 throw new S3Exception(400, "EntityTooSmall", "Your proposed upload is smaller than the minimum"
-                        + " allowed size: part " + order.get(i) + " is " + versions.get(i).size() + " bytes; every"
+                        + " allowed size: part " + order.get(i) + " is " + chosen.get(i).size() + " bytes; every"
                         + " part but the last must be at least 5 MiB");
             }
         }
         String etag = HexFormat.of().formatHex(md5s.digest()) + "-" + order.size();
         Map<String, String> meta = new LinkedHashMap<>();
-        record.stringPropertyNames().stream().filter(n -> n.startsWith("meta."))
-                .forEach(n -> meta.put(n.substring(5), record.getProperty(n)));
+        upload.props().stringPropertyNames().stream().filter(n -> n.startsWith("meta."))
+                .forEach(n -> meta.put(n.substring(5), upload.props().getProperty(n)));
         meta.put(ObjectMetadata.ETAG, etag);
+        meta.put(ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis()));
+        markCompleting(bucket, uploadId, upload);
 
-        // 200 now, spaces while the parts are joined, then the result (or an error) as the body
+        // 200 now, spaces while the upload commits, then the result (or an error) as the body
         r.exchange().getResponseHeaders().set("Content-Type", "application/xml");
         r.exchange().sendResponseHeaders(200, 0);
         OutputStream out = r.exchange().getResponseBody();
@@ -308,16 +370,23 @@ final class MultipartUploads {
                     out.flush();
                     spaced[0] = true;
                 } catch (IOException e) {
-                    // the client left; the put goes on and completes the upload
+                    // the client left; the commit goes on and completes the upload
                 }
             }
         }, 5, 5, TimeUnit.SECONDS);
         String body;
         try {
-            long length = total;
-            VersionInfo done = Failures.translate(() -> hybris.put(bucket, key, joined(bucket, uploadId, order),
-                    length, PutOptions.none().withMetadata(meta).withMetadataAfterRead(() -> Map.of(
-                            ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis())))));
+            VersionInfo done = Failures.translate(() -> {
+                try {
+                    return parts.complete(upload.core(), chosen, PutOptions.none().withMetadata(meta));
+                } catch (UploadExpiredException e) {
+                    throw new S3Exception(404, "NoSuchUpload", "The multipart upload was idle too long and its"
+                            + " parts were removed; upload the object again (" + e.getMessage() + ")", e);
+                } catch (PreconditionFailedException e) {
+                    throw new S3Exception(409, "OperationAborted", "A multipart upload of this key started later"
+                            + " completed first; this one cannot complete (" + e.getMessage() + ")", e);
+                }
+            });
             for (int n : stored.keySet()) {
                 hybris.delete(Buckets.UPLOADS, part(bucket, uploadId, n));
             }
@@ -340,27 +409,54 @@ final class MultipartUploads {
         }
     }
 
-    private static S3Xml root(boolean[] spaced, String name) {
-        return spaced[0] ? S3Xml.documentWithoutDeclaration(name) : S3Xml.document(name);
+    /** Part {@code n}'s receipt, if its record is there and its ETag is {@code etag}. */
+    private Optional<UploadedPart> receipt(String bucket, String uploadId, int n, String etag) {
+        if (etag == null) {
+            return Optional.empty();
+        }
+        return Failures.translate(() -> hybris.get(Buckets.UPLOADS, part(bucket, uploadId, n), ByteRange.all()))
+                .flatMap(stream -> {
+                    try (ValueStream in = stream) {
+                        byte[] bytes = in.readAllBytes();
+                        return ObjectMetadata.unquoted(etag).equals(ObjectMetadata.etag(in.version()))
+                                ? Optional.of(UploadedPart.fromBytes(bytes)) : Optional.empty();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
     }
 
-    /** The parts' bytes in order, each opened (and hash-checked by Hybris) when the previous one ends. */
-    private InputStream joined(String bucket, String uploadId, List<Integer> order) {
-        Iterator<Integer> it = order.iterator();
-        return new SequenceInputStream(new Enumeration<InputStream>() {
-            @Override
-            public boolean hasMoreElements() {
-                return it.hasNext();
+    /**
+     * Marks the record {@code completing} with a conditional write, so that an abort from now on fails instead of
+     * deleting the parts; a record already marked (a retried complete) stays so.
+     */
+    private void markCompleting(String bucket, String uploadId, Upload upload) {
+        Upload current = upload;
+        for (int attempt = 0; !current.completing(); attempt++) {
+            current.props().setProperty(STATE, COMPLETING);
+            byte[] marked = bytesOf(current.props());
+            String version = current.version();
+            boolean done = Failures.translate(() -> {
+                try {
+                    hybris.put(Buckets.UPLOADS, record(bucket, uploadId), marked, PutOptions.ifMatch(version));
+                    return true;
+                } catch (PreconditionFailedException e) {
+                    return false;
+                }
+            });
+            if (done) {
+                return;
             }
+            current = storedRecord(bucket, uploadId).orElseThrow(() -> noSuchUpload(uploadId));
+            if (attempt >= 3) {
+                throw new S3Exception(409, "OperationAborted", "A conflicting operation is in progress on this"
+                        + " multipart upload; try again");
+            }
+        }
+    }
 
-            @Override
-            public InputStream nextElement() {
-                int n = it.next();
-                ValueStream s = hybris.getStream(Buckets.UPLOADS, part(bucket, uploadId, n))
-                        .orElseThrow(() -> new UncheckedIOException(new IOException("part " + n + " vanished")));
-                return s;
-            }
-        });
+    private static S3Xml root(boolean[] spaced, String name) {
+        return spaced[0] ? S3Xml.documentWithoutDeclaration(name) : S3Xml.document(name);
     }
 
     private static MessageDigest md5() {

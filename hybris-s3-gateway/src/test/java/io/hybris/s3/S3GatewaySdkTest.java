@@ -136,9 +136,46 @@ class S3GatewaySdkTest extends GatewayFixture {
         assertThat(java.util.Arrays.copyOfRange(got, 5 << 20, 10 << 20)).isEqualTo(parts[1]);
         assertThat(s3.headObject(b -> b.bucket("mpu-test").key("big.bin")).contentType()).isEqualTo("video/mp4");
         assertThat(hybris.list(Buckets.UPLOADS)).as("parts and record deleted").isEmpty();
+        assertThat(hybris.describe("mpu-test", "big.bin").orElseThrow().sequence())
+                .as("the parts' chunks are the object's: the version the upload reserved").isEqualTo(1L << 32);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(objectsOf("mpu-test", "big.bin")).as("11 chunks and the manifest, on 2 clouds each, and"
+                        + " nothing of the parts' records").hasSize(24));
         assertThatThrownBy(() -> s3.listParts(b -> b.bucket("mpu-test").key("big.bin").uploadId(uploadId)))
                 .isInstanceOfSatisfying(S3Exception.class,
                         e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("NoSuchUpload"));
+    }
+
+    /** The names of the objects of {@code key} in {@code bucket} on every cloud. */
+    private List<String> objectsOf(String bucket, String key) {
+        String prefix = io.hybris.spi.VersionName.keyPrefix("hybris/", bucket, key);
+        return clouds.stream().flatMap(c -> c.list(prefix).stream()).map(io.hybris.spi.CloudObject::key).toList();
+    }
+
+    @Test
+    void anAbortedUploadLeavesNothingAndCannotComplete() {
+        s3.createBucket(b -> b.bucket("mpu-abort"));
+        s3.putObject(b -> b.bucket("mpu-abort").key("k"), RequestBody.fromString("kept"));
+        String uploadId = s3.createMultipartUpload(b -> b.bucket("mpu-abort").key("k")).uploadId();
+        byte[] bytes = new byte[3 << 20];
+        new Random(5).nextBytes(bytes);
+        String etag = s3.uploadPart(b -> b.bucket("mpu-abort").key("k").uploadId(uploadId).partNumber(1),
+                RequestBody.fromBytes(bytes)).eTag();
+        assertThat(objectsOf("mpu-abort", "k")).as("the old value, and 3 chunks on 2 clouds").hasSize(2 + 6);
+
+        s3.abortMultipartUpload(b -> b.bucket("mpu-abort").key("k").uploadId(uploadId));
+
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(objectsOf("mpu-abort", "k")).as("only the old value").hasSize(2));
+        assertThat(hybris.list(Buckets.UPLOADS)).isEmpty();
+        assertThatThrownBy(() -> s3.completeMultipartUpload(b -> b.bucket("mpu-abort").key("k").uploadId(uploadId)
+                .multipartUpload(CompletedMultipartUpload.builder().parts(CompletedPart.builder().partNumber(1)
+                        .eTag(etag).build()).build()))).isInstanceOfSatisfying(S3Exception.class,
+                e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("NoSuchUpload"));
+        assertThatThrownBy(() -> s3.abortMultipartUpload(b -> b.bucket("mpu-abort").key("k").uploadId(uploadId)))
+                .isInstanceOfSatisfying(S3Exception.class,
+                        e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("NoSuchUpload"));
+        assertThat(s3.getObjectAsBytes(b -> b.bucket("mpu-abort").key("k")).asUtf8String()).isEqualTo("kept");
     }
 
     @Test
