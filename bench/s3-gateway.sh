@@ -40,3 +40,18 @@ log "gateway on port $port; boto3 from $python"
 "$python" "$repo_root/bench/s3_gateway_bench.py" "$out" "$rounds" "$seconds" \
     "gateway=http://127.0.0.1:$port,bench,bench-secret" \
     "minio=$(prop minio.endpoint),$(prop minio.access-key),$(prop minio.secret-key)" | tee "$out/summary.md"
+
+# each cloud's own throughput through its Hybris driver, same sizes and callers: a PUT waits for the slower of the
+# f+1 = 2 clouds it writes (the second best), a GET reads from the best
+log "each cloud on its own (Hybris drivers, 4 KiB x 16 callers for ${seconds} s; 1 GiB as 8 MiB objects x 10)"
+java -Xmx3g -cp "$(benchmark_jar)" io.hybris.benchmarks.CloudThroughputRun "$env_dir/endpoints.properties" \
+    "$seconds" 16 1024 >"$out/clouds.tsv"
+{
+    echo
+    echo "| cloud on its own | PUT 4 KiB ops/s | GET 4 KiB ops/s | PUT 8 MiB objects, MiB/s | GET 8 MiB objects, MiB/s |"
+    echo "|---|---|---|---|---|"
+    awk -F'\t' '{printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5}' "$out/clouds.tsv"
+    second() { cut -f"$1" "$out/clouds.tsv" | sort -g | tail -n 2 | head -n 1; }
+    best() { cut -f"$1" "$out/clouds.tsv" | sort -g | tail -n 1; }
+    echo "| second best (what a PUT waits for), best (what a GET reads) | $(second 2) | $(best 3) | $(second 4) | $(best 5) |"
+} | tee -a "$out/summary.md"
