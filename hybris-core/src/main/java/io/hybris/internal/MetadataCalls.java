@@ -209,19 +209,41 @@ final class MetadataCalls {
 
     /**
      * Runs a call on the caller's thread: the store bounds its own call time and the deadline leaves more than
-     * that bound, so waiting on another thread would only add two hand-offs.
+     * that bound, so waiting on another thread would only add two hand-offs. A failure caused by an interrupt of
+     * the caller, or by {@link #close()} (which closes an owned store under the call), is reported as it is off
+     * the caller's thread: {@link CallInterruptedException} or {@link ClientClosedException}, whatever the store
+     * made of it.
      */
     private <T> T callInline(String what, boolean isWrite, Callable<T> call) throws VersionConflictException {
         try {
             return call.call();
-        } catch (VersionConflictException | HybrisException e) {
+        } catch (VersionConflictException e) {
             throw e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CallInterruptedException(what + " interrupted" + (isWrite ? "; the write's outcome is unknown"
                     : ""), isWrite, e);
         } catch (Exception e) {
-            throw new MetadataStoreException(what + " on " + store.describe() + " failed: " + e, e);
+            throw inlineFailure(what, isWrite, e);
         }
+    }
+
+    private HybrisException inlineFailure(String what, boolean isWrite, Exception e) {
+        if (e instanceof CallInterruptedException || e instanceof ClientClosedException) {
+            return (HybrisException) e;
+        }
+        if (Thread.currentThread().isInterrupted()) { // the store mapped an interrupt and kept the flag
+            return new CallInterruptedException(what + " interrupted" + (isWrite
+                    ? "; the request may have reached " + store.describe() + ", so the write's outcome is unknown"
+                    : ""), isWrite, e);
+        }
+        if (closing.isDone()) {
+            return new ClientClosedException(what + " abandoned: the client was closed"
+                    + (isWrite ? "; the write's outcome is unknown" : ""), e);
+        }
+        if (e instanceof HybrisException h) {
+            return h;
+        }
+        return new MetadataStoreException(what + " on " + store.describe() + " failed: " + e, e);
     }
 }

@@ -4,8 +4,10 @@
  */
 package io.hybris.testkit;
 
+import io.hybris.CallInterruptedException;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
+import io.hybris.MetadataUnavailableException;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.MetadataKey;
@@ -23,18 +25,22 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Metadata calls run on the caller's thread exactly when the store bounds its call time below the remaining
  * deadline ({@code MetadataStore.callTimeBound()}), and on a pool thread otherwise; listings always on a pool
- * thread.
+ * thread. An interrupt of a call made in place is reported as it is off the caller's thread.
  */
 class MetadataCallThreadTest {
 
     /** Records which threads read, update and list; reports the given call-time bound. */
-    private static final class ThreadRecordingStore implements MetadataStore {
+    private static class ThreadRecordingStore implements MetadataStore {
         private final InMemoryMetadataStore delegate = new InMemoryMetadataStore();
         private final Optional<Duration> bound;
         final Set<String> singleCallThreads = ConcurrentHashMap.newKeySet();
@@ -126,6 +132,47 @@ class MetadataCallThreadTest {
         exercise(store, Duration.ofSeconds(20));
 
         assertThat(store.singleCallThreads).isNotEmpty().doesNotContain(Thread.currentThread().getName());
+    }
+
+    @Test
+    void anInterruptOfACallInPlaceIsReportedAsCallInterruptedExceptionWhateverTheStoreMadeOfIt() throws Exception {
+        CountDownLatch inUpdate = new CountDownLatch(1);
+        ThreadRecordingStore store = new ThreadRecordingStore(Optional.of(Duration.ofSeconds(1))) {
+            @Override
+            public void conditionalUpdate(MetadataUpdate update) {
+                inUpdate.countDown();
+                try {
+                    new CountDownLatch(1).await(); // until interrupted
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt(); // as the ZooKeeper and Consul stores map an interrupt
+                    throw new MetadataUnavailableException("update interrupted; a write's outcome is unknown", e);
+                }
+            }
+        };
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        AtomicBoolean flag = new AtomicBoolean();
+        try (Hybris h = Hybris.open(HybrisConfig.builder().f(1).metadataStore(store).deadline(Duration.ofSeconds(20))
+                .cloud(new InMemoryCloudStore("c0")).cloud(new InMemoryCloudStore("c1"))
+                .probeInterval(Duration.ZERO).build())) {
+            Thread writer = new Thread(() -> {
+                try {
+                    h.put("box", "k", "v".getBytes(StandardCharsets.UTF_8));
+                } catch (Throwable t) {
+                    thrown.set(t);
+                    flag.set(Thread.currentThread().isInterrupted());
+                }
+            }, "interrupted-writer");
+            writer.start();
+            assertThat(inUpdate.await(10, TimeUnit.SECONDS)).isTrue();
+            writer.interrupt();
+            writer.join(10_000);
+            assertThat(writer.isAlive()).isFalse();
+        }
+        assertThat(store.singleCallThreads).contains("interrupted-writer");
+        assertThat(thrown.get()).isInstanceOf(CallInterruptedException.class)
+                .hasCauseInstanceOf(MetadataUnavailableException.class);
+        assertThat(((CallInterruptedException) thrown.get()).outcomeUnknown()).isTrue();
+        assertThat(flag).as("interrupt flag kept").isTrue();
     }
 
     @Test

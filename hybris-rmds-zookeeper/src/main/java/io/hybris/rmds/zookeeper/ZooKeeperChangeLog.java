@@ -69,6 +69,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         for (MetadataUpdate u : updates) {
             String container = u.key().container();
             if (!known.contains(container)) {
+                session.deadline().beforeRequest("creation", "change log of container " + container);
                 try {
                     client.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT)
                             .forPath(path(container), marker(0));

@@ -65,7 +65,10 @@ import java.util.function.Function;
  * {@link ZooKeeperMetadataStoreProvider#OPTIONS} lists every option with its default and meaning (the table in
  * {@code docs/zookeeper.md} is made from it); the builder's setters carry the same names. A call against an
  * unreachable ensemble fails with {@link MetadataUnavailableException} after about connect-timeout +
- * operation-timeout.
+ * operation-timeout; a request on a connected session that gets no answer fails after request-timeout (the
+ * connection is then dropped and the request retried on a new one). A read, watched read or conditional update
+ * ends within connect-timeout + operation-timeout + request-timeout (+ 1 s), which the store reports as its
+ * {@link #callTimeBound()}.
  *
  * <h2>Failures</h2>
  * An unreachable ensemble at start, and connection loss, session expiry or operation timeouts that outlast the
@@ -137,9 +140,11 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
     private final String description;
     private final ZooKeeperChangeLog changeLog;
     private final ZooKeeperWrites writes;
+    private final CallDeadline deadline;
 
     private ZooKeeperMetadataStore(ZooKeeperSettings s, ZooKeeperSession session) {
         this.session = session;
+        this.deadline = session.deadline();
         this.client = session.client();
         this.layout = new ZooKeeperLayout(s.root());
         this.readMode = s.readMode();
@@ -158,6 +163,15 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
     @Override
     public Optional<VersionedValue> read(MetadataKey key) {
         session.checkOpen();
+        boolean began = deadline.begin();
+        try {
+            return readWithin(key);
+        } finally {
+            deadline.end(began);
+        }
+    }
+
+    private Optional<VersionedValue> readWithin(MetadataKey key) {
         String path = layout.path(key);
         if (readMode == ReadMode.SYNC) {
             Optional<Optional<VersionedValue>> fast = session.pipelinedSyncRead(path);
@@ -167,6 +181,7 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         }
         try {
             session.beforeRead();
+            deadline.beforeRequest("read", key.toString());
             Stat stat = new Stat();
             byte[] data = client.getData().storingStatIn(stat).forPath(path);
             return Optional.of(ZooKeeperLayout.versioned(data, stat));
@@ -181,17 +196,28 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
     public WatchedRead readAndWatch(MetadataKey key, Runnable onChange) {
         Objects.requireNonNull(onChange, "onChange");
         session.checkOpen();
+        boolean began = deadline.begin();
+        try {
+            return readAndWatchWithin(key, onChange);
+        } finally {
+            deadline.end(began);
+        }
+    }
+
+    private WatchedRead readAndWatchWithin(MetadataKey key, Runnable onChange) {
         String path = layout.path(key);
         ZooKeeperWatch watch = new ZooKeeperWatch(session, description, path, onChange);
         try {
             session.beforeRead();
             for (int attempt = 0; attempt < MAX_WATCH_ATTEMPTS; attempt++) {
                 try {
+                    deadline.beforeRequest("read", key.toString());
                     Stat stat = new Stat();
                     byte[] data = client.getData().storingStatIn(stat).usingWatcher(watch).forPath(path);
                     return new WatchedRead(Optional.of(ZooKeeperLayout.versioned(data, stat)), watch);
                 } catch (KeeperException.NoNodeException missing) {
                     // getData sets no watch on a missing node; an exists watch fires when it is created
+                    deadline.beforeRequest("read", key.toString());
                     if (client.checkExists().usingWatcher(watch).forPath(path) == null) {
                         return new WatchedRead(Optional.empty(), watch);
                     }
@@ -268,12 +294,33 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
 
     @Override
     public void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
-        writes.write(List.of(update));
+        boolean began = deadline.begin();
+        try {
+            writes.write(List.of(update));
+        } finally {
+            deadline.end(began);
+        }
     }
 
     @Override
     public void conditionalUpdateAll(List<MetadataUpdate> updates) throws VersionConflictException {
-        writes.write(updates);
+        boolean began = deadline.begin();
+        try {
+            writes.write(updates);
+        } finally {
+            deadline.end(began);
+        }
+    }
+
+    /**
+     * connect-timeout + operation-timeout + request-timeout, plus 1 s for scheduling: a read, a watched read or
+     * a conditional update ends within it, answered or failed, whatever happens to the connection (see
+     * {@code CallDeadline}); so Hybris runs these calls on the caller's thread when the call's deadline leaves
+     * more. Listings and the change log are not bounded this way (Hybris runs listings on its own threads).
+     */
+    @Override
+    public Optional<Duration> callTimeBound() {
+        return Optional.of(deadline.bound());
     }
 
     // ------------------------------------------------------------------ change log
@@ -349,6 +396,7 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         Duration sessionTimeout = ZooKeeperMetadataStoreProvider.SESSION_TIMEOUT.defaultValue().orElseThrow();
         Duration connectTimeout = ZooKeeperMetadataStoreProvider.CONNECT_TIMEOUT.defaultValue().orElseThrow();
         Duration operationTimeout;
+        Duration requestTimeout = ZooKeeperMetadataStoreProvider.REQUEST_TIMEOUT.defaultValue().orElseThrow();
         Duration startTimeout = ZooKeeperMetadataStoreProvider.START_TIMEOUT.defaultValue().orElseThrow();
         String digest;
         int changesRetention = ZooKeeperMetadataStoreProvider.CHANGES_RETENTION.defaultValue().orElseThrow();
@@ -403,6 +451,16 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         /** How long a call keeps retrying after connection loss; default the connect timeout. */
         public Builder operationTimeout(Duration operationTimeout) {
             this.operationTimeout = operationTimeout;
+            return this;
+        }
+
+        /**
+         * How long one request waits for its answer on a connected session (ZooKeeper's
+         * {@code zookeeper.request.timeout}); default 5 s. With the connect and operation timeouts it bounds a
+         * call ({@link ZooKeeperMetadataStore#callTimeBound()}).
+         */
+        public Builder requestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
             return this;
         }
 

@@ -48,6 +48,11 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
             .deprecatedAlias("connection-timeout");
     static final Option<Duration> OPERATION_TIMEOUT = Option.duration("operation-timeout", null, "how long a call"
             + " keeps retrying after a connection loss").positive().defaultText("= `connect-timeout`");
+    static final Option<Duration> REQUEST_TIMEOUT = Option.duration("request-timeout", Duration.ofSeconds(5), "how"
+            + " long one request waits for its answer on a connected session (ZooKeeper's `zookeeper.request.timeout`);"
+            + " then the connection is dropped and the request retried on a new one within `operation-timeout`. A"
+            + " call takes at most `connect-timeout` + `operation-timeout` + `request-timeout` (+ 1 s), so Hybris"
+            + " runs it on the caller's thread when the call's deadline leaves more").positive();
     static final Option<Duration> START_TIMEOUT = Option.duration("start-timeout", Duration.ofSeconds(15), "how"
             + " long opening waits for the first connection").positive();
     static final Option<String> DIGEST = Option.string("digest", null, "`user:password`: authenticate with the"
@@ -62,7 +67,7 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
      * embedded ZooKeeper (module {@code hybris-rmds-zookeeper-embedded}).
      */
     public static final OptionSet CLIENT = OptionSet.of(ROOT, READ_MODE, SESSION_TIMEOUT, CONNECT_TIMEOUT,
-            OPERATION_TIMEOUT, START_TIMEOUT, DIGEST, CHANGES_RETENTION);
+            OPERATION_TIMEOUT, REQUEST_TIMEOUT, START_TIMEOUT, DIGEST, CHANGES_RETENTION);
 
     /** Every option of this provider, in the order of its documentation. */
     public static final OptionSet OPTIONS = OptionSet.of(CONNECT).with(CLIENT.options().toArray(Option<?>[]::new));
@@ -125,6 +130,7 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
         SESSION_TIMEOUT.find(o).ifPresent(b::sessionTimeout);
         CONNECT_TIMEOUT.find(o).ifPresent(b::connectTimeout);
         OPERATION_TIMEOUT.find(o).ifPresent(b::operationTimeout);
+        REQUEST_TIMEOUT.find(o).ifPresent(b::requestTimeout);
         START_TIMEOUT.find(o).ifPresent(b::startTimeout);
         DIGEST.find(o).ifPresent(b::digest);
         CHANGES_RETENTION.find(o).ifPresent(b::changesRetention);

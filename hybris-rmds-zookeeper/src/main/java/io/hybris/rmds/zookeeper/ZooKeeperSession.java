@@ -17,6 +17,7 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
@@ -37,8 +38,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The connection side of a {@link ZooKeeperMetadataStore}: the Curator client (retry policy, digest ACLs), the
- * wait for the first connection, the read-mode barrier before reads, background reads and the mapping of
+ * The connection side of a {@link ZooKeeperMetadataStore}: the Curator client (retry policy, request timeout,
+ * digest ACLs), the per-call deadline ({@link CallDeadline}), the wait for the first connection, the read-mode barrier before reads, background reads and the mapping of
  * ZooKeeper and Curator failures to the SPI's exceptions. Thread-safe.
  */
 final class ZooKeeperSession implements AutoCloseable {
@@ -50,11 +51,15 @@ final class ZooKeeperSession implements AutoCloseable {
     private final String syncPath;
     private final long backgroundWaitMs;
     private final String description;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CallDeadline deadline;
+    private final AtomicBoolean closed;
 
-    private ZooKeeperSession(ZooKeeperSettings s, CuratorFramework client) {
+    private ZooKeeperSession(ZooKeeperSettings s, CuratorFramework client, CallDeadline deadline,
+                             AtomicBoolean closed) {
         this.settings = s;
         this.client = client;
+        this.deadline = deadline;
+        this.closed = closed;
         this.syncPath = s.root() + "/.sync";
         this.backgroundWaitMs = s.connectTimeout().plus(s.operationTimeout()).plusSeconds(2).toMillis();
         this.description = s.describe();
@@ -62,18 +67,25 @@ final class ZooKeeperSession implements AutoCloseable {
 
     /** Connects (within start-timeout) and makes sure the root (and the sync node) exist. */
     static ZooKeeperSession open(ZooKeeperSettings s) {
+        CallDeadline deadline = new CallDeadline(s.connectTimeout(), s.operationTimeout(), s.requestTimeout(),
+                s.describe());
+        AtomicBoolean closed = new AtomicBoolean();
+        // every synchronous request fails with REQUESTTIMEOUT (and drops the connection) after request-timeout
+        ZKClientConfig zkConfig = new ZKClientConfig();
+        zkConfig.setProperty(ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, Long.toString(s.requestTimeout().toMillis()));
         CuratorFrameworkFactory.Builder cb = CuratorFrameworkFactory.builder()
                 .connectString(s.connect())
                 .sessionTimeoutMs(millis(s.sessionTimeout()))
                 .connectionTimeoutMs(millis(s.connectTimeout()))
-                .retryPolicy(new BoundedRetryPolicy(s.operationTimeout()))
+                .zkClientConfig(zkConfig)
+                .retryPolicy(new BoundedRetryPolicy(s.operationTimeout(), deadline, closed::get))
                 .ensembleTracker(false);
         if (s.digest() != null) {
             cb.authorization("digest", s.digest().getBytes(StandardCharsets.UTF_8))
                     .aclProvider(new DigestAclProvider(s.root(), digestAcl(s.digest())));
         }
         CuratorFramework client = cb.build();
-        ZooKeeperSession session = new ZooKeeperSession(s, client);
+        ZooKeeperSession session = new ZooKeeperSession(s, client, deadline, closed);
         client.getConnectionStateListenable().addListener((c, state) -> session.connectionStateChanged(state));
         client.start();
         try {
@@ -100,6 +112,11 @@ final class ZooKeeperSession implements AutoCloseable {
     /** The Curator client. */
     CuratorFramework client() {
         return client;
+    }
+
+    /** The deadline of the store call running on the current thread. */
+    CallDeadline deadline() {
+        return deadline;
     }
 
     /** Whether the store is closed. */
@@ -175,7 +192,7 @@ final class ZooKeeperSession implements AutoCloseable {
                 value = Optional.empty();
             }
             // answered before the read's reply on the same connection, so normally complete already
-            Integer rc = synced.get(backgroundWaitMs, TimeUnit.MILLISECONDS);
+            Integer rc = synced.get(deadline.waitMillis(backgroundWaitMs), TimeUnit.MILLISECONDS);
             return rc == KeeperException.Code.OK.intValue() ? Optional.of(value) : Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -197,7 +214,10 @@ final class ZooKeeperSession implements AutoCloseable {
                     throw KeeperException.create(KeeperException.Code.get(event.getResultCode()), root);
                 }
             }
-            case QUORUM_WRITE -> client.setData().forPath(syncPath, EMPTY);
+            case QUORUM_WRITE -> {
+                deadline.beforeRequest("sync write", syncPath);
+                client.setData().forPath(syncPath, EMPTY);
+            }
             case LOCAL -> {
                 // a plain read from the connected server
             }
@@ -216,17 +236,21 @@ final class ZooKeeperSession implements AutoCloseable {
         return result;
     }
 
-    /** Waits for a background operation, which Curator bounds by the connection and retry timeouts. */
+    /**
+     * Waits for a background operation, which Curator bounds by the connection and retry timeouts, and at most
+     * until the running call's deadline.
+     */
     <T> T await(CompletableFuture<T> future, String operation, String what) {
+        long waitMs = deadline.waitMillis(backgroundWaitMs);
         try {
-            return future.get(backgroundWaitMs, TimeUnit.MILLISECONDS);
+            return future.get(waitMs, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new MetadataUnavailableException(operation + " of " + what + " on " + description
                     + " interrupted", e);
         } catch (TimeoutException e) {
             throw new MetadataUnavailableException(operation + " of " + what + " on " + description
-                    + " got no answer within " + ConfigValues.format(Duration.ofMillis(backgroundWaitMs)), e);
+                    + " got no answer within " + ConfigValues.format(Duration.ofMillis(waitMs)), e);
         } catch (ExecutionException e) {
             throw failure(operation, what, e.getCause() instanceof Exception x ? x : e);
         }
@@ -247,8 +271,10 @@ final class ZooKeeperSession implements AutoCloseable {
                 case CONNECTIONLOSS, SESSIONEXPIRED, SESSIONMOVED, OPERATIONTIMEOUT, REQUESTTIMEOUT, THROTTLEDOP,
                         NEWCONFIGNOQUORUM, RECONFIGINPROGRESS:
                     return new MetadataUnavailableException(prefix + " failed: ZooKeeper unavailable (" + ke.code()
-                            + ") after waiting " + ConfigValues.format(settings.connectTimeout())
-                            + " for a connection and retrying for " + ConfigValues.format(settings.operationTimeout())
+                            + ") after waiting up to " + ConfigValues.format(settings.connectTimeout())
+                            + " for a connection and retrying for up to "
+                            + ConfigValues.format(settings.operationTimeout()) + " (each request answered within "
+                            + ConfigValues.format(settings.requestTimeout()) + " or timed out)"
                             + "; a write's outcome is unknown", e);
                 case NOAUTH, AUTHFAILED:
                     String user = settings.digestUser();

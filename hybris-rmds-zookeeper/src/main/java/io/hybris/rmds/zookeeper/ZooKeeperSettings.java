@@ -12,6 +12,7 @@ import java.util.function.Function;
 
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.CONNECT_TIMEOUT;
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.OPERATION_TIMEOUT;
+import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.REQUEST_TIMEOUT;
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.CHANGES_RETENTION;
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.SESSION_TIMEOUT;
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.START_TIMEOUT;
@@ -22,13 +23,14 @@ import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.START_TIME
  *
  * @param connect          the connect string, or null while only the client options are checked
  * @param operationTimeout the effective operation timeout (the connect timeout unless set)
+ * @param requestTimeout   ZooKeeper's {@code zookeeper.request.timeout}: the longest one request waits for its answer
  * @param keyNames         names options in messages (full property keys when the store comes from a configuration)
  * @param description      replaces "ZooKeeper at &lt;connect&gt;" in the description, or null
  * @param owned            closed after the client, or null
  */
 record ZooKeeperSettings(String connect, String root, ZooKeeperMetadataStore.ReadMode readMode,
                          Duration sessionTimeout, Duration connectTimeout, Duration operationTimeout,
-                         Duration startTimeout, String digest, int changesRetention, Function<String, String> keyNames,
+                         Duration requestTimeout, Duration startTimeout, String digest, int changesRetention, Function<String, String> keyNames,
                          String description, AutoCloseable owned) {
 
     /** Validates a builder's settings; {@code connect} only if {@code withConnect}. */
@@ -47,13 +49,14 @@ record ZooKeeperSettings(String connect, String root, ZooKeeperMetadataStore.Rea
         Duration connectTimeout = CONNECT_TIMEOUT.check(keys.apply(CONNECT_TIMEOUT.name()), b.connectTimeout);
         Duration operationTimeout = OPERATION_TIMEOUT.check(keys.apply(OPERATION_TIMEOUT.name()),
                 b.operationTimeout != null ? b.operationTimeout : connectTimeout);
+        Duration request = REQUEST_TIMEOUT.check(keys.apply(REQUEST_TIMEOUT.name()), b.requestTimeout);
         Duration start = START_TIMEOUT.check(keys.apply(START_TIMEOUT.name()), b.startTimeout);
         if (b.digest != null && b.digest.indexOf(':') <= 0) {
             throw new HybrisConfigurationException(keys.apply("digest")
                     + " must have the form user:password (value not shown: it is a secret)");
         }
         int retention = CHANGES_RETENTION.check(keys.apply(CHANGES_RETENTION.name()), b.changesRetention);
-        return new ZooKeeperSettings(connect, b.root, b.readMode, session, connectTimeout, operationTimeout, start,
+        return new ZooKeeperSettings(connect, b.root, b.readMode, session, connectTimeout, operationTimeout, request, start,
                 b.digest, retention, keys, b.description, b.owned);
     }
 

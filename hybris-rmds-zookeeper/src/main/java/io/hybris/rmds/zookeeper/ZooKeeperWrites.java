@@ -51,7 +51,7 @@ final class ZooKeeperWrites {
         String operation = single ? "conditional update" : "atomic update";
         for (int attempt = 0; ; attempt++) {
             try {
-                ensureContainers(updates);
+                ensureContainers(updates, operation, what);
                 log.ensure(updates);
                 List<CuratorOp> ops = new ArrayList<>(updates.size() + 1);
                 for (MetadataUpdate u : updates) {
@@ -66,6 +66,7 @@ final class ZooKeeperWrites {
                     }
                 }
                 ops.addAll(log.appendOperations(updates));
+                session.deadline().beforeRequest(operation, what);
                 client.transaction().forOperations(ops);
                 log.committed(updates);
                 return;
@@ -106,10 +107,11 @@ final class ZooKeeperWrites {
                 : "atomic update of " + updates.size() + " keys aborted, nothing written: " + why, e);
     }
 
-    private void ensureContainers(List<MetadataUpdate> updates) throws Exception {
+    private void ensureContainers(List<MetadataUpdate> updates, String operation, String what) throws Exception {
         for (MetadataUpdate u : updates) {
             String container = u.key().container();
             if (u.expectedVersion().isAbsent() && !knownContainers.contains(container)) {
+                session.deadline().beforeRequest(operation, what);
                 client.createContainers(layout.containerPath(container));
                 knownContainers.add(container);
             }

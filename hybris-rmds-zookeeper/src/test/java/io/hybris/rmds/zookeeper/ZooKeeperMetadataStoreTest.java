@@ -21,6 +21,7 @@ import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
@@ -259,7 +260,7 @@ class ZooKeeperMetadataStoreTest {
         String root = uniqueRoot();
         Map<String, String> o = Map.of("connect", server.getConnectString(), "root", root,
                 "read-mode", "quorum-write", "session-timeout", "12s", "connect-timeout", "3s",
-                "operation-timeout", "4s", "start-timeout", "5s", "digest", "carol:pw");
+                "operation-timeout", "4s", "request-timeout", "2s", "start-timeout", "5s", "digest", "carol:pw");
         try (MetadataStore store = new ZooKeeperMetadataStoreProvider().create(options(o));
              CuratorFramework asCarol = raw("carol:pw")) {
             MetadataKey k = new MetadataKey("docs", "k");
@@ -272,6 +273,10 @@ class ZooKeeperMetadataStoreTest {
             CuratorFramework client = ((ZooKeeperMetadataStore) store).curator();
             assertThat(client.getZookeeperClient().getConnectionTimeoutMs()).isEqualTo(3000);
             assertThat(client.getZookeeperClient().getRetryPolicy()).hasToString("BoundedRetryPolicy[bound=4000ms]");
+            assertThat(client.getZookeeperClient().getZooKeeper().getClientConfig()
+                    .getLong(ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, 0)).isEqualTo(2000);
+            assertThat(store.callTimeBound()).as("connect + operation + request timeouts + 1 s")
+                    .hasValue(Duration.ofSeconds(3 + 4 + 2 + 1));
         }
     }
 
