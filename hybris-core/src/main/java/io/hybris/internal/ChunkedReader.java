@@ -28,8 +28,9 @@ import java.util.function.Consumer;
  * Reads a range of a chunked value (docs/streaming.md) as a stream: fetches only the chunks covering the range,
  * at most {@code readAhead} ahead of the reader, each from the fastest cloud holding it through its
  * {@link Layout} (hash-checked against the manifest, other clouds tried chunk by chunk), falling back to the
- * worst-case read for a chunk no listed cloud could provide. The first chunk is fetched alone and the read-ahead starts
- * once it has arrived, so the first byte costs one chunk read, not a share of {@code readAhead} parallel ones. Each chunk must arrive within the idle timeout of being
+ * worst-case read for a chunk no listed cloud could provide. For a stream, the first chunk is fetched alone and the
+ * read-ahead starts once it has arrived, so the first byte costs one chunk read, not a share of {@code readAhead}
+ * parallel ones; a value read whole into memory fetches {@code readAhead} chunks at once. Each chunk must arrive within the idle timeout of being
  * requested. Closing cancels the fetches still running. Used by one reader thread; closable from any thread.
  */
 final class ChunkedReader extends InputStream {
@@ -61,10 +62,12 @@ final class ChunkedReader extends InputStream {
      * @param length  number of bytes to return
      * @param dataKey the version's data key (null if plaintext); zeroed on close
      * @param onClose called once when the stream closes
+     * @param whole   whether the caller reads the range whole into memory (a {@code byte[]} GET): then the first
+     *                {@code readAhead} chunks are fetched at once, as the time to first byte does not matter
      */
     ChunkedReader(ChunkManifest manifest, ObjectKey version, String prefix, Layouts layouts, Fallback fallback,
                   byte[] dataKey, ExecutorService io, Duration idle, int readAhead, long first, long length,
-                  Consumer<ChunkedReader> onClose) {
+                  Consumer<ChunkedReader> onClose, boolean whole) {
         this.manifest = manifest;
         this.version = version;
         this.prefix = prefix;
@@ -79,7 +82,8 @@ final class ChunkedReader extends InputStream {
         this.nextToFetch = length == 0 ? 0 : manifest.chunkAt(first);
         this.lastChunk = length == 0 ? -1 : manifest.chunkAt(first + length - 1);
         this.pos = length == 0 ? 0 : (int) (first - manifest.offsetOf(nextToFetch));
-        fill(1); // the first chunk alone: the time to first byte is one chunk read; next() starts the read-ahead
+        // a stream: the first chunk alone, so the time to first byte is one chunk read; next() starts the read-ahead
+        fill(whole ? readAhead : 1);
     }
 
     @Override

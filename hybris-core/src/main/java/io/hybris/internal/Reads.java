@@ -139,7 +139,7 @@ final class Reads {
             throw new ValueTooLargeException("the value of " + "key '" + mk.key() + "' in " + mk.container() + " has " + length
                     + " bytes, more than one array holds; read it with getStream or getTo", Engine.MAX_ARRAY);
         }
-        try (ChunkedReader in = chunkedReader(mk, meta, stored, dataKey, 0, length)) {
+        try (ChunkedReader in = chunkedReader(mk, meta, stored, dataKey, 0, length, true)) {
             byte[] value = new byte[(int) length];
             int n = 0;
             for (int got; n < value.length && (got = in.read(value, n, value.length - n)) > 0; ) {
@@ -184,7 +184,7 @@ final class Reads {
         long length = range.lengthIn(valueLength);
         java.io.InputStream in;
         if (f.meta().isChunked()) {
-            in = chunkedReader(mk, f.meta(), f.stored(), f.dataKey(), first, length);
+            in = chunkedReader(mk, f.meta(), f.stored(), f.dataKey(), first, length, false);
         } else {
             in = new java.io.ByteArrayInputStream(sealer.open(f.dataKey(), f.stored()), (int) first, (int) length);
         }
@@ -192,7 +192,7 @@ final class Reads {
     }
 
     private ChunkedReader chunkedReader(MetadataKey mk, Metadata meta, byte[] manifestBytes, byte[] dataKey,
-                                        long first, long length) {
+                                        long first, long length, boolean whole) {
         ChunkManifest manifest = ChunkManifest.decode(manifestBytes);
         if (manifest.valueLength() != meta.chunked().valueLength()) {
             throw new HybrisException("the chunk manifest of " + mk + " describes " + manifest.valueLength()
@@ -201,7 +201,7 @@ final class Reads {
         ObjectKey version = new ObjectKey(mk.container(), mk.key(), meta.timestamp());
         ChunkedReader reader = new ChunkedReader(manifest, version, prefix, layouts,
                 (name, chunk, d, failures) -> worstCaseChunk(mk, meta.timestamp(), name, chunk, d, failures),
-                dataKey, io, deadline, readAhead, first, length, openStreams::remove);
+                dataKey, io, deadline, readAhead, first, length, openStreams::remove, whole);
         openStreams.add(reader);
         return reader;
     }
