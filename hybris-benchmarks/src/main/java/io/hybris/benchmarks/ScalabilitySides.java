@@ -48,9 +48,10 @@ final class ScalabilitySides {
 
     /**
      * A what-if, off unless set: with {@code -Dhybris.bench.zookeeper-call-bound=<seconds>} the Hybris side's
-     * ZooKeeper store reports that call-time bound ({@code MetadataStore.callTimeBound()}, which the real store
-     * leaves empty), so Hybris runs its metadata calls on the caller's thread instead of handing each to a pool
-     * thread: it measures what that hand-off costs.
+     * ZooKeeper store reports that call-time bound ({@code MetadataStore.callTimeBound()}) instead of its own. It
+     * measured what handing each metadata call to a pool thread cost while the store reported none; the store now
+     * reports connect + operation + request timeouts + 1 s (26 s with the defaults), so its calls run on the
+     * caller's thread without it.
      */
     static final String ZOOKEEPER_CALL_BOUND = "hybris.bench.zookeeper-call-bound";
 
