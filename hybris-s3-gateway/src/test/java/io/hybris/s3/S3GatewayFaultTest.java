@@ -232,4 +232,66 @@ class S3GatewayFaultTest {
             }
         }
     }
+
+    @Test
+    void aMultipartUploadSpansTwoGatewaysAndACompleteRacingAnAbortNeverLosesTheObject() throws Exception {
+        InMemoryMetadataStore metadata = new InMemoryMetadataStore();
+        List<InMemoryCloudStore> raw = clouds();
+        try (Deployment one = deploy(metadata, raw, Clock.systemUTC(), Duration.ofMinutes(5));
+             Deployment two = deploy(metadata, raw, Clock.systemUTC(), Duration.ofMinutes(5))) {
+            one.s3().createBucket(b -> b.bucket("mpu"));
+            byte[] p1 = new byte[5 << 20];
+            byte[] p2 = new byte[1000];
+            new Random(1).nextBytes(p1);
+            new Random(2).nextBytes(p2);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                for (int round = 0; round < 6; round++) {
+                    String key = "k" + round;
+                    String id = one.s3().createMultipartUpload(b -> b.bucket("mpu").key(key)).uploadId();
+                    String e1 = one.s3().uploadPart(b -> b.bucket("mpu").key(key).uploadId(id).partNumber(1),
+                            RequestBody.fromBytes(p1)).eTag();
+                    String e2 = two.s3().uploadPart(b -> b.bucket("mpu").key(key).uploadId(id).partNumber(2),
+                            RequestBody.fromBytes(p2)).eTag();
+                    Future<String> complete = pool.submit(() -> {
+                        try {
+                            two.s3().completeMultipartUpload(b -> b.bucket("mpu").key(key).uploadId(id)
+                                    .multipartUpload(m -> m.parts(
+                                            software.amazon.awssdk.services.s3.model.CompletedPart.builder()
+                                                    .partNumber(1).eTag(e1).build(),
+                                            software.amazon.awssdk.services.s3.model.CompletedPart.builder()
+                                                    .partNumber(2).eTag(e2).build())));
+                            return "completed";
+                        } catch (S3Exception e) {
+                            return e.awsErrorDetails().errorCode();
+                        }
+                    });
+                    Future<String> abort = pool.submit(() -> {
+                        try {
+                            one.s3().abortMultipartUpload(b -> b.bucket("mpu").key(key).uploadId(id));
+                            return "aborted";
+                        } catch (S3Exception e) {
+                            return e.awsErrorDetails().errorCode();
+                        }
+                    });
+                    List<String> outcome = List.of(complete.get(), abort.get());
+                    assertThat(outcome).as("round %d", round).isIn(List.of("completed", "NoSuchUpload"),
+                            List.of("NoSuchUpload", "aborted"));
+                    if (outcome.get(0).equals("completed")) {
+                        byte[] got = one.s3().getObjectAsBytes(b -> b.bucket("mpu").key(key)).asByteArray();
+                        assertThat(got).as("round %d: the completed object, whole", round).hasSize(p1.length
+                                + p2.length);
+                        assertThat(java.util.Arrays.copyOfRange(got, p1.length, got.length)).isEqualTo(p2);
+                        assertThat(java.util.Arrays.copyOf(got, p1.length)).isEqualTo(p1);
+                    } else {
+                        assertThatThrownBy(() -> one.s3().getObjectAsBytes(b -> b.bucket("mpu").key(key)))
+                                .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode())
+                                        .isEqualTo(404));
+                    }
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
 }
