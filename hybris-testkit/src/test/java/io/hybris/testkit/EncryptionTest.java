@@ -91,16 +91,7 @@ class EncryptionTest {
     }
 
     private static boolean contains(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
+        return TestBytes.contains(haystack, needle);
     }
 
     private void assertNoCloudObjectContainsTheMarker() {
