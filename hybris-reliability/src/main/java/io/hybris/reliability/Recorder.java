@@ -57,9 +57,10 @@ final class Recorder {
         if (!documented(kind, e)) {
             return;
         }
-        if (e instanceof TransactionAbortedException || e instanceof NotEnoughCloudsException) {
+        if (e instanceof TransactionAbortedException || e instanceof NotEnoughCloudsException
+                || e instanceof io.hybris.PreconditionFailedException || e instanceof io.hybris.UploadExpiredException) {
             tally.op(kind, "failed");
-            return; // definite: nothing was written
+            return; // definite: nothing was written (an upload in parts that a later-started one overtook)
         }
         for (int i = 0; i < keys.size(); i++) {
             history.add(new Op(process, ids.get(i) == null ? Kind.DELETE : Kind.WRITE, keys.get(i), ids.get(i),

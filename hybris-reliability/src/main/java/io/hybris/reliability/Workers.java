@@ -5,7 +5,12 @@
 package io.hybris.reliability;
 
 import io.hybris.Hybris;
+import io.hybris.PartUpload;
+import io.hybris.PartUploads;
+import io.hybris.PutOptions;
+import io.hybris.UploadedPart;
 
+import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +19,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The campaign's generator: worker threads, several per client, that run random PUT / GET / DELETE / TPUT on a
+ * The campaign's generator: worker threads, several per client, that run random PUT / GET / DELETE / TPUT and
+ * uploads in parts (two parts, the second first, then one completion) on a
  * small set of keys (so the same key is written concurrently by threads of one client and by different
  * clients) and record every call in the {@link Recorder}. A worker keeps going whatever a call throws or
  * whenever it is interrupted; {@link #stop} ends them.
@@ -95,6 +101,10 @@ final class Workers {
                     }
                 }
                 write("tput", worker, written, writtenIds, () -> client.tput(CONTAINER, values));
+            } else if (dice < 66) {
+                String id = nextId();
+                byte[] v = CampaignValues.bytes(id, Recorder.MAX_PADDING);
+                write("parts", worker, List.of(key), List.of(id), () -> uploadInParts(client, key, v));
             } else {
                 long t0 = System.nanoTime();
                 try {
@@ -106,6 +116,17 @@ final class Workers {
             }
             Thread.interrupted(); // an interrupt that arrived after a call returned is spent here
         }
+    }
+
+    /** The value as an upload in two parts, the second uploaded first, committed at once. */
+    private static void uploadInParts(Hybris client, String key, byte[] v) {
+        PartUploads parts = PartUploads.of(client);
+        PartUpload upload = parts.start(CONTAINER, key);
+        int half = v.length / 2;
+        UploadedPart second = parts.upload(upload, 2, new ByteArrayInputStream(v, half, v.length - half),
+                v.length - half);
+        UploadedPart first = parts.upload(upload, 1, new ByteArrayInputStream(v, 0, half), half);
+        parts.complete(upload, List.of(first, second), PutOptions.none());
     }
 
     private void write(String kind, int worker, List<String> keys, List<String> ids, Runnable call) {
