@@ -53,10 +53,15 @@ final class ConsulCommitQueue {
         void commit(String container, List<ConsulCommit> batch, long giveUpNanos);
     }
 
-    /** One container's queue; {@code leading} while some caller commits for it. */
+    /**
+     * One container's queue; {@code leading} while some caller commits for it. A lane that goes idle leaves the map
+     * ({@code retired}), so a client writing to many containers keeps no queue for the idle ones; a caller that
+     * took a retired lane from the map just before takes the map's current one instead.
+     */
     private static final class Lane {
         final ArrayDeque<ConsulCommit> queue = new ArrayDeque<>();
         boolean leading;
+        boolean retired;
     }
 
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
@@ -75,13 +80,20 @@ final class ConsulCommitQueue {
      * @throws VersionConflictException if a version check of the commit failed (nothing of it was written)
      */
     void commit(String container, ConsulCommit commit) throws VersionConflictException {
-        Lane lane = lanes.computeIfAbsent(container, c -> new Lane());
         commit.waitOnCurrentThread();
-        synchronized (lane) {
-            lane.queue.addLast(commit);
-            if (!lane.leading) {
-                lane.leading = true;
-                commit.moveTo(ConsulCommit.State.LEADER);
+        Lane lane;
+        while (true) {
+            lane = lanes.computeIfAbsent(container, c -> new Lane());
+            synchronized (lane) {
+                if (lane.retired) {
+                    continue; // went idle and left the map after we took it
+                }
+                lane.queue.addLast(commit);
+                if (!lane.leading) {
+                    lane.leading = true;
+                    commit.moveTo(ConsulCommit.State.LEADER);
+                }
+                break;
             }
         }
         boolean interrupted = false;
@@ -115,6 +127,11 @@ final class ConsulCommitQueue {
             }
         }
         commit.outcome();
+    }
+
+    /** How many containers have a queue now (busy ones only), for tests. */
+    int lanes() {
+        return lanes.size();
     }
 
     /** How many commits wait in {@code container}'s queue (not yet in a batch), for tests. */
@@ -160,6 +177,8 @@ final class ConsulCommitQueue {
                 ConsulCommit next = lane.queue.peekFirst();
                 if (next == null) {
                     lane.leading = false;
+                    lane.retired = true;
+                    lanes.remove(container, lane);
                 } else if (served < EXTRA_BATCHES && !failed && System.nanoTime() - leader.giveUpNanos() < 0) {
                     batch = takeBatch(lane);
                 } else {

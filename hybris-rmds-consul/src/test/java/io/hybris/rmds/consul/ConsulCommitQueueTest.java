@@ -124,6 +124,34 @@ class ConsulCommitQueueTest {
 
         assertThat(committing.get()).isSameAs(Thread.currentThread());
         assertThat(queue.queued(C)).isZero();
+        assertThat(queue.lanes()).as("an idle container keeps no queue").isZero();
+    }
+
+    @Test
+    void commitsToManyContainersLeaveNoQueueBehindAndNoneIsLost() throws Exception {
+        List<String> committed = java.util.Collections.synchronizedList(new ArrayList<>());
+        ConsulCommitQueue queue = new ConsulCommitQueue((c, batch, giveUp) -> batch.forEach(x -> {
+            committed.add(c + "/" + x.updates().get(0).key().key());
+            x.succeed();
+        }), "test");
+        List<CompletableFuture<Void>> all = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            String container = "c" + (i % 7);
+            String key = "k" + i;
+            all.add(CompletableFuture.runAsync(() -> {
+                try {
+                    queue.commit(container, commit(key, Duration.ofSeconds(30)));
+                } catch (VersionConflictException e) {
+                    throw new CompletionException(e);
+                }
+            }, callers));
+        }
+        for (CompletableFuture<Void> f : all) {
+            f.get(30, TimeUnit.SECONDS);
+        }
+
+        assertThat(committed).hasSize(400).doesNotHaveDuplicates();
+        assertThat(queue.lanes()).as("every container idle again").isZero();
     }
 
     @Test
