@@ -12,6 +12,8 @@ import io.hybris.PutOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -20,13 +22,24 @@ import java.util.regex.Pattern;
  * multipart uploads in progress live in {@value #UPLOADS}. Both names are reserved: no bucket may take them.
  * Bucket names are Hybris container names: 3-63 characters of {@code a-z}, {@code 0-9} and {@code -}, starting and
  * ending with a letter or digit (S3's rules without dots).
+ *
+ * <p>Object requests check that their bucket exists ({@link #require}); a bucket seen to exist is taken as existing
+ * for {@link #SEEN_FOR} without another registry read (a read per PUT queued behind the metadata store's commits), as
+ * S3's own bucket operations are eventually consistent: a bucket deleted through another gateway may still take
+ * objects for that long. A deletion through this gateway, HeadBucket and the listings always read the registry.
  */
 final class Buckets {
     static final String REGISTRY = "hybris-s3-buckets";
     static final String UPLOADS = "hybris-s3-uploads";
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{1,61}[a-z0-9]");
 
+    /** How long a bucket seen to exist is taken as existing by object requests. */
+    static final java.time.Duration SEEN_FOR = java.time.Duration.ofSeconds(1);
+    private static final int MAX_SEEN = 10_000;
+
     private final Hybris hybris;
+    /** Buckets seen to exist, and until when ({@link System#nanoTime()}) that is taken as still true. */
+    private final Map<String, Long> seen = new ConcurrentHashMap<>();
 
     Buckets(Hybris hybris) {
         this.hybris = hybris;
@@ -68,11 +81,24 @@ final class Buckets {
         return validName(bucket) && hybris.describe(REGISTRY, bucket).isPresent();
     }
 
-    /** @throws S3Exception NoSuchBucket if the bucket does not exist */
+    /**
+     * For object requests: fails unless the bucket exists, or was seen to exist within {@link #SEEN_FOR}.
+     *
+     * @throws S3Exception NoSuchBucket if the bucket does not exist
+     */
     void require(String bucket) {
+        Long until = seen.get(bucket);
+        if (until != null && System.nanoTime() - until < 0) {
+            return;
+        }
         if (!exists(bucket)) {
+            seen.remove(bucket);
             throw S3Exception.noSuchBucket(bucket);
         }
+        if (seen.size() >= MAX_SEEN) {
+            seen.clear();
+        }
+        seen.put(bucket, System.nanoTime() + SEEN_FOR.toNanos());
     }
 
     List<Bucket> list() {
@@ -94,7 +120,10 @@ final class Buckets {
 
     /** Deletes an empty bucket: no object, no multipart upload in progress. */
     void delete(String bucket) {
-        require(bucket);
+        seen.remove(bucket);
+        if (!exists(bucket)) {
+            throw S3Exception.noSuchBucket(bucket);
+        }
         if (!hybris.list(bucket, "", null, 1).keys().isEmpty()) {
             throw new S3Exception(409, "BucketNotEmpty", "The bucket you tried to delete is not empty: " + bucket);
         }
@@ -103,6 +132,7 @@ final class Buckets {
                     + " progress: complete or abort them first: " + bucket);
         }
         hybris.delete(REGISTRY, bucket);
+        seen.remove(bucket);
     }
 
     private static long parse(String s) {

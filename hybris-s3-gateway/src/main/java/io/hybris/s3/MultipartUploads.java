@@ -334,6 +334,9 @@ final class MultipartUploads {
             }
             Optional<UploadedPart> part = stored.containsKey(n) ? receipt(bucket, uploadId, n, etag)
                     : Optional.empty();
+            if (part.isEmpty() && storedRecord(bucket, uploadId).isEmpty()) {
+                throw noSuchUpload(uploadId); // aborted meanwhile: its parts went with it
+            }
             if (part.isEmpty()) {
                 throw new S3Exception(400, "InvalidPart", "One or more of the specified parts could not be found"
                         + " or its ETag did not match: part " + n);
