@@ -8,6 +8,7 @@ import io.hybris.Hybris;
 import io.hybris.cloud.InMemoryCloudStore;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
@@ -41,7 +42,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code hybrisGet} (metadata read with {@code sync} + one in-memory cloud read + SHA-256) against
  *       {@code curatorSyncRead} ({@code sync()} + {@code getData()});</li>
  *   <li>{@code hybrisPut} (metadata read, two in-memory cloud writes, conditional update, background GC)
- *       against {@code curatorReadCas} ({@code sync()} + {@code getData()} + {@code setData().withVersion()}).</li>
+ *       against {@code curatorReadCas} ({@code sync()} + {@code getData()} + {@code setData().withVersion()}),
+ *       {@code zookeeperPipelinedReadCas} (the same read pipelined, as the store sends it) and
+ *       {@code zookeeperPipelinedReadCasWithLog}: that read, then the ZooKeeper work a Hybris commit does — one
+ *       {@code multi} of the version-checked {@code setData} and a sequential change-log record (64 bytes), and every
+ *       250 commits one {@code multi} deleting the 250 oldest records, as the change log's compaction does.</li>
  * </ul>
  * Values are small ({@code valueBytes}) so the metadata path dominates.
  */
@@ -50,7 +55,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 5)
 @Measurement(iterations = 5, time = 5)
-@Fork(1)
+@Fork(3)
 public class MetadataPathBenchmark {
     private static final int KEYS = 256;
 
@@ -62,6 +67,8 @@ public class MetadataPathBenchmark {
     private CuratorFramework curator;
     private byte[] value;
     private final AtomicInteger next = new AtomicInteger();
+    private final java.util.ArrayDeque<String> records = new java.util.ArrayDeque<>();
+    private final byte[] record = new byte[64];
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
@@ -82,6 +89,7 @@ public class MetadataPathBenchmark {
             hybris.put("bench", "key-" + i, value);
             curator.create().creatingParentsIfNeeded().forPath("/raw/key-" + i, value);
         }
+        curator.create().creatingParentsIfNeeded().forPath("/rawlog");
     }
 
     @TearDown(Level.Trial)
@@ -145,6 +153,31 @@ public class MetadataPathBenchmark {
         Stat stat = new Stat();
         pipelinedSyncRead(path, stat);
         return curator.setData().withVersion(stat.getVersion()).forPath(path, value);
+    }
+
+    /**
+     * The pipelined read, then the commit's ZooKeeper work as Hybris does it: the version-checked {@code setData}
+     * and a sequential change-log record in one {@code multi}; every 250 records, one {@code multi} deleting them.
+     * The fair baseline for {@code hybrisPut} (same requests); JMH runs it on one thread.
+     */
+    @Benchmark
+    public Object zookeeperPipelinedReadCasWithLog() throws Exception {
+        String path = "/raw/key-" + key();
+        Stat stat = new Stat();
+        pipelinedSyncRead(path, stat);
+        var results = curator.transaction().forOperations(
+                curator.transactionOp().setData().withVersion(stat.getVersion()).forPath(path, value),
+                curator.transactionOp().create().withMode(org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL)
+                        .forPath("/rawlog/c-", record));
+        records.add(results.get(1).getResultPath());
+        if (records.size() >= 250) {
+            java.util.List<CuratorOp> deletes = new java.util.ArrayList<>();
+            while (!records.isEmpty()) {
+                deletes.add(curator.transactionOp().delete().forPath(records.poll()));
+            }
+            curator.transaction().forOperations(deletes);
+        }
+        return results;
     }
 
     @Benchmark
