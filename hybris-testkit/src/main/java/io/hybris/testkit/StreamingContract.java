@@ -93,6 +93,43 @@ public abstract class StreamingContract extends HybrisContractFixture {
     }
 
     @Test
+    void aValueUploadedInPartsFromTwoClientsIsStoredOnceAndItsLeftoversGo() throws IOException {
+        Hybris a = open(chunking(raw));
+        Hybris b = open(chunking(raw));
+        io.hybris.PartUploads onA = io.hybris.PartUploads.of(a);
+        io.hybris.PartUploads onB = io.hybris.PartUploads.of(b);
+        byte[] p1 = random(CHUNK + 5, 1);     // two chunks
+        byte[] p2 = random(CHUNK, 2);         // one chunk, uploaded twice: the second try is kept
+        byte[] p3 = random(17, 3);            // one short chunk
+        a.put(C, "parts", bytes("before"));
+        io.hybris.PartUpload upload = onA.start(C, "parts");
+        io.hybris.UploadedPart firstTry = onA.upload(upload, 2, new ByteArrayInputStream(random(CHUNK, 22)), CHUNK);
+        io.hybris.UploadedPart u2 = onB.upload(upload, 2, new ByteArrayInputStream(p2), CHUNK);
+        io.hybris.UploadedPart u3 = onA.upload(upload, 3, new ByteArrayInputStream(p3), -1);
+        io.hybris.UploadedPart u1 = onB.upload(new io.hybris.PartUpload(C, "parts", upload.token()), 1,
+                new ByteArrayInputStream(p1), p1.length);
+        assertThat(firstTry.partNumber()).isEqualTo(u2.partNumber());
+        assertThat(a.get(C, "parts")).as("nothing visible before the completion")
+                .hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("before")));
+
+        VersionInfo v = onB.complete(upload, List.of(u1, u2, u3), io.hybris.PutOptions.none());
+
+        byte[] whole = new byte[p1.length + p2.length + p3.length];
+        System.arraycopy(p1, 0, whole, 0, p1.length);
+        System.arraycopy(p2, 0, whole, p1.length, p2.length);
+        System.arraycopy(p3, 0, whole, p1.length + p2.length, p3.length);
+        assertThat(v.size()).isEqualTo(whole.length);
+        assertThat(a.get(C, "parts")).hasValueSatisfying(got -> assertThat(got).isEqualTo(whole));
+        try (ValueStream in = a.get(C, "parts", ByteRange.of(CHUNK, CHUNK + 9)).orElseThrow()) {
+            assertThat(in.readAllBytes()).isEqualTo(Arrays.copyOfRange(whole, CHUNK, CHUNK + 10));
+        }
+        // the first try of part 2 and the old value go; 4 chunks and the manifest stay, on f+1 = 2 clouds each
+        await().atMost(AWAIT).untilAsserted(() -> assertThat(raw.stream()
+                .mapToLong(c -> objectsOn(c, "/parts#")).sum()).isEqualTo(2 * (4 + 1)));
+        assertThat(b.get(C, "parts")).hasValueSatisfying(got -> assertThat(got).isEqualTo(whole));
+    }
+
+    @Test
     void aRangeReadFetchesOnlyTheChunksCoveringIt() throws IOException {
         List<RecordingCloudStore> clouds = recording(UnaryOperator.identity());
         Hybris h = open(chunking(clouds));
