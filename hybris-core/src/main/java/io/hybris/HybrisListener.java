@@ -140,7 +140,9 @@ public interface HybrisListener {
         LIST,
         DESCRIBE,
         /** The orphan sweep ({@link Hybris#sweepOrphans()} and the periodic sweep). */
-        SWEEP
+        SWEEP,
+        /** One part of an upload in parts ({@link PartUploads#upload}); its completion is reported as a PUT. */
+        UPLOAD_PART
     }
 
     /** How a client call ended, from what it returned or the exception it threw. */

@@ -91,6 +91,21 @@ public final class MultipartWriter {
      * first one's (the chunks of both are named apart). On failure every chunk stored is deleted.
      */
     public PartReceipt upload(String container, String key, String token, int part, InputStream in, long length) {
+        long t0 = System.nanoTime();
+        try {
+            PartReceipt receipt = uploadPart(container, key, token, part, in, length);
+            listener.operation(HybrisListener.Operation.UPLOAD_PART, container, HybrisListener.OperationOutcome.OK,
+                    Duration.ofNanos(System.nanoTime() - t0));
+            return receipt;
+        } catch (RuntimeException e) {
+            listener.operation(HybrisListener.Operation.UPLOAD_PART, container, HybrisListener.OperationOutcome.of(e),
+                    Duration.ofNanos(System.nanoTime() - t0));
+            throw e;
+        }
+    }
+
+    private PartReceipt uploadPart(String container, String key, String token, int part, InputStream in,
+                                   long length) {
         UploadToken upload = UploadToken.decode(token);
         if (part < 1 || part > PartNames.MAX_PART) {
             throw new InvalidRequestException("part number " + part + " is out of range: use 1 to "

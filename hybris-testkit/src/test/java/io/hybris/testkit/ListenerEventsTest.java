@@ -185,6 +185,22 @@ class ListenerEventsTest {
     }
 
     @Test
+    void anUploadInPartsReportsEachPartAndItsCompletionAsAPut() {
+        EventRecorder events = new EventRecorder();
+        Hybris h = client(events);
+        io.hybris.PartUploads parts = io.hybris.PartUploads.of(h);
+        io.hybris.PartUpload upload = parts.start(C, "big");
+        io.hybris.UploadedPart p1 = parts.upload(upload, 1, new java.io.ByteArrayInputStream(new byte[10]), 10);
+        assertThatThrownBy(() -> parts.upload(upload, 2, new java.io.ByteArrayInputStream(new byte[3]), 4))
+                .isInstanceOf(io.hybris.ValueLengthMismatchException.class);
+        parts.complete(upload, List.of(p1), io.hybris.PutOptions.none());
+
+        assertThat(events.count(Operation.UPLOAD_PART, OperationOutcome.OK)).isEqualTo(1);
+        assertThat(events.count(Operation.UPLOAD_PART, OperationOutcome.INVALID)).isEqualTo(1);
+        assertThat(events.count(Operation.PUT, OperationOutcome.OK)).isEqualTo(1);
+    }
+
+    @Test
     void cacheLookupsAreReported() {
         EventRecorder events = new EventRecorder();
         MapCache cache = new MapCache();
