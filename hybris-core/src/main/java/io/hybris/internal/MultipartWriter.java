@@ -91,14 +91,20 @@ public final class MultipartWriter {
      * first one's (the chunks of both are named apart). On failure every chunk stored is deleted.
      */
     public PartReceipt upload(String container, String key, String token, int part, InputStream in, long length) {
+        return reported(HybrisListener.Operation.UPLOAD_PART, container,
+                () -> uploadPart(container, key, token, part, in, length));
+    }
+
+    /** Runs {@code call} and reports it to the listener as {@code op}, with its duration and outcome. */
+    private <T> T reported(HybrisListener.Operation op, String container, java.util.function.Supplier<T> call) {
         long t0 = System.nanoTime();
         try {
-            PartReceipt receipt = uploadPart(container, key, token, part, in, length);
-            listener.operation(HybrisListener.Operation.UPLOAD_PART, container, HybrisListener.OperationOutcome.OK,
+            T result = call.get();
+            listener.operation(op, container, HybrisListener.OperationOutcome.OK,
                     Duration.ofNanos(System.nanoTime() - t0));
-            return receipt;
+            return result;
         } catch (RuntimeException e) {
-            listener.operation(HybrisListener.Operation.UPLOAD_PART, container, HybrisListener.OperationOutcome.of(e),
+            listener.operation(op, container, HybrisListener.OperationOutcome.of(e),
                     Duration.ofNanos(System.nanoTime() - t0));
             throw e;
         }
@@ -144,18 +150,8 @@ public final class MultipartWriter {
      */
     public VersionInfo complete(String container, String key, String token, List<PartReceipt> parts,
                                 io.hybris.PutOptions options) {
-        long t0 = System.nanoTime();
-        try {
-            VersionInfo done = completeUpload(container, key, token, parts, LateMetadata.of(options),
-                    Preconditions.of(options));
-            listener.operation(HybrisListener.Operation.PUT, container, HybrisListener.OperationOutcome.OK,
-                    Duration.ofNanos(System.nanoTime() - t0));
-            return done;
-        } catch (RuntimeException e) {
-            listener.operation(HybrisListener.Operation.PUT, container, HybrisListener.OperationOutcome.of(e),
-                    Duration.ofNanos(System.nanoTime() - t0));
-            throw e;
-        }
+        return reported(HybrisListener.Operation.PUT, container, () -> completeUpload(container, key, token, parts,
+                LateMetadata.of(options), Preconditions.of(options)));
     }
 
     private VersionInfo completeUpload(String container, String key, String token, List<PartReceipt> parts,
