@@ -14,8 +14,9 @@ import java.nio.ByteOrder;
  * <p>The chunks are copied, 4 KiB at a time, into {@code long} arrays (eight bytes per element, so each element
  * holds eight independent GF(2^8) values). Each target is then computed by Horner's rule over the bits of its
  * coefficients: {@code acc = 2 * acc XOR (XOR of in[s] with bit b of c[t][s] set)}, for {@code b} from the highest
- * bit any coefficient of the row has down to 0. The XOR of a subset is taken four sources per pass, each source
- * ANDed with an all-ones or all-zeros mask fixed when the kernel is built; the doubling of eight bytes in one
+ * bit any coefficient of the row has down to 0. The XOR of a subset is taken four sources per pass (two when the
+ * last two have no bit there, as with two sources), each source ANDed with an all-ones or all-zeros mask fixed when
+ * the kernel is built; the doubling of eight bytes in one
  * {@code long} is shifts and XORs (shift left within each byte, and reduce the bytes whose top bit overflowed with
  * {@code 0x1d}). Every pass is a plain loop over {@code long} arrays of shifts, ANDs and XORs with loop-invariant
  * operands, which C2 vectorises (AVX2 or AVX-512), unlike table lookups. Leftover bytes (length not a multiple of 8)
@@ -127,7 +128,15 @@ final class JavaKernel {
                 long[] bb = words[g * 4 + 1];
                 long[] c = words[g * 4 + 2];
                 long[] d = words[g * 4 + 3];
-                if (!written && !doubled) {
+                if ((mc | md) == 0) { // two sources (k = 2, the f = 1 shape, or sparse bits): half the loads
+                    if (!written && !doubled) {
+                        twiceXor(acc, a, bb, ma, mb, n);
+                    } else if (!written) {
+                        set(acc, a, bb, ma, mb, n);
+                    } else {
+                        xor(acc, a, bb, ma, mb, n);
+                    }
+                } else if (!written && !doubled) {
                     twiceXor(acc, a, bb, c, d, ma, mb, mc, md, n);
                 } else if (!written) {
                     set(acc, a, bb, c, d, ma, mb, mc, md, n);
@@ -153,6 +162,26 @@ final class JavaKernel {
                             long ma, long mb, long mc, long md, int n) {
         for (int i = 0; i < n; i++) {
             acc[i] ^= (a[i] & ma) ^ (b[i] & mb) ^ (c[i] & mc) ^ (d[i] & md);
+        }
+    }
+
+    private static void set(long[] acc, long[] a, long[] b, long ma, long mb, int n) {
+        for (int i = 0; i < n; i++) {
+            acc[i] = (a[i] & ma) ^ (b[i] & mb);
+        }
+    }
+
+    private static void xor(long[] acc, long[] a, long[] b, long ma, long mb, int n) {
+        for (int i = 0; i < n; i++) {
+            acc[i] ^= (a[i] & ma) ^ (b[i] & mb);
+        }
+    }
+
+    private static void twiceXor(long[] acc, long[] a, long[] b, long ma, long mb, int n) {
+        for (int i = 0; i < n; i++) {
+            long x = acc[i];
+            long h = (x >>> 7) & LOW1;
+            acc[i] = ((x & LOW7) << 1) ^ (h << 4) ^ (h << 3) ^ (h << 2) ^ h ^ (a[i] & ma) ^ (b[i] & mb);
         }
     }
 
