@@ -77,7 +77,7 @@ import java.util.stream.Stream;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 5)
 @Measurement(iterations = 5, time = 5)
-@Fork(1)
+@Fork(3)
 public class ConsulMetadataPathBenchmark {
     private static final int KEYS = 256;
 

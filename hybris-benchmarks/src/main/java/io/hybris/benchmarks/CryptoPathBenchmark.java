@@ -52,7 +52,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 5)
 @Measurement(iterations = 5, time = 5)
-@Fork(1)
+@Fork(3)
 public class CryptoPathBenchmark {
     private static final int TAG_BITS = 128;
 

@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 3)
 @Measurement(iterations = 5, time = 3)
-@Fork(1)
+@Fork(3)
 public class EncryptionEndToEndBenchmark {
     @Param({"none", "envelope"})
     public String mode;

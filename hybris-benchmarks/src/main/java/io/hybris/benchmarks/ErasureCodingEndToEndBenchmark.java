@@ -48,7 +48,7 @@ import java.util.concurrent.locks.LockSupport;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 3)
-@Fork(1)
+@Fork(3)
 public class ErasureCodingEndToEndBenchmark {
 
     /** {@code replication} or {@code erasure}. */
