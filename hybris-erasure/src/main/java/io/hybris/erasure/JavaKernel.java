@@ -26,7 +26,6 @@ final class JavaKernel {
 
     /** Bytes per block: the copies of every source and the accumulator stay in the L1/L2 cache. */
     private static final int BLOCK = 4096;
-    private static final int BLOCK_WORDS = BLOCK / Long.BYTES;
     private static final long LOW7 = 0x7f7f7f7f7f7f7f7fL;
     private static final long LOW1 = 0x0101010101010101L;
 
@@ -85,12 +84,13 @@ final class JavaKernel {
     }
 
     private void applyWords(byte[][] in, byte[][] out, int whole) {
+        int size = Math.min(BLOCK, whole) / Long.BYTES; // a small value needs no whole block
         long[][] words = new long[groups * 4][];
-        long[] zeros = new long[BLOCK_WORDS];
+        long[] zeros = new long[size];
         for (int s = 0; s < words.length; s++) {
-            words[s] = s < sources ? new long[BLOCK_WORDS] : zeros;
+            words[s] = s < sources ? new long[size] : zeros;
         }
-        long[] acc = new long[BLOCK_WORDS];
+        long[] acc = new long[size];
         for (int from = 0; from < whole; from += BLOCK) {
             int n = Math.min(BLOCK, whole - from) / Long.BYTES;
             for (int s = 0; s < sources; s++) {
