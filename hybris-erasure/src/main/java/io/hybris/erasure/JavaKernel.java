@@ -6,6 +6,7 @@ package io.hybris.erasure;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * Multiplies chunks by a fixed GF(2^8) coefficient matrix: {@code out[t] = XOR over s of c[t][s] * in[s]}, byte by
@@ -16,9 +17,8 @@ import java.nio.ByteOrder;
  * coefficients: {@code acc = 2 * acc XOR (XOR of in[s] with bit b of c[t][s] set)}, for {@code b} from the highest
  * bit any coefficient of the row has down to 0. The XOR of a subset is taken four sources per pass (two when the
  * last two have no bit there, as with two sources), each source ANDed with an all-ones or all-zeros mask fixed when
- * the kernel is built; the doubling of eight bytes in one
- * {@code long} is shifts and XORs (shift left within each byte, and reduce the bytes whose top bit overflowed with
- * {@code 0x1d}). Every pass is a plain loop over {@code long} arrays of shifts, ANDs and XORs with loop-invariant
+ * the kernel is built; the doubling of eight bytes in one {@code long} is shifts and XORs (shift left within each
+ * byte, and reduce the bytes whose top bit overflowed with {@code 0x1d}). Every pass is a plain loop over {@code long} arrays of shifts, ANDs and XORs with loop-invariant
  * operands, which C2 vectorises (AVX2 or AVX-512), unlike table lookups. Leftover bytes (length not a multiple of 8)
  * use the 256-byte multiplication rows.
  */
@@ -109,11 +109,11 @@ final class JavaKernel {
     private void combine(int t, long[][] words, long[] acc, int n) {
         int highest = top[t];
         if (highest < 0) {
-            java.util.Arrays.fill(acc, 0, n, 0L);
+            Arrays.fill(acc, 0, n, 0L);
             return;
         }
         for (int b = highest; b >= 0; b--) {
-            boolean doubled = b == highest; // the top bit starts from zero: nothing to double
+            boolean topBit = b == highest; // starts from zero: nothing to double
             boolean written = false;
             for (int g = 0; g < groups; g++) {
                 int m = ((t * 8 + b) * groups + g) * 4;
@@ -129,14 +129,14 @@ final class JavaKernel {
                 long[] c = words[g * 4 + 2];
                 long[] d = words[g * 4 + 3];
                 if ((mc | md) == 0) { // two sources (k = 2, the f = 1 shape, or sparse bits): half the loads
-                    if (!written && !doubled) {
+                    if (!written && !topBit) {
                         twiceXor(acc, a, bb, ma, mb, n);
                     } else if (!written) {
                         set(acc, a, bb, ma, mb, n);
                     } else {
                         xor(acc, a, bb, ma, mb, n);
                     }
-                } else if (!written && !doubled) {
+                } else if (!written && !topBit) {
                     twiceXor(acc, a, bb, c, d, ma, mb, mc, md, n);
                 } else if (!written) {
                     set(acc, a, bb, c, d, ma, mb, mc, md, n);
