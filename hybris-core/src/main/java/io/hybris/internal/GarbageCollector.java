@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +49,8 @@ final class GarbageCollector {
     private final Clock clock;
     private final HybrisListener listener;
     private final boolean enabled;
+    /** The clouds whose calls are bounded ({@link CloudStore#callTimeBound()}), deleted from in one task. */
+    private final java.util.Set<String> boundedClouds;
 
     GarbageCollector(Map<String, CloudStore> clouds, MetadataStore metadata, ExecutorService executor, String prefix,
                      Duration grace, Clock clock, HybrisListener listener, boolean enabled) {
@@ -59,6 +62,8 @@ final class GarbageCollector {
         this.clock = clock;
         this.listener = listener;
         this.enabled = enabled;
+        this.boundedClouds = clouds.entrySet().stream().filter(e -> e.getValue().callTimeBound().isPresent())
+                .map(Map.Entry::getKey).collect(java.util.stream.Collectors.toUnmodifiableSet());
     }
 
     /** Deletes the superseded version {@code replaced} of a key, in the background (if GC is enabled). */
@@ -128,12 +133,30 @@ final class GarbageCollector {
         deleteVersion(objectKey, cloudIds, GcCause.UNREFERENCED);
     }
 
+    /**
+     * One background task per cloud, so a slow cloud delays no other; except that clouds whose calls are bounded
+     * ({@link CloudStore#callTimeBound()}: in-memory ones) share one task, since their deletes take microseconds and a
+     * task each would cost a GC thread's wake-up per cloud per PUT.
+     */
     private void deleteVersion(String objectKey, List<String> cloudIds, GcCause cause) {
+        List<CloudStore> bounded = null;
         for (String id : cloudIds) {
             CloudStore cloud = clouds.get(id);
-            if (cloud != null) {
+            if (cloud == null) {
+                continue;
+            }
+            if (boundedClouds.contains(id)) {
+                if (bounded == null) {
+                    bounded = new ArrayList<>(cloudIds.size());
+                }
+                bounded.add(cloud);
+            } else {
                 submit(() -> deleteNow(cloud, objectKey, cause));
             }
+        }
+        if (bounded != null) {
+            List<CloudStore> together = bounded;
+            submit(() -> together.forEach(cloud -> deleteNow(cloud, objectKey, cause)));
         }
     }
 

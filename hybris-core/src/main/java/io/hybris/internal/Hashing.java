@@ -10,6 +10,9 @@ import java.util.HexFormat;
 
 /** SHA-256 through the JDK (hardware-accelerated where the CPU has SHA extensions). */
 public final class Hashing {
+    /** Never updated: only cloned (a clone reads its state, so sharing it between threads is safe). */
+    private static final MessageDigest PROTOTYPE = cloneablePrototype();
+
     private Hashing() {
     }
 
@@ -20,6 +23,29 @@ public final class Hashing {
 
     /** A fresh SHA-256 digest, for hashing bytes as they arrive. */
     public static MessageDigest newSha256() {
+        if (PROTOTYPE != null) {
+            try {
+                // a clone copies a few arrays; getInstance looks the provider up every time (measured: a third of
+                // the hashing's cost on a 1 KiB PUT)
+                return (MessageDigest) PROTOTYPE.clone();
+            } catch (CloneNotSupportedException e) {
+                // a provider whose digest cannot be cloned: look it up
+            }
+        }
+        return lookUpSha256();
+    }
+
+    private static MessageDigest cloneablePrototype() {
+        MessageDigest digest = lookUpSha256();
+        try {
+            digest.clone();
+            return digest;
+        } catch (CloneNotSupportedException e) {
+            return null;
+        }
+    }
+
+    private static MessageDigest lookUpSha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {

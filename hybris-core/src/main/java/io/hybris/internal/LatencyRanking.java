@@ -9,8 +9,6 @@ import io.hybris.CloudStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -282,18 +280,34 @@ public final class LatencyRanking {
     public List<String> rank(List<String> candidates, Op op, long size) {
         int sc = sizeClass(size);
         double prior = timerInitialNanos;
-        Map<String, Double> snapshot = new HashMap<>();
-        for (String id : candidates) {
-            Estimate e = estimates.get(new Slot(id, op, sc));
-            snapshot.put(id, e == null ? prior : e.nanos());
+        int n = candidates.size();
+        String[] ids = candidates.toArray(new String[0]);
+        double[] nanos = new double[n];
+        int[] configured = new int[n];
+        for (int i = 0; i < n; i++) {
+            Estimate e = estimates.get(new Slot(ids[i], op, sc));
+            nanos[i] = e == null ? prior : e.nanos();
+            int c = configuredOrder.indexOf(ids[i]);
+            configured[i] = c < 0 ? Integer.MAX_VALUE : c;
         }
-        List<String> out = new ArrayList<>(candidates);
-        out.sort(Comparator.<String>comparingDouble(snapshot::get)
-                .thenComparingInt(id -> {
-                    int i = configuredOrder.indexOf(id);
-                    return i < 0 ? Integer.MAX_VALUE : i;
-                }));
-        return List.copyOf(out);
+        // insertion sort on one snapshot of the estimates (a handful of clouds; runs on every request, so no maps,
+        // boxing or comparator objects): by estimate, then by configured order
+        for (int i = 1; i < n; i++) {
+            String id = ids[i];
+            double v = nanos[i];
+            int c = configured[i];
+            int j = i - 1;
+            while (j >= 0 && (nanos[j] > v || (nanos[j] == v && configured[j] > c))) {
+                ids[j + 1] = ids[j];
+                nanos[j + 1] = nanos[j];
+                configured[j + 1] = configured[j];
+                j--;
+            }
+            ids[j + 1] = id;
+            nanos[j + 1] = v;
+            configured[j + 1] = c;
+        }
+        return List.of(ids);
     }
 
     /**

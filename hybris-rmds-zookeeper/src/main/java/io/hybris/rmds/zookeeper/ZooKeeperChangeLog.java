@@ -102,6 +102,10 @@ final class ZooKeeperChangeLog implements AutoCloseable {
 
     /** Counts the commit for compaction. */
     void committed(List<MetadataUpdate> updates) {
+        if (updates.size() == 1) {
+            compaction.committed(updates.get(0).key().container()); // the common case, on every PUT: no stream
+            return;
+        }
         updates.stream().map(u -> u.key().container()).distinct().forEach(compaction::committed);
     }
 
