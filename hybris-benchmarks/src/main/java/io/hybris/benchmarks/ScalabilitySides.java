@@ -11,7 +11,10 @@ import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
 import io.hybris.testkit.ForwardingMetadataStore;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
@@ -28,11 +31,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The two sides of {@link ScalabilityBenchmark}: Hybris (one client over three in-memory clouds) and the raw
@@ -177,21 +183,36 @@ final class ScalabilitySides {
     }
 
     /**
-     * Raw Curator on the same ZooKeeper: a GET is the store's linearizable read ({@code sync} and {@code getData}
-     * pipelined on the session's ZooKeeper handle, as {@code ZooKeeperMetadataStore} sends them), a PUT that read
-     * then {@code setData} with the version read (as {@link MetadataPathBenchmark#zookeeperPipelinedReadCas}).
+     * Raw Curator on the same ZooKeeper, issuing the metadata requests Hybris's ZooKeeper store issues: a GET is the
+     * store's linearizable read ({@code sync} and {@code getData} pipelined on the session's ZooKeeper handle), a PUT
+     * that read then one {@code multi} of the version-checked {@code setData} and a sequential change-log record
+     * (64 bytes, under this side's log znode), and, once per {@value #COMPACT_EVERY} commits, one {@code multi}
+     * deleting the {@value #COMPACT_EVERY} oldest records, as the change log's compaction does (as
+     * {@link MetadataPathBenchmark#zookeeperPipelinedReadCasWithLog}). Until 2026-11-25 the raw PUT was the read and
+     * a plain {@code setData}, without the record a Hybris commit also writes.
      */
     static final class CuratorSide implements Side {
+        private static final int COMPACT_EVERY = 250;
         private final CuratorFramework curator;
         private final String base;
+        private final String log;
         private final byte[] value = new byte[VALUE_BYTES];
+        private final byte[] record = new byte[64];
+        private final Queue<String> records = new ConcurrentLinkedQueue<>();
+        private final AtomicLong commits = new AtomicLong();
 
-        CuratorSide(String connect, String namespace) throws InterruptedException {
+        CuratorSide(String connect, String namespace) throws Exception {
             this.curator = CuratorFrameworkFactory.newClient(connect, new RetryNTimes(3, 100));
             this.base = "/scale-raw/" + namespace;
+            this.log = "/scale-raw-log/" + namespace;
             curator.start();
             if (!curator.blockUntilConnected(60, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("no ZooKeeper connection to " + connect);
+            }
+            try {
+                curator.create().creatingParentsIfNeeded().forPath(log);
+            } catch (KeeperException.NodeExistsException e) {
+                // a previous run's log: its records stay, as a Hybris container's log does
             }
         }
 
@@ -220,7 +241,23 @@ final class ScalabilitySides {
         @Override
         public void put(int caller, int i) throws Exception {
             String path = base + "/" + key(caller, i);
-            curator.setData().withVersion(read(path).getVersion()).forPath(path, value);
+            int version = read(path).getVersion();
+            List<CuratorTransactionResult> results = curator.transaction().forOperations(
+                    curator.transactionOp().setData().withVersion(version).forPath(path, value),
+                    curator.transactionOp().create().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+                            .forPath(log + "/c-", record));
+            records.add(results.get(1).getResultPath());
+            if (commits.incrementAndGet() % COMPACT_EVERY == 0) {
+                List<CuratorOp> deletes = new ArrayList<>(COMPACT_EVERY);
+                for (int k = 0; k < COMPACT_EVERY; k++) {
+                    String oldest = records.poll();
+                    if (oldest == null) {
+                        break;
+                    }
+                    deletes.add(curator.transactionOp().delete().forPath(oldest));
+                }
+                curator.transaction().forOperations(deletes);
+            }
         }
 
         @Override
