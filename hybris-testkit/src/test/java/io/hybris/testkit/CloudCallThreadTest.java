@@ -173,4 +173,34 @@ class CloudCallThreadTest {
             assertThat(((RecordingCloud) c).threads).containsOnly(caller());
         }
     }
+
+    /**
+     * With the defaults (hedged reads on, at least 50 ms before a hedge), the plain in-memory clouds' bound is below
+     * every timer, so their GETs run in place as their PUTs do. Their bound was once above the hedge delay, which
+     * sent every in-memory GET to an I/O thread and back (the listener hears each request on the thread it ran on).
+     */
+    @Test
+    void inMemoryCloudsAreReadAndWrittenInPlaceWithTheDefaultSettings() {
+        java.util.Map<io.hybris.HybrisListener.CloudOperation, Set<String>> threads = new ConcurrentHashMap<>();
+        io.hybris.HybrisListener recorder = new io.hybris.HybrisListener() {
+            @Override
+            public void cloudRequest(CloudRequest request) {
+                threads.computeIfAbsent(request.operation(), op -> ConcurrentHashMap.newKeySet())
+                        .add(Thread.currentThread().getName());
+            }
+        };
+        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
+                .cloud(new InMemoryCloudStore("c0")).cloud(new InMemoryCloudStore("c1"))
+                .cloud(new InMemoryCloudStore("c2")).probeInterval(Duration.ZERO).listener(recorder);
+        try (Hybris h = Hybris.open(b.build())) {
+            h.put("box", "k", VALUE);
+            // the hedge delay replaces the paper's timer once a cloud has 16 measured reads: read past that
+            for (int i = 0; i < 40; i++) {
+                assertThat(h.get("box", "k")).hasValue(VALUE);
+            }
+        }
+
+        assertThat(threads.get(io.hybris.HybrisListener.CloudOperation.PUT)).containsOnly(caller());
+        assertThat(threads.get(io.hybris.HybrisListener.CloudOperation.GET)).containsOnly(caller());
+    }
 }
