@@ -20,7 +20,7 @@ if [ -z "$consul" ]; then
     log "no Consul binary (src/test/install-consul.sh failed): ZooKeeper only"
     stores=(--stores zookeeper,ensemble)
 fi
-log "2 x (seconds + 1) s per row, 54 rows with the defaults: about 12 minutes at 4 s"
+log "2 x (seconds + 1) s per row, 54 rows with the defaults, plus 10 s of JIT warm-up per side, op, mode and store: about 15 minutes at 4 s"
 java -Xmx3g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dhybris.test.consul="$consul" -cp "$jar" \
     io.hybris.benchmarks.ScalabilityBenchmark --seconds "$seconds" --out "$out" "${stores[@]}" "$@" \
     | tee "$out/summary.md"

@@ -34,7 +34,8 @@ import java.util.Locale;
  * number of callers spread over that many client processes ({@code processes}: {@link ScalabilityWorker}s, each
  * with its own Hybris client and raw client). Hybris and raw alternate which goes first from one row to the next.
  *
- * <p>Usage: {@code ScalabilityBenchmark [--seconds 4] [--warmup-ms 1000] [--callers 1,4,16,64,256]
+ * <p>Usage: {@code ScalabilityBenchmark [--seconds 4] [--warmup-ms 1000 (per point and side)] [--jit-warmup-ms 10000
+ * (once per side and op, before the first row, in each mode)] [--callers 1,4,16,64,256]
  * [--stores zookeeper,ensemble,consul] [--processes 4 (0: none)] [--ops GET,PUT] [--out <dir>]}; Consul needs
  * {@code -Dhybris.test.consul=<consul binary>}. Prints a markdown table; with {@code --out}, also writes
  * {@code results.csv} there ({@code bench/scalability.sh} plots it).
@@ -80,11 +81,15 @@ public final class ScalabilityBenchmark {
     }
 
     /** What to run; see the class comment for the defaults. */
-    record Options(double seconds, long warmupMs, List<Integer> callers, List<String> stores, int processes,
-                   List<Op> ops, Path out) {
+    record Options(double seconds, long warmupMs, long jitWarmupMs, List<Integer> callers, List<String> stores,
+                   int processes, List<Op> ops, Path out) {
         static Options parse(String... args) {
             double seconds = 4;
             long warmupMs = 1000;
+            // the first load of each side and op, before any row: long enough for the JIT to compile Hybris's path
+            // in every client JVM (4 child JVMs on 2 cores: with 2 s the first process rows measured Hybris half
+            // compiled, 0.38-0.58x raw, against 0.73-0.94x after 10 s; docs/benchmarks.md, 2026-11-25)
+            long jitWarmupMs = 10_000;
             List<Integer> callers = List.of(1, 4, 16, 64, 256);
             List<String> stores = List.of("zookeeper", "ensemble", "consul");
             int processes = 4;
@@ -95,6 +100,7 @@ public final class ScalabilityBenchmark {
                 switch (args[i]) {
                     case "--seconds" -> seconds = Double.parseDouble(v);
                     case "--warmup-ms" -> warmupMs = Long.parseLong(v);
+                    case "--jit-warmup-ms" -> jitWarmupMs = Long.parseLong(v);
                     case "--callers" -> callers = Arrays.stream(v.split(",")).map(Integer::valueOf).toList();
                     case "--stores" -> stores = List.of(v.split(","));
                     case "--processes" -> processes = Integer.parseInt(v);
@@ -107,7 +113,7 @@ public final class ScalabilityBenchmark {
             if (args.length % 2 != 0) {
                 throw new IllegalArgumentException("options come in pairs: --name value");
             }
-            return new Options(seconds, warmupMs, callers, stores, processes, ops, out);
+            return new Options(seconds, warmupMs, jitWarmupMs, callers, stores, processes, ops, out);
         }
 
         int maxCallers() {
@@ -173,8 +179,8 @@ public final class ScalabilityBenchmark {
             raw.preload(options.maxCallers());
             int warmers = Math.min(4, options.maxCallers());
             for (Op op : options.ops()) { // warms up the JIT on both sides before the first row
-                ScalabilityLoad.run(hybris, op, 0, warmers, 0, 2 * options.warmupMs());
-                ScalabilityLoad.run(raw, op, 0, warmers, 0, 2 * options.warmupMs());
+                ScalabilityLoad.run(hybris, op, 0, warmers, 0, options.jitWarmupMs());
+                ScalabilityLoad.run(raw, op, 0, warmers, 0, options.jitWarmupMs());
             }
             int row = 0;
             for (Op op : options.ops()) {
@@ -202,8 +208,8 @@ public final class ScalabilityBenchmark {
         try (ScalabilityWorker.Processes workers = new ScalabilityWorker.Processes(p, d.kind(), d.endpoint(),
                 maxEach)) {
             for (Op op : options.ops()) {
-                workers.run("hybris", op, Math.min(4, maxEach), 0, 2 * options.warmupMs());
-                workers.run("raw", op, Math.min(4, maxEach), 0, 2 * options.warmupMs());
+                workers.run("hybris", op, Math.min(4, maxEach), 0, options.jitWarmupMs());
+                workers.run("raw", op, Math.min(4, maxEach), 0, options.jitWarmupMs());
             }
             int row = 0;
             for (Op op : options.ops()) {
