@@ -14,7 +14,8 @@ import java.util.Map;
  * Decides which cloud requests run on the caller's thread instead of an I/O thread: those of clouds whose
  * {@link CloudStore#callTimeBound()} is below both the request's fallback timer and the call's remaining deadline.
  * Such a request answers before its timer could launch another cloud, so running it in place changes nothing in
- * the protocol and saves a thread hand-off each way. Immutable.
+ * the protocol and saves a thread hand-off each way. The garbage collector also asks which clouds are
+ * {@linkplain #bounded bounded}, to delete from them in one task. Immutable.
  */
 final class CloudCallPlacement {
     private final Map<String, Long> boundNanos = new HashMap<>();
@@ -28,6 +29,11 @@ final class CloudCallPlacement {
     boolean onCallerThread(String cloudId, long timerNanos, Deadline d) {
         Long bound = boundNanos.get(cloudId);
         return bound != null && bound < timerNanos && bound < d.remainingNanos();
+    }
+
+    /** Whether {@code cloudId} bounds its call time at all (its calls take microseconds to milliseconds). */
+    boolean bounded(String cloudId) {
+        return boundNanos.containsKey(cloudId);
     }
 
     private static long saturatedNanos(Duration bound) {

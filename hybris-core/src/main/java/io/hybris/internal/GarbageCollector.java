@@ -49,8 +49,8 @@ final class GarbageCollector {
     private final Clock clock;
     private final HybrisListener listener;
     private final boolean enabled;
-    /** The clouds whose calls are bounded ({@link CloudStore#callTimeBound()}), deleted from in one task. */
-    private final java.util.Set<String> boundedClouds;
+    /** Which clouds bound their calls ({@link CloudStore#callTimeBound()}): those are deleted from in one task. */
+    private final CloudCallPlacement placement;
 
     GarbageCollector(Map<String, CloudStore> clouds, MetadataStore metadata, ExecutorService executor, String prefix,
                      Duration grace, Clock clock, HybrisListener listener, boolean enabled) {
@@ -62,8 +62,7 @@ final class GarbageCollector {
         this.clock = clock;
         this.listener = listener;
         this.enabled = enabled;
-        this.boundedClouds = clouds.entrySet().stream().filter(e -> e.getValue().callTimeBound().isPresent())
-                .map(Map.Entry::getKey).collect(java.util.stream.Collectors.toUnmodifiableSet());
+        this.placement = new CloudCallPlacement(clouds);
     }
 
     /** Deletes the superseded version {@code replaced} of a key, in the background (if GC is enabled). */
@@ -145,7 +144,7 @@ final class GarbageCollector {
             if (cloud == null) {
                 continue;
             }
-            if (boundedClouds.contains(id)) {
+            if (placement.bounded(id)) {
                 if (bounded == null) {
                     bounded = new ArrayList<>(cloudIds.size());
                 }
