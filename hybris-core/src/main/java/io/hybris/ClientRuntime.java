@@ -225,6 +225,7 @@ final class ClientRuntime {
             Thread.currentThread().interrupt();
         }
         gcExecutor.shutdownNow();
+        engine.abortCloudRequests();
         io.shutdownNow();
         metadataCalls.shutdownNow();
         if (ownsMetadata) {

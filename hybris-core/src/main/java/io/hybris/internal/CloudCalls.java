@@ -15,6 +15,7 @@ import io.hybris.internal.LatencyRanking.Op;
 import io.hybris.spi.ByteConsumer;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.OversizedObjectException;
+import io.hybris.spi.support.AbortSignal;
 
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -61,6 +63,7 @@ final class CloudCalls {
     private final CloudCallPlacement placement;
     private final HybrisListener listener;
     private final ExecutorService io;
+    private final Set<AbortSignal> live = ConcurrentHashMap.newKeySet(); // requests running on I/O threads
     private final GarbageCollector gc;
     private final Quarantine quarantine;
     private final boolean hedge;
@@ -87,6 +90,16 @@ final class CloudCalls {
         return cloudOrder;
     }
 
+    /**
+     * Aborts every cloud request running on an I/O thread (their callers see them fail as interrupted): the client
+     * is closing and about to interrupt its I/O threads, which blocking socket reads would ignore.
+     */
+    void abortRunning() {
+        for (AbortSignal signal : live) {
+            signal.abort();
+        }
+    }
+
     /** Whether this client has a cloud with this id configured. */
     boolean configured(String cloudId) {
         return clouds.containsKey(cloudId);
@@ -94,7 +107,7 @@ final class CloudCalls {
 
     /** A new race whose requests run on this kernel's I/O threads (the worst-case read signals into it). */
     Race<byte[]> newReadRace() {
-        return new Race<>(io);
+        return new Race<>(io, live);
     }
 
     // ------------------------------------------------------------------ write race
@@ -138,7 +151,7 @@ final class CloudCalls {
                                             WriteFailures words, Uploads uploads) {
         int n = parts.length;
         List<String> ranked = preference.order(cloudOrder, Op.WRITE, partSize);
-        Race<Void> race = new Race<>(io);
+        Race<Void> race = new Race<>(io, live);
         Map<String, Integer> partOf = new HashMap<>();
         List<List<String>> holders = new ArrayList<>(n);
         int[] inFlight = new int[n];
@@ -263,7 +276,7 @@ final class CloudCalls {
         List<String> ranked = preference.order(candidates, Op.READ, size);
         Map<String, byte[]> got = new HashMap<>();
         Map<String, Long> launchedAt = new HashMap<>();
-        Race<byte[]> race = new Race<>(io);
+        Race<byte[]> race = new Race<>(io, live);
         int next = 0; // requests launched
         int answered = 0; // their completions taken from the race (a finished request may still be queued)
         long timerAt = System.nanoTime();

@@ -191,6 +191,14 @@ public final class Engine {
         reads.close();
     }
 
+    /**
+     * Aborts the cloud requests running on the I/O threads, whose owner is about to interrupt them: a driver
+     * blocked in socket I/O on such a thread ends through its abort action, not the interrupt.
+     */
+    public void abortCloudRequests() {
+        calls.abortRunning();
+    }
+
     /** Uploads of values in parts (docs/streaming.md). */
     public MultipartWriter multipart() {
         return multipart;

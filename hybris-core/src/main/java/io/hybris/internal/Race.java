@@ -4,9 +4,12 @@
  */
 package io.hybris.internal;
 
+import io.hybris.spi.support.AbortSignal;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,37 +39,67 @@ final class Race<T> {
     record Signal(String what) {
     }
 
-    private final ExecutorService executor;
-    private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
-    private final Map<String, Future<?>> running = new ConcurrentHashMap<>();
+    /** A request running on an I/O thread, and the signal that aborts its cloud calls there. */
+    private record Running(Future<?> future, AbortSignal signal) {
+        void cancel() {
+            if (signal != null) {
+                signal.abort(); // first: a call failing because of it then knows it was aborted
+            }
+            future.cancel(true);
+        }
+    }
 
-    Race(ExecutorService executor) {
+    private final ExecutorService executor;
+    private final Set<AbortSignal> live;
+    private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+    private final Map<String, Running> running = new ConcurrentHashMap<>();
+
+    /**
+     * @param live the client's requests running on I/O threads, to abort when it closes: each request launched on
+     *             {@code executor} is in it while it runs
+     */
+    Race(ExecutorService executor, Set<AbortSignal> live) {
         this.executor = executor;
+        this.live = live;
     }
 
     /**
-     * Runs {@code task} on an I/O thread, or on the calling thread before returning if {@code onCallerThread}
-     * (for a cloud whose calls are bounded below the request's timer: nothing could be launched in between).
-     * Either way its completion arrives through {@link #poll}.
+     * Runs {@code task} on an I/O thread with an {@link AbortSignal} bound (so a driver can make its blocking calls
+     * there and still be aborted: {@link #cancelAll}), or on the calling thread before returning if
+     * {@code onCallerThread} (for a cloud whose calls are bounded below the request's timer: nothing could be
+     * launched in between). Either way its completion arrives through {@link #poll}.
      */
     void launch(String cloudId, Callable<T> task, boolean onCallerThread) {
-        AtomicReference<FutureTask<Void>> self = new AtomicReference<>();
-        self.set(new FutureTask<>(() -> {
+        AbortSignal signal = onCallerThread ? null : new AbortSignal();
+        AtomicReference<Running> self = new AtomicReference<>();
+        FutureTask<Void> future = new FutureTask<>(() -> {
             long t0 = System.nanoTime();
             Object event;
-            try {
+            try (AbortSignal.Binding bound = signal == null ? null : signal.bind()) {
                 event = new Done<>(cloudId, task.call(), null, System.nanoTime() - t0);
             } catch (Throwable e) {
                 event = new Done<T>(cloudId, null, e, System.nanoTime() - t0);
+            } finally {
+                if (signal != null) {
+                    live.remove(signal);
+                }
             }
             running.remove(cloudId, self.get());
             events.add(event);
-        }, null));
+        }, null);
+        self.set(new Running(future, signal));
         running.put(cloudId, self.get());
         if (onCallerThread) {
-            self.get().run();
-        } else {
-            executor.execute(self.get());
+            future.run();
+            return;
+        }
+        live.add(signal);
+        try {
+            executor.execute(future);
+        } catch (RuntimeException e) {
+            live.remove(signal);
+            running.remove(cloudId, self.get());
+            throw e;
         }
     }
 
@@ -87,10 +120,13 @@ final class Race<T> {
         return new ArrayList<>(running.keySet());
     }
 
-    /** Interrupts every request still running; their completions are no longer of interest. */
+    /**
+     * Aborts (through their signals) and interrupts every request still running; their completions are no longer of
+     * interest.
+     */
     void cancelAll() {
-        for (Future<?> f : running.values()) {
-            f.cancel(true);
+        for (Running r : running.values()) {
+            r.cancel();
         }
         running.clear();
     }

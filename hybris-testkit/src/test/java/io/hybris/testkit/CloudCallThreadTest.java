@@ -12,6 +12,7 @@ import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.TransientCloudException;
+import io.hybris.spi.support.InterruptibleCalls;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Cloud requests run on the caller's thread exactly when the cloud bounds its call time below both the request's
  * fallback timer and the remaining deadline ({@code CloudStore.callTimeBound()}), and on an I/O thread otherwise;
- * a failing in-place request falls back to the next cloud as a handed-off one does. (Erasure-coded chunks:
+ * a failing in-place request falls back to the next cloud as a handed-off one does. A driver call that can be aborted
+ * runs on the I/O thread itself, and is aborted when the request is no longer needed. (Erasure-coded chunks:
  * {@code ErasureCallThreadTest} in hybris-erasure.)
  */
 class CloudCallThreadTest {
@@ -202,5 +207,126 @@ class CloudCallThreadTest {
 
         assertThat(threads.get(io.hybris.HybrisListener.CloudOperation.PUT)).containsOnly(caller());
         assertThat(threads.get(io.hybris.HybrisListener.CloudOperation.GET)).containsOnly(caller());
+    }
+
+    /**
+     * A driver in the shape of the S3 one: each request goes through {@link InterruptibleCalls} with an abort action,
+     * and a hung GET is blocking I/O that ignores interrupts and ends only when its request is aborted.
+     */
+    private static final class AbortableCloud extends ForwardingCloudStore {
+        private final InterruptibleCalls calls;
+        final Set<String> threads = ConcurrentHashMap.newKeySet();
+        final CountDownLatch aborted = new CountDownLatch(1);
+        final CountDownLatch hung = new CountDownLatch(1);
+        volatile boolean hang;
+
+        AbortableCloud(String id) {
+            super(new InMemoryCloudStore(id));
+            this.calls = new InterruptibleCalls(id, "driver-worker-" + id + "-");
+        }
+
+        @Override
+        public void put(String objectKey, byte[] value) {
+            calls.call("put of '" + objectKey + "'", () -> {
+                threads.add(Thread.currentThread().getName());
+                super.put(objectKey, value);
+                return null;
+            }, () -> { });
+        }
+
+        @Override
+        public Optional<byte[]> get(String objectKey, long maxBytes) {
+            CountDownLatch abortedHere = new CountDownLatch(1);
+            return calls.call("get of '" + objectKey + "'", () -> {
+                threads.add(Thread.currentThread().getName());
+                if (hang) {
+                    hung.countDown();
+                    while (!abortedHere.await(10, TimeUnit.MILLISECONDS)) {
+                        Thread.onSpinWait(); // a socket read: interrupts do not end it, closing the connection does
+                    }
+                    throw new java.io.IOException("connection closed");
+                }
+                return super.get(objectKey, maxBytes);
+            }, () -> {
+                abortedHere.countDown();
+                aborted.countDown();
+            });
+        }
+
+        @Override
+        public void close() {
+            calls.close();
+            super.close();
+        }
+    }
+
+    private static Hybris openAbortable(List<AbortableCloud> clouds) {
+        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
+                .deadline(Duration.ofSeconds(20)).reads(ReadSettings.builder().hedge(false).build())
+                .timerMin(Duration.ofMillis(200)).timerInitial(Duration.ofMillis(200))
+                .probeInterval(Duration.ZERO).gcEnabled(false);
+        clouds.forEach(b::cloud);
+        return Hybris.open(b.build());
+    }
+
+    /**
+     * A driver call that can be aborted runs on the I/O thread Hybris launched the request on (which binds an
+     * {@code AbortSignal}), not on a second, driver-owned thread; a request left behind by a faster cloud's answer
+     * is aborted, not left blocking its thread.
+     */
+    @Test
+    void abortableDriverCallsRunOnTheIoThreadAndALeftBehindRequestIsAborted() throws Exception {
+        List<AbortableCloud> clouds = List.of(new AbortableCloud("c0"), new AbortableCloud("c1"),
+                new AbortableCloud("c2"));
+        try (Hybris h = openAbortable(clouds)) {
+            h.put("box", "k", VALUE);
+            AbortableCloud first = clouds.get(0);
+            assertThat(h.get("box", "k")).hasValue(VALUE);
+            assertThat(first.threads).isNotEmpty().allSatisfy(t -> assertThat(t).doesNotStartWith("driver-worker-")
+                    .isNotEqualTo(caller()));
+            first.hang = true;
+
+            // c0, ranked first, hangs; its timer launches the next holder, whose answer ends the read
+            assertThat(h.get("box", "k")).hasValue(VALUE);
+
+            assertThat(first.hung.getCount()).isZero();
+            assertThat(first.aborted.await(10, TimeUnit.SECONDS)).as("the request left behind was aborted").isTrue();
+            for (AbortableCloud c : clouds) {
+                assertThat(c.threads).noneMatch(t -> t.startsWith("driver-worker-")).doesNotContain(caller());
+            }
+        } finally {
+            clouds.forEach(AbortableCloud::close);
+        }
+    }
+
+    /** Closing the client aborts a request blocked in a driver on one of its I/O threads. */
+    @Test
+    void closingTheClientAbortsARequestHungOnAnIoThread() throws Exception {
+        List<AbortableCloud> clouds = List.of(new AbortableCloud("c0"), new AbortableCloud("c1"),
+                new AbortableCloud("c2"));
+        CompletableFuture<Throwable> get = new CompletableFuture<>();
+        try {
+            Hybris h = openAbortable(clouds);
+            h.put("box", "k", VALUE);
+            clouds.forEach(c -> c.hang = true);
+            Thread reader = new Thread(() -> {
+                try {
+                    h.get("box", "k");
+                    get.complete(null);
+                } catch (Throwable t) {
+                    get.complete(t);
+                }
+            });
+            reader.start();
+            assertThat(clouds.get(0).hung.await(10, TimeUnit.SECONDS)).isTrue();
+
+            h.close(); // the clouds are the application's: only the client's abort can end the hung read
+
+            assertThat(clouds.get(0).aborted.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(get.get(20, TimeUnit.SECONDS)).isInstanceOf(io.hybris.ClientClosedException.class)
+                    .hasMessageContaining("was closed while the call was in flight");
+        } finally {
+            clouds.forEach(AbortableCloud::close);
+        }
     }
 }

@@ -7,8 +7,10 @@ package io.hybris.spi.support;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.TransientCloudException;
 
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -34,13 +36,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }
  * }</pre>
  *
+ * A call with an abort action made on a thread with an {@link AbortSignal} bound (Hybris binds one to each cloud
+ * request it runs on its I/O threads) runs on the calling thread instead, with no hand-off: firing the signal runs the
+ * abort action, and the call then fails as an interrupted one does here.
+ *
  * After {@link #close()}, calls fail with a {@link TransientCloudException} saying the store is closed (a closed
- * store is a failed cloud to Hybris, not a programming error). One daemon worker per concurrent call; idle workers
- * exit after a minute. Thread-safe.
+ * store is a failed cloud to Hybris, not a programming error), and calls running on their callers' threads are
+ * aborted. One daemon worker per concurrent call; idle workers exit after a minute. Thread-safe.
  */
 public final class InterruptibleCalls implements AutoCloseable {
     private final String cloudId;
     private final ExecutorService workers;
+    private final Set<Runnable> inPlace = ConcurrentHashMap.newKeySet();
 
     /**
      * @param cloudId          the cloud id, for exception messages
@@ -70,13 +77,18 @@ public final class InterruptibleCalls implements AutoCloseable {
 
     /**
      * As {@link #call(String, Callable)}, and runs {@code abort} (on the calling thread) when the caller is
-     * interrupted while the task runs, to end its I/O.
+     * interrupted while the task runs, to end its I/O. On a thread with an {@link AbortSignal} bound the task runs
+     * on the calling thread, and firing the signal runs {@code abort}.
      *
      * @param abort ends the task's blocking I/O, e.g. aborts its HTTP request; null for none
      */
     public <T> T call(String what, Callable<T> task, Runnable abort) {
         if (Thread.currentThread().isInterrupted()) {
             throw new TransientCloudException(cloudId, what + " not started: the calling thread is interrupted");
+        }
+        AbortSignal signal = abort == null ? null : AbortSignal.current();
+        if (signal != null) {
+            return callInPlace(signal, what, task, abort);
         }
         Future<T> future;
         try {
@@ -108,9 +120,54 @@ public final class InterruptibleCalls implements AutoCloseable {
         }
     }
 
-    /** Interrupts running calls and lets the workers exit; later calls fail. Idempotent. */
+    /**
+     * Runs {@code task} on the calling thread with {@code abort} registered with {@code signal} (and with this
+     * object, so that {@link #close()} aborts it too). A task that fails once the signal fired fails as an
+     * interrupted call does on a worker: with a {@link TransientCloudException} and the thread's interrupt flag set.
+     */
+    private <T> T callInPlace(AbortSignal signal, String what, Callable<T> task, Runnable abort) {
+        AbortSignal.Registration registration = signal.onAbort(abort);
+        if (registration == null) {
+            throw new TransientCloudException(cloudId, what + " not started: its request was cancelled");
+        }
+        Runnable own = abort::run; // a new object per call, so concurrent calls never share an entry
+        inPlace.add(own);
+        try {
+            if (workers.isShutdown()) {
+                throw new TransientCloudException(cloudId, what + " not started: the store is closed");
+            }
+            return task.call();
+        } catch (Exception e) {
+            if (signal.isAborted()) {
+                Thread.currentThread().interrupt();
+                throw new TransientCloudException(cloudId, what + " interrupted; its request was aborted", e);
+            }
+            if (workers.isShutdown() && !(e instanceof TransientCloudException)) {
+                throw new TransientCloudException(cloudId, what + " cancelled: the store is closing", e);
+            }
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new TransientCloudException(cloudId, what + " failed: " + e, e);
+        } finally {
+            inPlace.remove(own);
+            registration.close();
+        }
+    }
+
+    /**
+     * Interrupts running calls, aborts those running on their callers' threads, and lets the workers exit; later
+     * calls fail. Idempotent.
+     */
     @Override
     public void close() {
         workers.shutdownNow();
+        for (Runnable abort : inPlace) {
+            try {
+                abort.run();
+            } catch (RuntimeException ignored) {
+                // the store is closing; a call that cannot be aborted ends at its own timeout
+            }
+        }
     }
 }

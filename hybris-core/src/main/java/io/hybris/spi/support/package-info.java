@@ -7,7 +7,8 @@
  * descriptors ({@link io.hybris.spi.support.Option}, {@link io.hybris.spi.support.OptionSet},
  * {@link io.hybris.spi.support.StandardOptions}) from which a provider's accepted options, validation and docs
  * table come; the value syntax ({@link io.hybris.spi.support.ConfigValues}); interruptible blocking SDK calls
- * ({@link io.hybris.spi.support.InterruptibleCalls}); trust-store loading
+ * ({@link io.hybris.spi.support.InterruptibleCalls}, run on Hybris's own I/O threads when they carry an
+ * {@link io.hybris.spi.support.AbortSignal}); trust-store loading
  * ({@link io.hybris.spi.support.TrustStore}); and the paging of metadata listings
  * ({@link io.hybris.spi.support.MetadataPaging}). Everything here is public, stable SPI; none of it is needed by
  * applications.
