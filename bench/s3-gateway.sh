@@ -37,6 +37,9 @@ gateway_pid=$!
 for _ in $(seq 1 180); do grep -q "serving S3" "$out/gateway.log" && break; sleep 1; done
 grep -q "serving S3" "$out/gateway.log" || { cat "$out/gateway.log" >&2; exit 1; }
 log "gateway on port $port; boto3 from $python"
+# CPU per process for each 1 GiB transfer: the gateway JVM (the wrapper script execs it, keeping its pid) and the
+# emulators, from the pid files test-env.sh writes
+BENCH_PIDS="gateway=$gateway_pid,minio=$(cat "$env_dir/minio.pid"),azurite=$(cat "$env_dir/azurite.pid"),gcs=$(cat "$env_dir/fake-gcs-server.pid")" \
 "$python" "$repo_root/bench/s3_gateway_bench.py" "$out" "$rounds" "$seconds" \
     "gateway=http://127.0.0.1:$port,bench,bench-secret" \
     "minio=$(prop minio.endpoint),$(prop minio.access-key),$(prop minio.secret-key)" | tee "$out/summary.md"

@@ -4,6 +4,9 @@ Usage: s3_gateway_bench.py <out-dir> <rounds> <seconds> <name>=<endpoint>,<key>,
 Per target and round: one 1 GiB object put (upload_file: 8 MiB parts, 10 threads) and got (download_file), 4 KiB
 PUT and GET ops/s with 16 threads for <seconds> each, and single-thread 4 KiB GET latency (p50/p99 of 300).
 Targets alternate within a round and their order flips between rounds; the medians over rounds are printed.
+With BENCH_PIDS=<name>=<pid>,... (the gateway and emulator processes), the CPU seconds each process and the whole
+machine spent on every 1 GiB PUT and GET are printed too, and a table of their medians: on a host shared by the
+client, the gateway and the emulators, that says whether the run was bound by CPU and which process took it.
 """
 import concurrent.futures
 import filecmp
@@ -54,6 +57,47 @@ def ops_per_second(fn, threads, duration):
     return sum(counts) / duration
 
 
+tick = os.sysconf("SC_CLK_TCK")
+pids = dict(p.split("=", 1) for p in os.environ.get("BENCH_PIDS", "").split(",") if "=" in p)
+if pids:
+    pids["boto3"] = str(os.getpid())
+
+
+def cpu_seconds():
+    """CPU seconds (user + system) of each watched process so far, and the machine's busy CPU seconds."""
+    out = {}
+    for name, pid in pids.items():
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            out[name] = (int(fields[11]) + int(fields[12])) / tick
+        except (FileNotFoundError, ProcessLookupError):
+            out[name] = 0.0
+    with open("/proc/stat") as f:
+        cpu = [int(x) for x in f.readline().split()[1:]]
+    out["machine"] = (sum(cpu) - cpu[3] - cpu[4]) / tick  # all but idle and iowait
+    return out
+
+
+def cpu_used(before):
+    after = cpu_seconds()
+    return {k: after[k] - before[k] for k in before}
+
+
+cpu_rows = {}  # (target, op) -> {process: [seconds per round]}
+
+
+def record_cpu(name, op, used, wall):
+    if not pids:
+        return
+    row = cpu_rows.setdefault((name, op), {})
+    for k, v in used.items():
+        row.setdefault(k, []).append(v)
+    row.setdefault("wall", []).append(wall)
+    print("    CPU s for %s %s 1 GiB (%.1f s wall): %s" % (name, op, wall,
+          ", ".join("%s %.1f" % (k, v) for k, v in used.items())), flush=True)
+
+
 results = {t[0]: {} for t in targets}
 for r in range(rounds):
     order = targets if r % 2 == 0 else list(reversed(targets))
@@ -64,13 +108,19 @@ for r in range(rounds):
             s3.create_bucket(Bucket=bucket)
         except s3.exceptions.BucketAlreadyOwnedByYou:
             pass
+        c0 = cpu_seconds() if pids else None
         t0 = time.monotonic()
         s3.upload_file(large, bucket, "large.bin", Config=transfer)
-        put_mibs = 1024 / (time.monotonic() - t0)
+        wall = time.monotonic() - t0
+        put_mibs = 1024 / wall
+        record_cpu(name, "PUT", cpu_used(c0) if pids else {}, wall)
         back = os.path.join(out, "large-back.bin")
+        c0 = cpu_seconds() if pids else None
         t0 = time.monotonic()
         s3.download_file(bucket, "large.bin", back, Config=transfer)
-        get_mibs = 1024 / (time.monotonic() - t0)
+        wall = time.monotonic() - t0
+        get_mibs = 1024 / wall
+        record_cpu(name, "GET", cpu_used(c0) if pids else {}, wall)
         if not filecmp.cmp(large, back, shallow=False):
             sys.exit("%s: the 1 GiB object came back different" % name)
         os.remove(back)
@@ -103,3 +153,16 @@ for k, label in [("put_mibs", "PUT 1 GiB, MiB/s"), ("get_mibs", "GET 1 GiB, MiB/
                  ("get_p50_ms", "GET 4 KiB p50, ms (1 thread)"), ("get_p99_ms", "GET 4 KiB p99, ms (1 thread)")]:
     a, b = med[names[0]][k], med[names[1]][k]
     print("| %s | %s | %.2f |" % (label, " | ".join("%.2f" % med[n][k] for n in names), a / b))
+
+if cpu_rows:
+    procs = list(next(iter(cpu_rows.values())).keys())
+    procs.remove("wall")
+    print()
+    print("CPU seconds per 1 GiB transfer (median of %d rounds; machine = every process on the host, "
+          "cores busy = machine / wall):" % rounds)
+    print("| target | op | wall, s | " + " | ".join(procs) + " | cores busy |")
+    print("|---|---|---|" + "---|" * (len(procs) + 1))
+    for (name, op), row in cpu_rows.items():
+        m = {k: statistics.median(v) for k, v in row.items()}
+        print("| %s | %s | %.1f | %s | %.2f |" % (name, op, m["wall"], " | ".join("%.1f" % m[p] for p in procs),
+                                                 m["machine"] / m["wall"]))

@@ -4,7 +4,6 @@
  */
 package io.hybris.spi;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -83,26 +82,38 @@ public final class BoundedReads {
         return readGrowing(in, maxBytes, cloudId, objectKey, onBytes, head, head.length);
     }
 
-    /** Reads the rest of {@code in} after the {@code already} bytes of {@code head}, under the limit. */
+    /**
+     * Reads the rest of {@code in} after the {@code already} bytes of {@code head}, under the limit, straight into
+     * the array it returns: 64 KiB first, then four times as much each time it fills, up to the limit (Hybris reads
+     * with the expected length as the limit, so an 8 MiB chunk fills a buffer of exactly its size after four
+     * allocations, and is returned without a final copy; a looser limit costs at most four times the bytes read).
+     */
     private static byte[] readGrowing(InputStream in, long maxBytes, String cloudId, String objectKey,
                                       ByteConsumer onBytes, byte[] head, long already) throws IOException {
-        long limit = maxBytes == Long.MAX_VALUE ? Long.MAX_VALUE : maxBytes + 1;
-        ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.max(32, Math.min(limit, 1 << 16)));
-        out.write(head, 0, (int) already);
-        byte[] buffer = new byte[(int) Math.max(1, Math.min(CHUNK, limit))];
-        long total = already;
+        long cap = Math.min(maxBytes, MAX_ARRAY); // the largest array this read may fill
+        byte[] buffer = Arrays.copyOf(head, (int) Math.max(already, Math.min(CHUNK, cap)));
+        int total = (int) already;
         while (true) {
-            int want = (int) Math.min(buffer.length, limit - total);
-            int n = in.read(buffer, 0, want);
+            if (total == buffer.length) {
+                if (total >= cap) {
+                    // full up to the limit: one more byte tells a value of exactly that size from a larger one
+                    if (in.read() < 0) {
+                        return buffer;
+                    }
+                    if (total >= maxBytes) {
+                        throw new OversizedObjectException(cloudId, objectKey, maxBytes);
+                    }
+                    throw new IOException("object '" + objectKey + "' on cloud '" + cloudId + "' holds more than "
+                            + MAX_ARRAY + " bytes, more than a Java array holds");
+                }
+                buffer = Arrays.copyOf(buffer, (int) Math.min(cap, Math.max((long) buffer.length * 4, CHUNK)));
+            }
+            int n = in.read(buffer, total, buffer.length - total);
             if (n < 0) {
-                return out.toByteArray();
+                return total == buffer.length ? buffer : Arrays.copyOf(buffer, total);
             }
+            onBytes.accept(buffer, total, n);
             total += n;
-            if (total > maxBytes) {
-                throw new OversizedObjectException(cloudId, objectKey, maxBytes);
-            }
-            onBytes.accept(buffer, 0, n);
-            out.write(buffer, 0, n);
         }
     }
 }

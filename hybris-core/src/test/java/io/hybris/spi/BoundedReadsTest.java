@@ -106,4 +106,31 @@ class BoundedReadsTest {
                 .isInstanceOf(OversizedObjectException.class);
         assertThat(in.taken).isEqualTo(1001);
     }
+
+    /**
+     * With no announced size the read grows its array four times at a time up to the limit: a value of exactly the
+     * limit (what Hybris asks for: the expected length) comes back whole after a one-byte probe for more, a shorter
+     * one is cut to its length, and one byte over the limit is refused; every byte kept reaches the consumer once.
+     */
+    @Test
+    void anUnknownLengthIsReadUpToTheLimitAndProbedForOneByteMore() throws IOException {
+        for (int size : new int[] {0, 1, 65_536, 65_537, 300_000, 8 << 20}) {
+            byte[] value = random(size);
+            CountingStream exact = new CountingStream(value);
+            ByteArrayOutputStream seen = new ByteArrayOutputStream();
+            assertThat(read(exact, size, -1, seen)).isEqualTo(value);
+            assertThat(seen.toByteArray()).isEqualTo(value);
+            assertThat(exact.taken).isEqualTo(size);
+
+            ByteArrayOutputStream seenLoose = new ByteArrayOutputStream();
+            assertThat(read(new ByteArrayInputStream(value), 3L * size + 5, -1, seenLoose)).isEqualTo(value);
+            assertThat(seenLoose.toByteArray()).isEqualTo(value);
+
+            CountingStream over = new CountingStream(random(size + 1));
+            ByteArrayOutputStream seenOver = new ByteArrayOutputStream();
+            assertThatThrownBy(() -> read(over, size, -1, seenOver)).isInstanceOf(OversizedObjectException.class);
+            assertThat(over.taken).isEqualTo(size + 1L);
+            assertThat(seenOver.size()).isEqualTo(size);
+        }
+    }
 }

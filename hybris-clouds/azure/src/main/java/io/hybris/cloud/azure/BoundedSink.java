@@ -35,9 +35,9 @@ final class BoundedSink extends OutputStream {
         return overflowed;
     }
 
-    /** The bytes collected (a copy of exactly that length). */
+    /** The bytes collected: the buffer itself when they fill it exactly, else a copy of exactly that length. */
     byte[] toByteArray() {
-        return Arrays.copyOf(buffer, size);
+        return size == buffer.length ? buffer : Arrays.copyOf(buffer, size);
     }
 
     @Override
@@ -59,7 +59,9 @@ final class BoundedSink extends OutputStream {
         }
         int needed = size + len;
         if (needed > buffer.length) {
-            long grown = Math.max(needed, Math.min((long) buffer.length * 2, maxBytes));
+            // four times as much each time, up to the limit: Hybris reads with the expected length as the limit, so
+            // an 8 MiB chunk ends in a buffer of exactly its size after four allocations, returned without a copy
+            long grown = Math.max(needed, Math.min((long) buffer.length * 4, maxBytes));
             buffer = Arrays.copyOf(buffer, (int) Math.min(grown, MAX_ARRAY));
         }
         System.arraycopy(b, off, buffer, size, len);
