@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -52,29 +53,12 @@ class InterruptibleCallsTest {
 
     @Test
     void interruptingTheCallerAbortsTheRequestAndReturnsAtOnceKeepingTheFlag() throws Exception {
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch aborted = new CountDownLatch(1);
-        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-        Thread caller = new Thread(() -> {
-            try {
-                calls.call("get of 'k'", () -> {
-                    started.countDown();
-                    while (!aborted.await(10, TimeUnit.MILLISECONDS)) {
-                        Thread.onSpinWait(); // blocking I/O that ignores interrupts until its request is aborted
-                    }
-                    return "late";
-                }, aborted::countDown);
-                outcome.complete(null);
-            } catch (Throwable t) {
-                outcome.complete(Thread.currentThread().isInterrupted() ? t : new AssertionError("flag lost", t));
-            }
-        });
-        caller.start();
-        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-        caller.interrupt();
-        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(TransientCloudException.class)
+        BlockedCall call = BlockedCall.start(calls, null, "interrupted-caller");
+        call.caller.interrupt();
+        assertThat(call.outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(TransientCloudException.class)
                 .hasMessageContaining("get of 'k' interrupted; its request was aborted");
-        assertThat(aborted.getCount()).isZero();
+        assertThat(call.flagSet).isTrue();
+        assertThat(call.aborted.getCount()).isZero();
     }
 
     @Test
@@ -111,32 +95,15 @@ class InterruptibleCallsTest {
     @Test
     void firingTheSignalAbortsTheCallInPlaceAndItFailsAsAnInterruptedCall() throws Exception {
         AbortSignal signal = new AbortSignal();
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch aborted = new CountDownLatch(1);
-        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-        Thread caller = new Thread(() -> {
-            try (AbortSignal.Binding bound = signal.bind()) {
-                calls.call("get of 'k'", () -> {
-                    assertThat(Thread.currentThread().getName()).isEqualTo("in-place-caller");
-                    started.countDown();
-                    while (!aborted.await(10, TimeUnit.MILLISECONDS)) {
-                        Thread.onSpinWait(); // blocking I/O that ignores interrupts until its request is aborted
-                    }
-                    throw new IOException("connection closed"); // what an aborted HTTP request's read throws
-                }, aborted::countDown);
-                outcome.complete(null);
-            } catch (Throwable t) {
-                outcome.complete(Thread.currentThread().isInterrupted() ? t : new AssertionError("flag unset", t));
-            }
-        }, "in-place-caller");
-        caller.start();
-        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        BlockedCall call = BlockedCall.start(calls, signal, "in-place-caller");
+        assertThat(call.ranOn).hasValue("in-place-caller");
         signal.abort(); // no interrupt: the abort action alone ends the call
 
-        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(TransientCloudException.class)
+        assertThat(call.outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(TransientCloudException.class)
                 .hasMessageContaining("cloud 'c1': get of 'k' interrupted; its request was aborted")
                 .hasCauseInstanceOf(IOException.class);
-        assertThat(aborted.getCount()).isZero();
+        assertThat(call.flagSet).isTrue();
+        assertThat(call.aborted.getCount()).isZero();
     }
 
     @Test
@@ -167,34 +134,54 @@ class InterruptibleCallsTest {
 
     @Test
     void closingTheStoreAbortsCallsRunningOnTheirCallersThreads() throws Exception {
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch aborted = new CountDownLatch(1);
-        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-        Thread caller = new Thread(() -> {
-            try (AbortSignal.Binding bound = new AbortSignal().bind()) {
-                calls.call("get of 'k'", () -> {
-                    started.countDown();
-                    while (!aborted.await(10, TimeUnit.MILLISECONDS)) {
-                        Thread.onSpinWait();
-                    }
-                    throw new IOException("connection closed");
-                }, aborted::countDown);
-                outcome.complete(null);
-            } catch (Throwable t) {
-                outcome.complete(t);
-            }
-        });
-        caller.start();
-        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        BlockedCall call = BlockedCall.start(calls, new AbortSignal(), "in-place-caller");
         calls.close();
 
-        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(TransientCloudException.class)
+        assertThat(call.outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(TransientCloudException.class)
                 .hasMessageContaining("cloud 'c1': get of 'k' cancelled: the store is closing");
-        assertThat(aborted.getCount()).isZero();
+        assertThat(call.aborted.getCount()).isZero();
         try (AbortSignal.Binding bound = new AbortSignal().bind()) {
             assertThatThrownBy(() -> calls.call("get of 'k'", () -> null, () -> { }))
                     .isInstanceOf(TransientCloudException.class)
                     .hasMessageContaining("get of 'k' not started: the store is closed");
+        }
+    }
+
+    /**
+     * A {@code get of 'k'} made on a new thread (with {@code signal} bound, if not null) whose task is blocking I/O
+     * that ignores interrupts and ends, throwing as a closed connection does, only when its abort action runs;
+     * {@link #start} returns once the task is running.
+     */
+    private static final class BlockedCall {
+        final CountDownLatch aborted = new CountDownLatch(1);
+        final CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        final AtomicReference<String> ranOn = new AtomicReference<>();
+        final AtomicBoolean flagSet = new AtomicBoolean();
+        Thread caller;
+
+        static BlockedCall start(InterruptibleCalls calls, AbortSignal signal, String threadName)
+                throws InterruptedException {
+            BlockedCall call = new BlockedCall();
+            CountDownLatch started = new CountDownLatch(1);
+            call.caller = new Thread(() -> {
+                try (AbortSignal.Binding bound = signal == null ? null : signal.bind()) {
+                    calls.call("get of 'k'", () -> {
+                        call.ranOn.set(Thread.currentThread().getName());
+                        started.countDown();
+                        while (!call.aborted.await(10, TimeUnit.MILLISECONDS)) {
+                            Thread.onSpinWait();
+                        }
+                        throw new IOException("connection closed");
+                    }, call.aborted::countDown);
+                    call.outcome.complete(null);
+                } catch (Throwable t) {
+                    call.flagSet.set(Thread.currentThread().isInterrupted());
+                    call.outcome.complete(t);
+                }
+            }, threadName);
+            call.caller.start();
+            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            return call;
         }
     }
 }
