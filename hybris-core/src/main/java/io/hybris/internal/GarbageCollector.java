@@ -36,7 +36,8 @@ import java.util.concurrent.RejectedExecutionException;
  * Deletes versions that metadata no longer references (paper §3.4): the version a successful conditional
  * update replaced, the uploads of a write that lost or failed, and, in {@link #sweep()}, any object under the
  * Hybris prefix that no metadata references (left by a crashed client), once older than the grace period.
- * Deletions run in the background on the GC executor. Never touches objects outside the prefix.
+ * Deletions run in the background on the GC executor, except from clouds that bound their calls (in-memory ones),
+ * deleted from on the calling thread. Never touches objects outside the prefix.
  */
 final class GarbageCollector {
     private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
@@ -134,28 +135,22 @@ final class GarbageCollector {
 
     /**
      * One background task per cloud, so a slow cloud delays no other; except that clouds whose calls are bounded
-     * ({@link CloudStore#callTimeBound()}: in-memory ones) share one task, since their deletes take microseconds and a
-     * task each would cost a GC thread's wake-up per cloud per PUT.
+     * ({@link CloudStore#callTimeBound()}: in-memory ones) are deleted from on the calling thread, as their reads and
+     * writes run there ({@link CloudCallPlacement}): their deletes take microseconds, and a background task cost more
+     * than the deletes (a GC thread's wake-up per PUT: with 64 callers on 2 cores, ~13 µs of a GC thread's CPU and
+     * ~8 % of the caller's per PUT; docs/benchmarks.md). Decorators that may hang or fail do not report a bound.
      */
     private void deleteVersion(String objectKey, List<String> cloudIds, GcCause cause) {
-        List<CloudStore> bounded = null;
         for (String id : cloudIds) {
             CloudStore cloud = clouds.get(id);
             if (cloud == null) {
                 continue;
             }
             if (placement.bounded(id)) {
-                if (bounded == null) {
-                    bounded = new ArrayList<>(cloudIds.size());
-                }
-                bounded.add(cloud);
+                deleteNow(cloud, objectKey, cause);
             } else {
                 submit(() -> deleteNow(cloud, objectKey, cause));
             }
-        }
-        if (bounded != null) {
-            List<CloudStore> together = bounded;
-            submit(() -> together.forEach(cloud -> deleteNow(cloud, objectKey, cause)));
         }
     }
 
