@@ -32,17 +32,21 @@ import java.util.Locale;
  * ({@code ensemble}; both clients talk to the same follower) and a Consul dev agent ({@code consul}). Callers are
  * threads sharing one client ({@code threads}) and, for the counts divisible by the number of processes, the same
  * number of callers spread over that many client processes ({@code processes}: {@link ScalabilityWorker}s, each
- * with its own Hybris client and raw client). Hybris and raw alternate which goes first from one row to the next.
+ * with its own Hybris client and raw client). Each side of a point is measured in {@code --rounds} slices, in the order
+ * A B B A (A alternating from one row to the next), and a row reports each side's operations over its slices. The
+ * CPU column is this JVM's CPU time per operation in the threads mode (with the in-process ZooKeeper servers, not
+ * the Consul agent), where both sides share the same 2 cores with the server: it says how much of a gap is CPU.
  *
- * <p>Usage: {@code ScalabilityBenchmark [--seconds 4] [--warmup-ms 1000 (per point and side)] [--jit-warmup-ms 10000
- * (once per side and op, before the first row, in each mode)] [--callers 1,4,16,64,256]
+ * <p>Usage: {@code ScalabilityBenchmark [--seconds 4 (per point and side)] [--rounds 2 (slices per point and side)]
+ * [--warmup-ms 1000 (per slice)] [--jit-warmup-ms 10000 (once per side and op, before the first row, in each mode)]
+ * [--callers 1,4,16,64,256]
  * [--stores zookeeper,ensemble,consul] [--processes 4 (0: none)] [--ops GET,PUT] [--out <dir>]}; Consul needs
  * {@code -Dhybris.test.consul=<consul binary>}. Prints a markdown table; with {@code --out}, also writes
  * {@code results.csv} there ({@code bench/scalability.sh} plots it).
  */
 public final class ScalabilityBenchmark {
     /** The CSV header of {@code results.csv}. */
-    static final String CSV_HEADER = "store,mode,op,callers,side,ops_per_s,p50_ms,p99_ms,errors";
+    static final String CSV_HEADER = "store,mode,op,callers,side,ops_per_s,p50_ms,p99_ms,errors,cpu_us_per_op";
 
     private ScalabilityBenchmark() {
     }
@@ -64,25 +68,31 @@ public final class ScalabilityBenchmark {
 
         String markdown() {
             return String.format(Locale.ROOT, "| %s | %s | %s | %d | %,.0f | %,.0f | **%.2f** | %.2f / %.2f | %.2f / %.2f"
-                    + " | %d / %d |", store, mode, op, callers, hybris.perSecond(), raw.perSecond(), ratio(),
+                    + " | %s / %s | %d / %d |", store, mode, op, callers, hybris.perSecond(), raw.perSecond(), ratio(),
                     hybris.percentileMs(50), hybris.percentileMs(99), raw.percentileMs(50), raw.percentileMs(99),
-                    hybris.errors(), raw.errors());
+                    cpu(hybris), cpu(raw), hybris.errors(), raw.errors());
+        }
+
+        private static String cpu(Result r) {
+            double us = r.cpuMicrosPerOp();
+            return Double.isNaN(us) ? "-" : String.format(Locale.ROOT, "%.0f", us);
         }
 
         List<String> csv() {
             List<String> lines = new ArrayList<>();
             for (Result r : List.of(hybris, raw)) {
-                lines.add(String.format(Locale.ROOT, "%s,%s,%s,%d,%s,%.1f,%.3f,%.3f,%d", store, mode, op, callers,
+                double cpu = r.cpuMicrosPerOp();
+                lines.add(String.format(Locale.ROOT, "%s,%s,%s,%d,%s,%.1f,%.3f,%.3f,%d,%s", store, mode, op, callers,
                         r == hybris ? "hybris" : "raw", r.perSecond(), r.percentileMs(50), r.percentileMs(99),
-                        r.errors()));
+                        r.errors(), Double.isNaN(cpu) ? "" : String.format(Locale.ROOT, "%.1f", cpu)));
             }
             return lines;
         }
     }
 
     /** What to run; see the class comment for the defaults. */
-    record Options(double seconds, long warmupMs, long jitWarmupMs, List<Integer> callers, List<String> stores,
-                   int processes, List<Op> ops, Path out) {
+    record Options(double seconds, long warmupMs, long jitWarmupMs, int rounds, List<Integer> callers,
+                   List<String> stores, int processes, List<Op> ops, Path out) {
         static Options parse(String... args) {
             double seconds = 4;
             long warmupMs = 1000;
@@ -90,6 +100,10 @@ public final class ScalabilityBenchmark {
             // in every client JVM (4 child JVMs on 2 cores: with 2 s the first process rows measured Hybris half
             // compiled, 0.38-0.58x raw, against 0.73-0.94x after 10 s; docs/benchmarks.md, 2026-11-25)
             long jitWarmupMs = 10_000;
+            // each side measured in two slices, in the order A B B A: a drift of the machine (the fsync times of the
+            // ZooKeeper log, the JIT, another process) during a point then weighs on both sides alike (single slices,
+            // A B, moved a point's ratio by up to 0.3 between runs; docs/benchmarks.md, 2026-11-25)
+            int rounds = 2;
             List<Integer> callers = List.of(1, 4, 16, 64, 256);
             List<String> stores = List.of("zookeeper", "ensemble", "consul");
             int processes = 4;
@@ -101,6 +115,7 @@ public final class ScalabilityBenchmark {
                     case "--seconds" -> seconds = Double.parseDouble(v);
                     case "--warmup-ms" -> warmupMs = Long.parseLong(v);
                     case "--jit-warmup-ms" -> jitWarmupMs = Long.parseLong(v);
+                    case "--rounds" -> rounds = Integer.parseInt(v);
                     case "--callers" -> callers = Arrays.stream(v.split(",")).map(Integer::valueOf).toList();
                     case "--stores" -> stores = List.of(v.split(","));
                     case "--processes" -> processes = Integer.parseInt(v);
@@ -113,7 +128,10 @@ public final class ScalabilityBenchmark {
             if (args.length % 2 != 0) {
                 throw new IllegalArgumentException("options come in pairs: --name value");
             }
-            return new Options(seconds, warmupMs, jitWarmupMs, callers, stores, processes, ops, out);
+            if (rounds < 1) {
+                throw new IllegalArgumentException("--rounds must be at least 1, was " + rounds);
+            }
+            return new Options(seconds, warmupMs, jitWarmupMs, rounds, callers, stores, processes, ops, out);
         }
 
         int maxCallers() {
@@ -147,8 +165,8 @@ public final class ScalabilityBenchmark {
     /** Runs every store of {@code options}, printing each row as it is measured; returns the rows. */
     static List<Row> run(Options options, PrintStream out) throws Exception {
         out.println("| store | mode | op | callers | Hybris ops/s | raw ops/s | Hybris/raw | Hybris p50 / p99 ms"
-                + " | raw p50 / p99 ms | errors H / raw |");
-        out.println("|---|---|---|---|---|---|---|---|---|---|");
+                + " | raw p50 / p99 ms | CPU µs/op H / raw | errors H / raw |");
+        out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         List<Row> rows = new ArrayList<>();
         for (String store : options.stores()) {
             try (Deployment deployment = Deployment.start(store)) {
@@ -170,9 +188,32 @@ public final class ScalabilityBenchmark {
         Files.write(options.out().resolve("results.csv"), lines, StandardCharsets.UTF_8);
     }
 
+    /** One measured slice of one side ({@code hybris} or {@code raw}), {@code measureMs} long. */
+    @FunctionalInterface
+    private interface Slice {
+        Result run(String side, long measureMs) throws Exception;
+    }
+
+    /**
+     * One point: each side measured in {@code rounds} slices that add up to {@code seconds}, in the order A B B A
+     * A B B A ...; which side is A alternates from one row to the next.
+     */
+    private static Row measure(String store, String mode, Op op, int callers, int row, Options options, Slice slice)
+            throws Exception {
+        long sliceMs = Math.max(1, Math.round(options.seconds() * 1000 / options.rounds()));
+        String a = row % 2 == 0 ? "hybris" : "raw";
+        String b = row % 2 == 0 ? "raw" : "hybris";
+        List<Result> hybris = new ArrayList<>();
+        List<Result> raw = new ArrayList<>();
+        for (int turn = 0; turn < 2 * options.rounds(); turn++) {
+            String side = turn % 4 == 0 || turn % 4 == 3 ? a : b;
+            (side.equals("hybris") ? hybris : raw).add(slice.run(side, sliceMs));
+        }
+        return new Row(store, mode, op, callers, Result.sequential(hybris), Result.sequential(raw));
+    }
+
     private static List<Row> runStore(String store, Deployment d, Options options, PrintStream out) throws Exception {
         List<Row> rows = new ArrayList<>();
-        long measureMs = Math.round(options.seconds() * 1000);
         try (Side hybris = ScalabilitySides.open("hybris", d.kind(), d.endpoint(), "t");
              Side raw = ScalabilitySides.open("raw", d.kind(), d.endpoint(), "t")) {
             hybris.preload(options.maxCallers());
@@ -185,17 +226,9 @@ public final class ScalabilityBenchmark {
             int row = 0;
             for (Op op : options.ops()) {
                 for (int n : options.callers()) {
-                    Result h = null;
-                    Result r = null;
-                    for (int turn = 0; turn < 2; turn++) {
-                        if ((turn + row) % 2 == 0) {
-                            h = ScalabilityLoad.run(hybris, op, 0, n, options.warmupMs(), measureMs);
-                        } else {
-                            r = ScalabilityLoad.run(raw, op, 0, n, options.warmupMs(), measureMs);
-                        }
-                    }
-                    row++;
-                    rows.add(print(out, new Row(store, "threads", op, n, h, r)));
+                    rows.add(print(out, measure(store, "threads", op, n, row++, options,
+                            (side, slice) -> ScalabilityLoad.run(side.equals("hybris") ? hybris : raw, op, 0, n,
+                                    options.warmupMs(), slice))));
                 }
             }
         }
@@ -214,17 +247,8 @@ public final class ScalabilityBenchmark {
             int row = 0;
             for (Op op : options.ops()) {
                 for (int n : spread) {
-                    Result h = null;
-                    Result r = null;
-                    for (int turn = 0; turn < 2; turn++) {
-                        if ((turn + row) % 2 == 0) {
-                            h = workers.run("hybris", op, n / p, options.warmupMs(), measureMs);
-                        } else {
-                            r = workers.run("raw", op, n / p, options.warmupMs(), measureMs);
-                        }
-                    }
-                    row++;
-                    rows.add(print(out, new Row(store, p + " processes", op, n, h, r)));
+                    rows.add(print(out, measure(store, p + " processes", op, n, row++, options,
+                            (side, slice) -> workers.run(side, op, n / p, options.warmupMs(), slice))));
                 }
             }
         }

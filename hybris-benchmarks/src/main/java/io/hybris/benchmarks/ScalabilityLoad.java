@@ -4,6 +4,7 @@
  */
 package io.hybris.benchmarks;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -19,6 +20,10 @@ import java.util.concurrent.atomic.LongAdder;
  * throughput is those operations over the window), and their latencies give p50 and p99.
  */
 final class ScalabilityLoad {
+    /** This JVM's CPU time, for {@link Result#cpuNanos()}. */
+    private static final com.sun.management.OperatingSystemMXBean PROCESS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
     private ScalabilityLoad() {
     }
 
@@ -34,10 +39,24 @@ final class ScalabilityLoad {
      * @param windowNanos the window
      * @param latenciesMicros their latencies, sorted
      * @param errors operations that failed (anywhere in the run)
+     * @param cpuNanos CPU time this JVM used during the window (every thread: in the threads mode, the in-process
+     *                 ZooKeeper servers too), or {@code -1} if not measured (results merged from several processes)
      */
-    record Result(long operations, long windowNanos, long[] latenciesMicros, long errors) {
+    record Result(long operations, long windowNanos, long[] latenciesMicros, long errors, long cpuNanos) {
         double perSecond() {
             return operations / (windowNanos / 1e9);
+        }
+
+        /** CPU microseconds per operation, or {@code NaN} if not measured. */
+        double cpuMicrosPerOp() {
+            return cpuNanos < 0 || operations == 0 ? Double.NaN : cpuNanos / 1000.0 / operations;
+        }
+
+        /** Several windows measured one after another, as one: their operations over their summed windows. */
+        static Result sequential(List<Result> slices) {
+            long cpu = slices.stream().allMatch(r -> r.cpuNanos >= 0)
+                    ? slices.stream().mapToLong(Result::cpuNanos).sum() : -1;
+            return concatenate(slices, slices.stream().mapToLong(Result::windowNanos).sum(), cpu);
         }
 
         double percentileMs(double p) {
@@ -46,13 +65,15 @@ final class ScalabilityLoad {
 
         /** The results of several processes measured over the same window, as one. */
         static Result merge(List<Result> parts) {
+            return concatenate(parts, parts.stream().mapToLong(Result::windowNanos).max().orElse(0), -1);
+        }
+
+        private static Result concatenate(List<Result> parts, long window, long cpuNanos) {
             long ops = 0;
-            long window = 0;
             long errors = 0;
             int length = 0;
             for (Result r : parts) {
                 ops += r.operations;
-                window = Math.max(window, r.windowNanos);
                 errors += r.errors;
                 length += r.latenciesMicros.length;
             }
@@ -63,7 +84,7 @@ final class ScalabilityLoad {
                 at += r.latenciesMicros.length;
             }
             Arrays.sort(all);
-            return new Result(ops, window, all, errors);
+            return new Result(ops, window, all, errors, cpuNanos);
         }
 
         /** One line: {@code RESULT <operations> <window ns> <errors> <latency,latency,...>}. */
@@ -81,7 +102,7 @@ final class ScalabilityLoad {
             String[] f = line.split(" ", 5);
             long[] lat = f.length < 5 || f[4].isEmpty() ? new long[0]
                     : Arrays.stream(f[4].split(",")).mapToLong(Long::parseLong).toArray();
-            return new Result(Long.parseLong(f[1]), Long.parseLong(f[2]), lat, Long.parseLong(f[3]));
+            return new Result(Long.parseLong(f[1]), Long.parseLong(f[2]), lat, Long.parseLong(f[3]), -1);
         }
 
         @Override
@@ -152,10 +173,10 @@ final class ScalabilityLoad {
             thread.start();
         }
         started.await();
-        long now = System.nanoTime();
-        if (to > now) {
-            Thread.sleep((to - now) / 1_000_000L + 1); // the measurement window itself
-        }
+        sleepUntil(from); // the warm-up
+        long cpu0 = PROCESS.getProcessCpuTime();
+        sleepUntil(to); // the measurement window itself
+        long cpu1 = PROCESS.getProcessCpuTime();
         stop.set(true);
         for (Thread thread : threads) {
             thread.join(120_000);
@@ -172,6 +193,13 @@ final class ScalabilityLoad {
             System.err.println("scalability: " + errors.sum() + " failed " + op + "s on " + side.name()
                     + ", the first: " + firstError.get());
         }
-        return new Result(all.length, to - from, all, errors.sum());
+        return new Result(all.length, to - from, all, errors.sum(), cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0);
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long now = System.nanoTime();
+        if (nanoTime > now) {
+            Thread.sleep((nanoTime - now) / 1_000_000L + 1);
+        }
     }
 }
