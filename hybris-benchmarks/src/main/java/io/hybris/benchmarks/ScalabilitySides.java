@@ -8,6 +8,8 @@ import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
+import io.hybris.spi.support.ChangeLogCompaction;
+import io.hybris.spi.support.StandardOptions;
 import io.hybris.testkit.ForwardingMetadataStore;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -186,13 +188,20 @@ final class ScalabilitySides {
      * Raw Curator on the same ZooKeeper, issuing the metadata requests Hybris's ZooKeeper store issues: a GET is the
      * store's linearizable read ({@code sync} and {@code getData} pipelined on the session's ZooKeeper handle), a PUT
      * that read then one {@code multi} of the version-checked {@code setData} and a sequential change-log record
-     * (64 bytes, under this side's log znode), and, once per {@value #COMPACT_EVERY} commits, one {@code multi}
-     * deleting the {@value #COMPACT_EVERY} oldest records, as the change log's compaction does (as
-     * {@link MetadataPathBenchmark#zookeeperPipelinedReadCasWithLog}). Until 2026-11-25 the raw PUT was the read and
-     * a plain {@code setData}, without the record a Hybris commit also writes.
+     * (64 bytes, under this side's log znode), and the change log's compaction: the log keeps as many records as the
+     * Hybris store's (its default retention, 20,000), and every retention / 10 commits the records beyond it are
+     * deleted, oldest first, 250 per {@code multi}, by the caller whose commit is due (Hybris's runs in the
+     * background, and lists the log's children first, since other clients append to it too; this side knows its
+     * records). Until 2026-11-25 the raw PUT was the read and a plain {@code setData}, without the record a Hybris
+     * commit also writes; and until later that day its log kept at most 250 records, a smaller tree than Hybris's.
      */
     static final class CuratorSide implements Side {
-        private static final int COMPACT_EVERY = 250;
+        /** Records the log keeps: the Hybris store's default retention. */
+        private static final int RETENTION = StandardOptions.CHANGES_RETENTION.defaultValue().orElseThrow();
+        /** Commits between two compactions: as the Hybris store's ({@link ChangeLogCompaction#interval}). */
+        private static final int COMPACT_INTERVAL = ChangeLogCompaction.interval(RETENTION);
+        /** Records deleted per {@code multi}, as the Hybris store's compaction. */
+        private static final int DELETE_BATCH = 250;
         private final CuratorFramework curator;
         private final String base;
         private final String log;
@@ -200,6 +209,8 @@ final class ScalabilitySides {
         private final byte[] record = new byte[64];
         private final Queue<String> records = new ConcurrentLinkedQueue<>();
         private final AtomicLong commits = new AtomicLong();
+        /** {@code records.size()}, which walks the queue. */
+        private final AtomicLong held = new AtomicLong();
 
         CuratorSide(String connect, String namespace) throws Exception {
             this.curator = CuratorFrameworkFactory.newClient(connect, new RetryNTimes(3, 100));
@@ -247,14 +258,26 @@ final class ScalabilitySides {
                     curator.transactionOp().create().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
                             .forPath(log + "/c-", record));
             records.add(results.get(1).getResultPath());
-            if (commits.incrementAndGet() % COMPACT_EVERY == 0) {
-                List<CuratorOp> deletes = new ArrayList<>(COMPACT_EVERY);
-                for (int k = 0; k < COMPACT_EVERY; k++) {
+            held.incrementAndGet();
+            if (commits.incrementAndGet() % COMPACT_INTERVAL == 0) {
+                compact();
+            }
+        }
+
+        /** Deletes the records beyond the retention, oldest first, {@value #DELETE_BATCH} per {@code multi}. */
+        private void compact() throws Exception {
+            while (held.get() > RETENTION) {
+                List<CuratorOp> deletes = new ArrayList<>(DELETE_BATCH);
+                for (int k = 0; k < DELETE_BATCH && held.get() > RETENTION; k++) {
                     String oldest = records.poll();
                     if (oldest == null) {
                         break;
                     }
+                    held.decrementAndGet();
                     deletes.add(curator.transactionOp().delete().forPath(oldest));
+                }
+                if (deletes.isEmpty()) {
+                    return;
                 }
                 curator.transaction().forOperations(deletes);
             }
