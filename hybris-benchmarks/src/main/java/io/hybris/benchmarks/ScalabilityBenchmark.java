@@ -34,8 +34,9 @@ import java.util.Locale;
  * number of callers spread over that many client processes ({@code processes}: {@link ScalabilityWorker}s, each
  * with its own Hybris client and raw client). Each side of a point is measured in {@code --rounds} slices, in the order
  * A B B A (A alternating from one row to the next), and a row reports each side's operations over its slices. The
- * CPU column is this JVM's CPU time per operation in the threads mode (with the in-process ZooKeeper servers, not
- * the Consul agent), where both sides share the same 2 cores with the server: it says how much of a gap is CPU.
+ * CPU column is the CPU time per operation of the benchmark's JVM (with the in-process ZooKeeper servers, not the
+ * Consul agent) plus, in the processes mode, the worker processes', over the window: where both sides saturate the
+ * same cores, it says how much of a gap is CPU.
  *
  * <p>Usage: {@code ScalabilityBenchmark [--seconds 4 (per point and side)] [--rounds 2 (slices per point and side)]
  * [--warmup-ms 1000 (per slice)] [--jit-warmup-ms 10000 (once per side and op, before the first row, in each mode)]

@@ -39,8 +39,9 @@ final class ScalabilityLoad {
      * @param windowNanos the window
      * @param latenciesMicros their latencies, sorted
      * @param errors operations that failed (anywhere in the run)
-     * @param cpuNanos CPU time this JVM used during the window (every thread: in the threads mode, the in-process
-     *                 ZooKeeper servers too), or {@code -1} if not measured (results merged from several processes)
+     * @param cpuNanos CPU time used during the window by this JVM (every thread: with the in-process ZooKeeper
+     *                 servers), or, merged from several processes, by them and the benchmark's JVM; {@code -1} if not
+     *                 measured
      */
     record Result(long operations, long windowNanos, long[] latenciesMicros, long errors, long cpuNanos) {
         double perSecond() {
@@ -63,9 +64,14 @@ final class ScalabilityLoad {
             return Percentiles.of(latenciesMicros, p) / 1000.0;
         }
 
-        /** The results of several processes measured over the same window, as one. */
-        static Result merge(List<Result> parts) {
-            return concatenate(parts, parts.stream().mapToLong(Result::windowNanos).max().orElse(0), -1);
+        /**
+         * The results of several processes measured over the same window, as one; its CPU time is theirs plus
+         * {@code otherCpuNanos} (the benchmark's own JVM over the window), or {@code -1} if any is not known.
+         */
+        static Result merge(List<Result> parts, long otherCpuNanos) {
+            long cpu = otherCpuNanos >= 0 && parts.stream().allMatch(r -> r.cpuNanos >= 0)
+                    ? otherCpuNanos + parts.stream().mapToLong(Result::cpuNanos).sum() : -1;
+            return concatenate(parts, parts.stream().mapToLong(Result::windowNanos).max().orElse(0), cpu);
         }
 
         private static Result concatenate(List<Result> parts, long window, long cpuNanos) {
@@ -87,11 +93,11 @@ final class ScalabilityLoad {
             return new Result(ops, window, all, errors, cpuNanos);
         }
 
-        /** One line: {@code RESULT <operations> <window ns> <errors> <latency,latency,...>}. */
+        /** One line: {@code RESULT <operations> <window ns> <errors> <cpu ns> <latency,latency,...>}. */
         String encode() {
-            StringBuilder b = new StringBuilder(16 + latenciesMicros.length * 5);
+            StringBuilder b = new StringBuilder(32 + latenciesMicros.length * 5);
             b.append("RESULT ").append(operations).append(' ').append(windowNanos).append(' ').append(errors)
-                    .append(' ');
+                    .append(' ').append(cpuNanos).append(' ');
             for (int i = 0; i < latenciesMicros.length; i++) {
                 b.append(i == 0 ? "" : ",").append(latenciesMicros[i]);
             }
@@ -99,10 +105,11 @@ final class ScalabilityLoad {
         }
 
         static Result decode(String line) {
-            String[] f = line.split(" ", 5);
-            long[] lat = f.length < 5 || f[4].isEmpty() ? new long[0]
-                    : Arrays.stream(f[4].split(",")).mapToLong(Long::parseLong).toArray();
-            return new Result(Long.parseLong(f[1]), Long.parseLong(f[2]), lat, Long.parseLong(f[3]), -1);
+            String[] f = line.split(" ", 6);
+            long[] lat = f.length < 6 || f[5].isEmpty() ? new long[0]
+                    : Arrays.stream(f[5].split(",")).mapToLong(Long::parseLong).toArray();
+            return new Result(Long.parseLong(f[1]), Long.parseLong(f[2]), lat, Long.parseLong(f[3]),
+                    Long.parseLong(f[4]));
         }
 
         @Override
@@ -174,9 +181,9 @@ final class ScalabilityLoad {
         }
         started.await();
         sleepUntil(from); // the warm-up
-        long cpu0 = PROCESS.getProcessCpuTime();
+        long cpu0 = processCpuNanos();
         sleepUntil(to); // the measurement window itself
-        long cpu1 = PROCESS.getProcessCpuTime();
+        long cpu1 = processCpuNanos();
         stop.set(true);
         for (Thread thread : threads) {
             thread.join(120_000);
@@ -196,7 +203,13 @@ final class ScalabilityLoad {
         return new Result(all.length, to - from, all, errors.sum(), cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0);
     }
 
-    private static void sleepUntil(long nanoTime) throws InterruptedException {
+    /** This JVM's CPU time so far, in nanoseconds ({@code -1} if the JVM cannot tell). */
+    static long processCpuNanos() {
+        return PROCESS.getProcessCpuTime();
+    }
+
+    /** Sleeps until {@link System#nanoTime()} reaches {@code nanoTime}: a measurement window's edge. */
+    static void sleepUntil(long nanoTime) throws InterruptedException {
         long now = System.nanoTime();
         if (nanoTime > now) {
             Thread.sleep((nanoTime - now) / 1_000_000L + 1);

@@ -95,20 +95,29 @@ public final class ScalabilityWorker {
             throw new IOException("worker process " + p + " ended before " + prefix);
         }
 
-        /** Runs {@code callersEach} callers of {@code side} in every process at once; their results as one. */
+        /**
+         * Runs {@code callersEach} callers of {@code side} in every process at once; their results as one, with the
+         * CPU time of the processes and of this JVM (the in-process metadata store) over the window.
+         */
         ScalabilityLoad.Result run(String side, ScalabilityLoad.Op op, int callersEach, long warmupMs, long measureMs)
-                throws IOException {
+                throws IOException, InterruptedException {
             String command = String.join(" ", "RUN", side, op.name(), Integer.toString(callersEach),
                     Long.toString(warmupMs), Long.toString(measureMs)) + "\n";
             for (Writer in : inputs) {
                 in.write(command);
                 in.flush();
             }
+            // the window as the workers place it (ScalabilityLoad.run), to within the time a command takes to arrive
+            long from = System.nanoTime() + 50_000_000L + warmupMs * 1_000_000L;
+            ScalabilityLoad.sleepUntil(from);
+            long cpu0 = ScalabilityLoad.processCpuNanos();
+            ScalabilityLoad.sleepUntil(from + measureMs * 1_000_000L);
+            long cpu1 = ScalabilityLoad.processCpuNanos();
             List<ScalabilityLoad.Result> parts = new ArrayList<>();
             for (int p = 0; p < processes.size(); p++) {
                 parts.add(ScalabilityLoad.Result.decode(expect(p, "RESULT ")));
             }
-            return ScalabilityLoad.Result.merge(parts);
+            return ScalabilityLoad.Result.merge(parts, cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0);
         }
 
         @Override
