@@ -21,7 +21,7 @@ if [ -z "$consul" ]; then
     log "no Consul binary (src/test/install-consul.sh failed): ZooKeeper only"
     stores=(--stores zookeeper,ensemble)
 fi
-log "2 x (seconds + 2) s per row (two slices per side, A B B A, each after 1 s of warm-up), 54 rows with the defaults, plus 10 s of JIT warm-up per side, op, mode and store: about 17 minutes at 4 s"
+log "2 x (seconds + 2) s per row (two slices per side, A B B A, each after 1 s of warm-up), 54 rows with the defaults, plus 10 s (threads) and 30 s (processes) of JIT warm-up per side, op and store: about 25 minutes at 4 s"
 java -Xmx3g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dhybris.test.consul="$consul" -cp "$jar" \
     io.hybris.benchmarks.ScalabilityBenchmark --seconds "$seconds" --out "$out" "${stores[@]}" "$@" \
     | tee "$out/summary.md"

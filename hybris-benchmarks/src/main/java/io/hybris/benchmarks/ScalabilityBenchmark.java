@@ -39,7 +39,8 @@ import java.util.Locale;
  * same cores, it says how much of a gap is CPU.
  *
  * <p>Usage: {@code ScalabilityBenchmark [--seconds 4 (per point and side)] [--rounds 2 (slices per point and side)]
- * [--warmup-ms 1000 (per slice)] [--jit-warmup-ms 10000 (once per side and op, before the first row, in each mode)]
+ * [--warmup-ms 1000 (per slice)] [--jit-warmup-ms 10000 (once per side and op, before the first threads row)]
+ * [--process-jit-warmup-ms 30000 (the same in the worker processes, before the first processes row)]
  * [--callers 1,4,16,64,256]
  * [--stores zookeeper,ensemble,consul] [--processes 4 (0: none)] [--ops GET,PUT] [--out <dir>]}; Consul needs
  * {@code -Dhybris.test.consul=<consul binary>}. Prints a markdown table; with {@code --out}, also writes
@@ -92,7 +93,8 @@ public final class ScalabilityBenchmark {
     }
 
     /** What to run; see the class comment for the defaults. */
-    record Options(double seconds, long warmupMs, long jitWarmupMs, int rounds, List<Integer> callers,
+    record Options(double seconds, long warmupMs, long jitWarmupMs, long processJitWarmupMs, int rounds,
+                   List<Integer> callers,
                    List<String> stores, int processes, List<Op> ops, Path out) {
         static Options parse(String... args) {
             double seconds = 4;
@@ -101,6 +103,10 @@ public final class ScalabilityBenchmark {
             // in every client JVM (4 child JVMs on 2 cores: with 2 s the first process rows measured Hybris half
             // compiled, 0.38-0.58x raw, against 0.73-0.94x after 10 s; docs/benchmarks.md, 2026-11-25)
             long jitWarmupMs = 10_000;
+            // the same for the worker processes, longer: each compiles on its share of the cores (with 4 workers and
+            // the store on 2 cores, ~0.4 each), and after 10-20 s their compiler threads still took 4-23 % of the
+            // machine in the Hybris slices; 30 s moved 4-process PUT at 4 callers from 0.57-0.82 to 1.08 (2026-11-25)
+            long processJitWarmupMs = 30_000;
             // each side measured in two slices, in the order A B B A: a drift of the machine (the fsync times of the
             // ZooKeeper log, the JIT, another process) during a point then weighs on both sides alike (single slices,
             // A B, moved a point's ratio by up to 0.3 between runs; docs/benchmarks.md, 2026-11-25)
@@ -116,6 +122,7 @@ public final class ScalabilityBenchmark {
                     case "--seconds" -> seconds = Double.parseDouble(v);
                     case "--warmup-ms" -> warmupMs = Long.parseLong(v);
                     case "--jit-warmup-ms" -> jitWarmupMs = Long.parseLong(v);
+                    case "--process-jit-warmup-ms" -> processJitWarmupMs = Long.parseLong(v);
                     case "--rounds" -> rounds = Integer.parseInt(v);
                     case "--callers" -> callers = Arrays.stream(v.split(",")).map(Integer::valueOf).toList();
                     case "--stores" -> stores = List.of(v.split(","));
@@ -132,7 +139,8 @@ public final class ScalabilityBenchmark {
             if (rounds < 1) {
                 throw new IllegalArgumentException("--rounds must be at least 1, was " + rounds);
             }
-            return new Options(seconds, warmupMs, jitWarmupMs, rounds, callers, stores, processes, ops, out);
+            return new Options(seconds, warmupMs, jitWarmupMs, processJitWarmupMs, rounds, callers, stores, processes,
+                    ops, out);
         }
 
         int maxCallers() {
@@ -242,8 +250,8 @@ public final class ScalabilityBenchmark {
         try (ScalabilityWorker.Processes workers = new ScalabilityWorker.Processes(p, d.kind(), d.endpoint(),
                 maxEach)) {
             for (Op op : options.ops()) {
-                workers.run("hybris", op, Math.min(4, maxEach), 0, options.jitWarmupMs());
-                workers.run("raw", op, Math.min(4, maxEach), 0, options.jitWarmupMs());
+                workers.run("hybris", op, Math.min(4, maxEach), 0, options.processJitWarmupMs());
+                workers.run("raw", op, Math.min(4, maxEach), 0, options.processJitWarmupMs());
             }
             int row = 0;
             for (Op op : options.ops()) {

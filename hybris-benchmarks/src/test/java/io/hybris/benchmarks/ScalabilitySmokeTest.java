@@ -33,7 +33,8 @@ class ScalabilitySmokeTest {
     private List<Row> run(String store, String callers) throws Exception {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         List<Row> rows = ScalabilityBenchmark.run(Options.parse("--seconds", "0.5", "--warmup-ms", "100",
-                "--jit-warmup-ms", "200", "--callers", callers, "--stores", store, "--processes", "2", "--out", out.toString()),
+                "--jit-warmup-ms", "200", "--process-jit-warmup-ms", "200", "--callers", callers, "--stores", store,
+                "--processes", "2", "--out", out.toString()),
                 new PrintStream(printed, true, StandardCharsets.UTF_8));
         for (Row row : rows) {
             assertThat(row.hybris().perSecond()).as("Hybris %s", row).isPositive();
