@@ -41,12 +41,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ul>
  *   <li>{@code hybrisGet} (metadata read with {@code sync} + one in-memory cloud read + SHA-256) against
  *       {@code curatorSyncRead} ({@code sync()} + {@code getData()});</li>
- *   <li>{@code hybrisPut} (metadata read, two in-memory cloud writes, conditional update, background GC)
+ *   <li>{@code hybrisPut} (metadata read, two in-memory cloud writes, conditional update, GC of the replaced version)
  *       against {@code curatorReadCas} ({@code sync()} + {@code getData()} + {@code setData().withVersion()}),
  *       {@code zookeeperPipelinedReadCas} (the same read pipelined, as the store sends it) and
  *       {@code zookeeperPipelinedReadCasWithLog}: that read, then the ZooKeeper work a Hybris commit does — one
- *       {@code multi} of the version-checked {@code setData} and a sequential change-log record (64 bytes), and every
- *       250 commits one {@code multi} deleting the 250 oldest records, as the change log's compaction does.</li>
+ *       {@code multi} of the version-checked {@code setData} and a sequential change-log record (64 bytes), and the
+ *       compaction of a log as long as the Hybris store's: it keeps 20,000 records (the default retention) and every
+ *       2,000 commits deletes those beyond, oldest first, 250 per {@code multi} (until 2026-11-25 it kept at most
+ *       250, a smaller tree than Hybris commits to).</li>
  * </ul>
  * Values are small ({@code valueBytes}) so the metadata path dominates.
  */
@@ -58,6 +60,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 @Fork(3)
 public class MetadataPathBenchmark {
     private static final int KEYS = 256;
+    /** Records the raw change log keeps: the Hybris store's default retention. */
+    private static final int LOG_RETENTION =
+            io.hybris.spi.support.StandardOptions.CHANGES_RETENTION.defaultValue().orElseThrow();
+    /** Commits between two compactions of the raw log, as the Hybris store's. */
+    private static final int LOG_COMPACT_INTERVAL = io.hybris.spi.support.ChangeLogCompaction.interval(LOG_RETENTION);
+    /** Records deleted per {@code multi}, as the Hybris store's compaction. */
+    private static final int LOG_DELETE_BATCH = 250;
 
     @Param({"1024"})
     public int valueBytes;
@@ -68,6 +77,7 @@ public class MetadataPathBenchmark {
     private byte[] value;
     private final AtomicInteger next = new AtomicInteger();
     private final java.util.ArrayDeque<String> records = new java.util.ArrayDeque<>();
+    private long commits;
     private final byte[] record = new byte[64];
 
     @Setup(Level.Trial)
@@ -157,7 +167,7 @@ public class MetadataPathBenchmark {
 
     /**
      * The pipelined read, then the commit's ZooKeeper work as Hybris does it: the version-checked {@code setData}
-     * and a sequential change-log record in one {@code multi}; every 250 records, one {@code multi} deleting them.
+     * and a sequential change-log record in one {@code multi}; the log compacted as the Hybris store's (class comment).
      * The fair baseline for {@code hybrisPut} (same requests); JMH runs it on one thread.
      */
     @Benchmark
@@ -170,12 +180,14 @@ public class MetadataPathBenchmark {
                 curator.transactionOp().create().withMode(org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL)
                         .forPath("/rawlog/c-", record));
         records.add(results.get(1).getResultPath());
-        if (records.size() >= 250) {
-            java.util.List<CuratorOp> deletes = new java.util.ArrayList<>();
-            while (!records.isEmpty()) {
-                deletes.add(curator.transactionOp().delete().forPath(records.poll()));
+        if (++commits % LOG_COMPACT_INTERVAL == 0) {
+            while (records.size() > LOG_RETENTION) {
+                java.util.List<CuratorOp> deletes = new java.util.ArrayList<>(LOG_DELETE_BATCH);
+                while (deletes.size() < LOG_DELETE_BATCH && records.size() > LOG_RETENTION) {
+                    deletes.add(curator.transactionOp().delete().forPath(records.poll()));
+                }
+                curator.transaction().forOperations(deletes);
             }
-            curator.transaction().forOperations(deletes);
         }
         return results;
     }
