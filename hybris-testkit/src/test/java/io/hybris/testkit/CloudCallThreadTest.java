@@ -183,6 +183,7 @@ class CloudCallThreadTest {
      * With the defaults (hedged reads on, at least 50 ms before a hedge), the plain in-memory clouds' bound is below
      * every timer, so their GETs run in place as their PUTs do. Their bound was once above the hedge delay, which
      * sent every in-memory GET to an I/O thread and back (the listener hears each request on the thread it ran on).
+     * The superseded version is deleted from them in place too, before the PUT that replaced it returns.
      */
     @Test
     void inMemoryCloudsAreReadAndWrittenInPlaceWithTheDefaultSettings() {
@@ -203,10 +204,44 @@ class CloudCallThreadTest {
             for (int i = 0; i < 40; i++) {
                 assertThat(h.get("box", "k")).hasValue(VALUE);
             }
+            h.put("box", "k", "newer".getBytes(StandardCharsets.UTF_8));
+            // deleted on this thread before the PUT returned: two clouds held the version it replaced
+            assertThat(deletes(threads)).containsOnly(caller()).hasSize(1);
         }
 
         assertThat(threads.get(io.hybris.HybrisListener.CloudOperation.PUT)).containsOnly(caller());
         assertThat(threads.get(io.hybris.HybrisListener.CloudOperation.GET)).containsOnly(caller());
+    }
+
+    private static Set<String> deletes(java.util.Map<io.hybris.HybrisListener.CloudOperation, Set<String>> threads) {
+        return threads.getOrDefault(io.hybris.HybrisListener.CloudOperation.DELETE, Set.of());
+    }
+
+    /** A cloud that reports no bound (a real one, or a decorator that may hang) keeps its deletes in the background. */
+    @Test
+    void unboundedCloudsAreDeletedFromInTheBackground() {
+        java.util.Map<io.hybris.HybrisListener.CloudOperation, Set<String>> threads = new ConcurrentHashMap<>();
+        AtomicInteger deleted = new AtomicInteger();
+        io.hybris.HybrisListener recorder = new io.hybris.HybrisListener() {
+            @Override
+            public void cloudRequest(CloudRequest request) {
+                threads.computeIfAbsent(request.operation(), op -> ConcurrentHashMap.newKeySet())
+                        .add(Thread.currentThread().getName());
+                if (request.operation() == io.hybris.HybrisListener.CloudOperation.DELETE) {
+                    deleted.incrementAndGet();
+                }
+            }
+        };
+        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
+                .probeInterval(Duration.ZERO).listener(recorder);
+        clouds(Optional.empty()).forEach(b::cloud);
+        try (Hybris h = Hybris.open(b.build())) {
+            h.put("box", "k", VALUE);
+            h.put("box", "k", "newer".getBytes(StandardCharsets.UTF_8));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> deleted.get() == 2);
+        }
+
+        assertThat(deletes(threads)).isNotEmpty().doesNotContain(caller());
     }
 
     /**
