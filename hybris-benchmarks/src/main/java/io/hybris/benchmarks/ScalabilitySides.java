@@ -20,13 +20,6 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
-import org.kiwiproject.consul.Consul;
-import org.kiwiproject.consul.KeyValueClient;
-import org.kiwiproject.consul.model.kv.Value;
-import org.kiwiproject.consul.option.ConsistencyMode;
-import org.kiwiproject.consul.option.ImmutablePutOptions;
-import org.kiwiproject.consul.option.ImmutableQueryOptions;
-import org.kiwiproject.consul.option.QueryOptions;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,6 +55,13 @@ final class ScalabilitySides {
      * caller's thread without it.
      */
     static final String ZOOKEEPER_CALL_BOUND = "hybris.bench.zookeeper-call-bound";
+
+    /**
+     * A reference, off unless set: with {@code -Dhybris.bench.consul-raw-cas-only=true} the raw Consul PUT is the
+     * read and a plain check-and-set of the key, without the change-log head and record a Hybris commit also writes
+     * (what the raw side did until 2026-11-25): what the change log costs, not a fair baseline.
+     */
+    static final String CONSUL_RAW_CAS_ONLY = "hybris.bench.consul-raw-cas-only";
 
     private ScalabilitySides() {
     }
@@ -119,10 +119,11 @@ final class ScalabilitySides {
         if (name.equals("hybris")) {
             return new HybrisSide(kind, endpoint, namespace);
         }
-        return kind == StoreKind.ZOOKEEPER ? new CuratorSide(endpoint, namespace) : new ConsulSide(endpoint, namespace);
+        return kind == StoreKind.ZOOKEEPER ? new CuratorSide(endpoint, namespace)
+                : new ScalabilityConsulSide(endpoint, namespace, !Boolean.getBoolean(CONSUL_RAW_CAS_ONLY));
     }
 
-    private static String key(int caller, int i) {
+    static String key(int caller, int i) {
         return "k-" + caller + "-" + i;
     }
 
@@ -296,58 +297,6 @@ final class ScalabilitySides {
         @Override
         public void close() {
             curator.close();
-        }
-    }
-
-    /**
-     * Raw consul-client (its defaults, as a user would build it) on the same agent: a GET is a KV get with
-     * {@code ?consistent} (the store's default read mode), a PUT that read then {@code PUT ?cas=<ModifyIndex>}
-     * (as {@link ConsulMetadataPathBenchmark#consulReadCas}).
-     */
-    static final class ConsulSide implements Side {
-        private final Consul consul;
-        private final KeyValueClient kv;
-        private final QueryOptions consistent = ImmutableQueryOptions.builder()
-                .consistencyMode(ConsistencyMode.CONSISTENT).build();
-        private final String base;
-        private final byte[] value = new byte[VALUE_BYTES];
-
-        ConsulSide(String address, String namespace) {
-            this.consul = Consul.builder().withUrl("http://" + address).build();
-            this.kv = consul.keyValueClient();
-            this.base = "scale-raw/" + namespace + "/";
-        }
-
-        @Override
-        public String name() {
-            return "raw";
-        }
-
-        private Value read(String k) {
-            return kv.getValue(k, consistent).orElseThrow(() -> new IllegalStateException("no value for " + k));
-        }
-
-        @Override
-        public void get(int caller, int i) {
-            read(base + key(caller, i));
-        }
-
-        @Override
-        public void put(int caller, int i) {
-            String k = base + key(caller, i);
-            if (!kv.putValue(k, value, 0, ImmutablePutOptions.builder().cas(read(k).getModifyIndex()).build())) {
-                throw new IllegalStateException("cas of " + k + " failed");
-            }
-        }
-
-        @Override
-        public void create(int caller, int i) {
-            kv.putValue(base + key(caller, i), value, 0, ImmutablePutOptions.builder().build());
-        }
-
-        @Override
-        public void close() {
-            consul.destroy();
         }
     }
 }

@@ -67,6 +67,9 @@ public final class ScalabilityWorker {
                     if (bound != null) {
                         command.add("-D" + ScalabilitySides.ZOOKEEPER_CALL_BOUND + "=" + bound);
                     }
+                    if (Boolean.getBoolean(ScalabilitySides.CONSUL_RAW_CAS_ONLY)) {
+                        command.add("-D" + ScalabilitySides.CONSUL_RAW_CAS_ONLY + "=true");
+                    }
                     command.addAll(List.of("-cp", System.getProperty("java.class.path"),
                             ScalabilityWorker.class.getName(), kind.name(), endpoint, Integer.toString(p),
                             Integer.toString(callersEach)));
