@@ -8,6 +8,9 @@ module io.hybris.cloud.gcs {
     requires transitive io.hybris.core;
     requires org.slf4j;
     requires com.google.api.client;
+    requires com.google.api.client.http.apache.v2;
+    requires org.apache.httpcomponents.httpclient;
+    requires org.apache.httpcomponents.httpcore;
     requires transitive com.google.auth;
     requires com.google.auth.oauth2;
     requires gax;

@@ -21,6 +21,7 @@ import io.hybris.spi.CloudStore;
 import io.hybris.spi.CloudStoreException;
 import io.hybris.spi.PermanentCloudException;
 import io.hybris.spi.support.InterruptibleCalls;
+import org.apache.http.impl.client.CloseableHttpClient;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -36,6 +37,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -74,13 +76,27 @@ public final class GcsCloudStore implements CloudStore {
     private final GcsSettings settings;
     private final Storage storage;
     private final GcsErrors errors;
+    private final CloseableHttpClient http;
+    private final GcsAbortableRequests requests;
     private final InterruptibleCalls calls;
 
-    private GcsCloudStore(GcsSettings settings, Storage storage) {
+    private GcsCloudStore(GcsSettings settings, GcsClients.Clients clients, GcsAbortableRequests requests) {
         this.settings = settings;
-        this.storage = storage;
+        this.storage = clients.storage();
+        this.http = clients.http();
+        this.requests = requests;
         this.errors = new GcsErrors(settings.cloudId(), settings.bucket());
         this.calls = new InterruptibleCalls(settings.cloudId(), "hybris-gcs-" + settings.cloudId() + "-");
+    }
+
+    /**
+     * Runs one SDK call through {@link InterruptibleCalls} with an abort action that shuts down the connections
+     * of its requests: an interrupted caller, or a fired {@link io.hybris.spi.support.AbortSignal} (with which the
+     * call runs on the calling thread), ends it at once, not at its timeout.
+     */
+    private <T> T call(String what, Callable<T> task) {
+        GcsAbortableRequests.Call call = requests.newCall();
+        return calls.call(what, requests.within(call, task), call::abort);
     }
 
     /** A builder for a store with the given Hybris cloud id. */
@@ -107,7 +123,7 @@ public final class GcsCloudStore implements CloudStore {
     public void put(String objectKey, byte[] value) {
         Objects.requireNonNull(value, "value");
         String name = nameOf(objectKey);
-        calls.call("put of '" + objectKey + "'", () -> {
+        call("put of '" + objectKey + "'", () -> {
             try {
                 BlobInfo info = BlobInfo.newBuilder(BlobId.of(settings.bucket(), name))
                         .setContentType("application/octet-stream").build();
@@ -126,9 +142,10 @@ public final class GcsCloudStore implements CloudStore {
      * {@inheritDoc}
      *
      * <p>Reads through a {@link ReadChannel} limited to {@code maxBytes + 1} bytes (an HTTP range request), so a
-     * larger object costs at most that much traffic. If the calling thread is interrupted the call ends at once
-     * with a {@link io.hybris.spi.TransientCloudException}, keeping the interrupt flag; the abandoned download
-     * stops at its next chunk.
+     * larger object costs at most that much traffic. If the calling thread is interrupted (or, on a thread with an
+     * {@link io.hybris.spi.support.AbortSignal} bound, the signal fires) the call ends at once with a
+     * {@link io.hybris.spi.TransientCloudException}, keeping the interrupt flag, and the download's connection is
+     * shut down.
      */
     @Override
     public Optional<byte[]> get(String objectKey, long maxBytes) {
@@ -142,7 +159,7 @@ public final class GcsCloudStore implements CloudStore {
             throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
         }
         String name = nameOf(objectKey);
-        return calls.call("get of '" + objectKey + "'", () -> {
+        return call("get of '" + objectKey + "'", () -> {
             try (ReadChannel channel = storage.reader(BlobId.of(settings.bucket(), name))) {
                 if (maxBytes < Long.MAX_VALUE) {
                     channel.limit(maxBytes + 1);
@@ -172,7 +189,7 @@ public final class GcsCloudStore implements CloudStore {
     @Override
     public List<CloudObject> list(String prefix) {
         String namePrefix = nameOf(prefix);
-        return calls.call("list of '" + prefix + "'", () -> {
+        return call("list of '" + prefix + "'", () -> {
             try {
                 List<CloudObject> out = new ArrayList<>();
                 Page<Blob> page = storage.list(settings.bucket(), Storage.BlobListOption.prefix(namePrefix),
@@ -201,7 +218,7 @@ public final class GcsCloudStore implements CloudStore {
     @Override
     public void delete(String objectKey) {
         String name = nameOf(objectKey);
-        calls.call("delete of '" + objectKey + "'", () -> {
+        call("delete of '" + objectKey + "'", () -> {
             try {
                 storage.delete(BlobId.of(settings.bucket(), name)); // false if it did not exist: fine
                 return null;
@@ -214,7 +231,7 @@ public final class GcsCloudStore implements CloudStore {
         });
     }
 
-    /** Stops the worker threads and releases the SDK client. */
+    /** Stops the worker threads, aborts calls still running, and releases the SDK and HTTP clients. */
     @Override
     public void close() {
         calls.close();
@@ -222,6 +239,11 @@ public final class GcsCloudStore implements CloudStore {
             storage.close();
         } catch (Exception e) {
             // nothing useful to do: the client holds no resources that outlive the JVM
+        }
+        try {
+            http.close();
+        } catch (IOException | RuntimeException e) {
+            // as above: closing only releases pooled connections
         }
     }
 
@@ -245,7 +267,7 @@ public final class GcsCloudStore implements CloudStore {
     /** Checks at start-up that the bucket exists (with a one-name listing, which needs only list rights). */
     private GcsCloudStore checkBucket() {
         try {
-            calls.call("bucket check", () -> {
+            call("bucket check", () -> {
                 try {
                     storage.list(settings.bucket(), Storage.BlobListOption.prefix(settings.prefix()),
                             Storage.BlobListOption.pageSize(1), Storage.BlobListOption.fields(Storage.BlobField.NAME))
@@ -413,7 +435,9 @@ public final class GcsCloudStore implements CloudStore {
          */
         public GcsCloudStore build() {
             GcsSettings settings = settings();
-            return new GcsCloudStore(settings, GcsClients.create(settings, keyNames)).checkBucket();
+            GcsAbortableRequests requests = new GcsAbortableRequests();
+            return new GcsCloudStore(settings, GcsClients.create(settings, keyNames, requests), requests)
+                    .checkBucket();
         }
 
         GcsSettings settings() {
