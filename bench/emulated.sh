@@ -6,13 +6,16 @@
 # baseline, B ...).
 # Prints throughput, per-operation p50/p95/p99 and Hybris/baseline ratios; writes results.csv, summary.md and
 # latency.png. Starts its own servers under the results directory and stops them on exit.
-# Knobs: S3_LATENCY_MS (20), AZURE_LATENCY_MS (30), GCS_LATENCY_MS (40), and those of lib.sh.
+# Knobs: S3_LATENCY_MS (20), AZURE_LATENCY_MS (30), GCS_LATENCY_MS (40), ZOOKEEPER_DATA_DIR (under the results
+# directory; a what-if: a directory on tmpfs, e.g. /dev/shm/<name>, takes the host disk's fsync out of each commit, as
+# an on-premises ZooKeeper with a fast log device would), and those of lib.sh.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 S3_LATENCY_MS="${S3_LATENCY_MS:-20}"
 AZURE_LATENCY_MS="${AZURE_LATENCY_MS:-30}"
 GCS_LATENCY_MS="${GCS_LATENCY_MS:-40}"
 out="$(results_dir emulated)"
+ZOOKEEPER_DATA_DIR="${ZOOKEEPER_DATA_DIR:-$out/data/zookeeper}"
 build_classpath "$out"
 
 emulators_with_latency "$out" "$S3_LATENCY_MS" "$AZURE_LATENCY_MS" "$GCS_LATENCY_MS"
@@ -25,7 +28,7 @@ hybris.f=1
 # rank the clouds at start-up (the paper's client does): the run phase is a fresh, read-only client
 hybris.ranking.probe-on-open=true
 hybris.rmds.type=embedded-zookeeper
-hybris.rmds.embedded-zookeeper.data-dir=$out/data/zookeeper
+hybris.rmds.embedded-zookeeper.data-dir=$ZOOKEEPER_DATA_DIR
 PROPS
     emulated_clouds "$endpoints" hybris-bench proxy
 } >"$out/hybris.properties"

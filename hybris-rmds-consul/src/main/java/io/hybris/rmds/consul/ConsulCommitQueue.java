@@ -12,7 +12,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -32,9 +39,15 @@ import java.util.concurrent.locks.LockSupport;
  * commit's outcome, as if sent after it). A caller still queued when its give-up time passes, or interrupted,
  * leaves the queue and fails with {@link MetadataUnavailableException}: nothing of it was sent. Once its commit is
  * in a batch, a caller waits for that batch's outcome (bounded by the batch's own give-up time) and keeps its
- * interrupt flag. Thread-safe.
+ * interrupt flag.
+ *
+ * <p>An interrupt of the leader must not cut short a transaction that carries other callers' commits: it would leave
+ * their outcome unknown although nobody interrupted them (the HTTP client ends a request when its thread is
+ * interrupted). So a batch with any commit but the leader's own is sent from a thread of this queue while the leader
+ * waits for it, interrupts deferred; a leader committing only its own commit sends it itself, and an interrupt then
+ * affects that commit alone. {@link #close()} stops those threads. Thread-safe.
  */
-final class ConsulCommitQueue {
+final class ConsulCommitQueue implements AutoCloseable {
     /** How many request bytes a batch of several commits may carry: Consul's 512 KiB, with room to spare. */
     static final long MAX_BATCH_BYTES = 384 * 1024;
     /** How many batches a leader commits after its own before handing over. */
@@ -67,10 +80,27 @@ final class ConsulCommitQueue {
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
     private final BatchCommitter committer;
     private final String description;
+    /** How many times a leader handed the lane over to a queued caller, for tests. */
+    private final AtomicInteger handovers = new AtomicInteger();
+    /** Sends the batches that carry other callers' commits; idle threads exit after a minute. */
+    private final ExecutorService shielded;
 
     ConsulCommitQueue(BatchCommitter committer, String description) {
         this.committer = committer;
         this.description = description;
+        AtomicInteger threads = new AtomicInteger();
+        this.shielded = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "hybris-consul-commit-" + threads.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
+
+    /** Stops the threads that send batches; a batch committed afterwards is sent by its leader. Idempotent. */
+    @Override
+    public void close() {
+        shielded.shutdown();
     }
 
     /**
@@ -134,6 +164,11 @@ final class ConsulCommitQueue {
         return lanes.size();
     }
 
+    /** How many times a leader handed its lane over to a queued caller, for tests. */
+    int handovers() {
+        return handovers.get();
+    }
+
     /** How many commits wait in {@code container}'s queue (not yet in a batch), for tests. */
     int queued(String container) {
         Lane lane = lanes.get(container);
@@ -159,7 +194,11 @@ final class ConsulCommitQueue {
         for (int served = 0; ; served++) {
             boolean failed = false;
             try {
-                committer.commit(container, batch, leader.giveUpNanos());
+                if (batch.size() == 1 && batch.get(0) == leader) {
+                    committer.commit(container, batch, leader.giveUpNanos());
+                } else {
+                    commitShielded(container, batch, leader.giveUpNanos());
+                }
             } catch (RuntimeException e) {
                 failed = true;
                 batch.forEach(c -> c.fail(e));
@@ -182,12 +221,50 @@ final class ConsulCommitQueue {
                 } else if (served < EXTRA_BATCHES && !failed && System.nanoTime() - leader.giveUpNanos() < 0) {
                     batch = takeBatch(lane);
                 } else {
+                    handovers.incrementAndGet();
                     next.moveTo(ConsulCommit.State.LEADER);
                 }
             }
             done.forEach(c -> c.moveTo(ConsulCommit.State.DONE));
             if (batch == null) {
                 return;
+            }
+        }
+    }
+
+    /**
+     * Commits a batch carrying other callers' commits from a thread of this queue, waiting for it with interrupts
+     * deferred (the wait is bounded: the committer retries only until {@code giveUpNanos}, plus one request).
+     */
+    private void commitShielded(String container, List<ConsulCommit> batch, long giveUpNanos) {
+        Future<?> sent;
+        try {
+            sent = shielded.submit(() -> committer.commit(container, batch, giveUpNanos));
+        } catch (RejectedExecutionException closed) {
+            committer.commit(container, batch, giveUpNanos); // the store is closing: the request fails anyway
+            return;
+        }
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    sent.get();
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof RuntimeException r) {
+                        throw r;
+                    }
+                    if (e.getCause() instanceof Error err) {
+                        throw err;
+                    }
+                    throw new IllegalStateException("commit of a batch failed", e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }

@@ -360,6 +360,7 @@ public final class ConsulMetadataStore implements MetadataStore {
         }
         changeLog.close();
         transport.close();
+        writes.close();
     }
 
     @Override

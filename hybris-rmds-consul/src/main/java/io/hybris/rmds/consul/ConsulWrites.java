@@ -20,7 +20,7 @@ import java.util.List;
  * getting its own outcome; an atomic update spanning containers is sent on its own. Checks the transaction limit
  * first. Thread-safe.
  */
-final class ConsulWrites {
+final class ConsulWrites implements AutoCloseable {
     /** Operations a commit sent alone adds per container besides its keys: the head check-and-set and the record. */
     static final int LOG_OPERATIONS = 2;
 
@@ -40,6 +40,12 @@ final class ConsulWrites {
                 description);
         this.description = description;
         this.retryNanos = settings.operationTimeout().toNanos();
+    }
+
+    /** Stops the threads of the commit queue. */
+    @Override
+    public void close() {
+        queue.close();
     }
 
     /** The transaction side, for tests. */

@@ -204,10 +204,11 @@ class ConsulCommitQueueTest {
         }
         // 1 head + 2 per single-key commit: 31 commits = 63 operations, a 32nd would make 65
         assertThat(committer.batches).extracting(List::size).containsExactly(1, 31, 31, 8);
-        // the first leader commits two more batches itself, then hands over to the oldest caller still queued
-        assertThat(committer.committing.get(1)).isSameAs(committer.committing.get(0));
-        assertThat(committer.committing.get(2)).isSameAs(committer.committing.get(0));
-        assertThat(committer.committing.get(3)).isNotSameAs(committer.committing.get(0));
+        // the first leader commits two more batches itself, then hands over to the oldest caller still queued; a
+        // batch carrying other callers' commits is sent from the queue's own threads, the leader's own from its thread
+        assertThat(queue.handovers()).isEqualTo(1);
+        assertThat(committer.committing.get(0).getName()).doesNotStartWith("hybris-consul-commit-");
+        assertThat(committer.committing.subList(1, 4)).allMatch(t -> t.getName().startsWith("hybris-consul-commit-"));
         for (List<ConsulCommit> batch : committer.batches) {
             assertThat(1 + batch.stream().mapToInt(ConsulCommit::operations).sum())
                     .isLessThanOrEqualTo(ConsulMetadataStore.MAX_TRANSACTION_OPERATIONS);
@@ -325,5 +326,71 @@ class ConsulCommitQueueTest {
         committer.release.countDown();
         first.get(10, TimeUnit.SECONDS);
         assertThat(committer.batches).hasSize(1);
+    }
+
+    /**
+     * A leader interrupted while it commits a batch of other callers' commits: the HTTP client would end that
+     * request (as Consul's does when its thread is interrupted), leaving the others' outcome unknown although nobody
+     * interrupted them. The batch is sent from the queue's own thread, so they commit, and the leader keeps its
+     * interrupt. (Seen in CI: a caller of the fault campaign got "interrupted; a write's outcome is unknown".)
+     */
+    @Test
+    void anInterruptOfTheLeaderDoesNotCutShortABatchCarryingOtherCallersCommits() throws Exception {
+        CountDownLatch firstHeld = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        CountDownLatch secondHeld = new CountDownLatch(1);
+        CountDownLatch releaseSecond = new CountDownLatch(1);
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        ConsulCommitQueue queue = new ConsulCommitQueue((c, batch, giveUp) -> {
+            sizes.add(batch.size());
+            CountDownLatch held = sizes.size() == 1 ? firstHeld : secondHeld;
+            CountDownLatch release = sizes.size() == 1 ? releaseFirst : releaseSecond;
+            held.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            for (ConsulCommit x : batch) {
+                if (Thread.currentThread().isInterrupted()) { // as ConsulTransport: the request was cut short
+                    x.fail(new MetadataUnavailableException("interrupted; a write's outcome is unknown"));
+                } else {
+                    x.succeed();
+                }
+            }
+        }, "test");
+        try {
+            AtomicReference<Thread> leader = new AtomicReference<>();
+            CompletableFuture<Boolean> leaderInterruptKept = new CompletableFuture<>();
+            CompletableFuture<Throwable> leaderOutcome = new CompletableFuture<>();
+            callers.submit(() -> {
+                leader.set(Thread.currentThread());
+                try {
+                    queue.commit(C, commit("own", Duration.ofSeconds(30)));
+                    leaderOutcome.complete(null);
+                } catch (Throwable t) {
+                    leaderOutcome.complete(t);
+                }
+                leaderInterruptKept.complete(Thread.currentThread().isInterrupted());
+            });
+            assertThat(firstHeld.await(10, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Void> b = submit(queue, "b", Duration.ofSeconds(30));
+            awaitQueued(queue, 1);
+            CompletableFuture<Void> c = submit(queue, "c", Duration.ofSeconds(30));
+            awaitQueued(queue, 2);
+            releaseFirst.countDown(); // the leader's own batch commits; it then takes [b, c] as an extra batch
+            assertThat(secondHeld.await(10, TimeUnit.SECONDS)).isTrue();
+
+            leader.get().interrupt();
+            releaseSecond.countDown();
+
+            b.get(10, TimeUnit.SECONDS);
+            c.get(10, TimeUnit.SECONDS);
+            assertThat(leaderOutcome.get(10, TimeUnit.SECONDS)).isNull();
+            assertThat(leaderInterruptKept.get(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(sizes).containsExactly(1, 2);
+        } finally {
+            queue.close();
+        }
     }
 }
