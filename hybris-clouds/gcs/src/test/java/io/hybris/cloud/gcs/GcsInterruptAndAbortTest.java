@@ -6,6 +6,7 @@ package io.hybris.cloud.gcs;
 
 import io.hybris.spi.TransientCloudException;
 import io.hybris.spi.support.AbortSignal;
+import io.hybris.testkit.AbortSignalChecks;
 import io.hybris.testkit.TestEnvironment;
 import io.hybris.testkit.Toxiproxy;
 import org.junit.jupiter.api.AfterEach;
@@ -71,37 +72,7 @@ class GcsInterruptAndAbortTest {
 
     @Test
     void aGetUnderAnAbortSignalRunsOnTheCallingThreadAndTheSignalEndsIt() throws Exception {
-        try (AbortSignal.Binding bound = new AbortSignal().bind()) {
-            assertThat(store.get(KEY, 100)).hasValueSatisfying(v -> assertThat(v).isEqualTo(VALUE));
-        }
-        proxy.latency(Duration.ofSeconds(60));
-
-        AbortSignal signal = new AbortSignal();
-        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-        Thread caller = new Thread(() -> {
-            try (AbortSignal.Binding bound = signal.bind()) {
-                store.get(KEY, 100);
-                outcome.complete(null);
-            } catch (Throwable t) {
-                outcome.complete(t);
-            }
-        }, "gcs-signal-bound-caller");
-        caller.start();
-        // the caller itself blocks in the socket read: no worker thread is involved
-        await().atMost(Duration.ofSeconds(10)).until(() -> caller.getState() == Thread.State.RUNNABLE
-                && Arrays.stream(caller.getStackTrace()).anyMatch(f -> f.getMethodName().contains("read")));
-        assertThat(aThreadReadsASocket("none")).as("a worker reads the response").isFalse();
-        long t0 = System.nanoTime();
-        signal.abort();
-
-        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(TransientCloudException.class)
-                .hasMessageContaining("cloud 'slow': get of '" + KEY + "' interrupted; its request was aborted");
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
-        caller.join(TimeUnit.SECONDS.toMillis(5));
-        assertThat(caller.isAlive()).isFalse();
-
-        proxy.latency(Duration.ZERO);
-        assertThat(store.get(KEY, 100)).hasValueSatisfying(v -> assertThat(v).isEqualTo(VALUE));
+        AbortSignalChecks.signalEndsABlockedGetOnTheCallingThread(store, KEY, VALUE, proxy, "hybris-gcs-slow-");
     }
 
     @Test
