@@ -43,14 +43,17 @@ import java.util.regex.Pattern;
 
 /**
  * A {@link CloudStore} on a Google Cloud Storage bucket, through the {@code google-cloud-storage} SDK's HTTP/JSON
- * transport; also talks to emulators such as fake-gcs-server (custom endpoint, anonymous access).
+ * API on Apache HttpClient (so that its requests can be aborted); also talks to emulators such as fake-gcs-server
+ * (custom endpoint, anonymous access).
  *
  * <p>Object {@code k} is stored as {@code <prefix>k} in the bucket; {@link #list} strips the prefix again.
  * {@link #get} asks for the byte range {@code 0..maxBytes}, so at most {@code maxBytes + 1} bytes are
  * downloaded before an {@link io.hybris.spi.OversizedObjectException}. The bucket is checked (or created, with
- * {@link Builder#createBucket(boolean)}) when the store is built. Every call runs on a worker thread so that
- * interrupting the caller ends the call at once (see {@link #get}); errors are mapped as described in
- * {@code docs/clouds-gcs.md}. Thread-safe; {@link #close()} releases the client and its threads.
+ * {@link Builder#createBucket(boolean)}) when the store is built. A call runs on a worker thread while its caller
+ * waits, or on the caller's thread when it has an {@link io.hybris.spi.support.AbortSignal} bound (Hybris's I/O
+ * threads do); either way interrupting the caller, or firing the signal, shuts the call's connection down and ends
+ * it at once (see {@link #get}). Errors are mapped as described in {@code docs/clouds-gcs.md}. Thread-safe;
+ * {@link #close()} ends calls in flight and releases the clients and threads.
  *
  * <pre>{@code
  * CloudStore gcs = GcsCloudStore.builder("gcs1")
