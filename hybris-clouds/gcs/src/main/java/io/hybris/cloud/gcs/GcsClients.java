@@ -61,10 +61,23 @@ final class GcsClients {
      * @throws HybrisConfigurationException if the credentials or the trust store cannot be loaded
      */
     static Clients create(GcsSettings s, Function<String, String> keyName, GcsAbortableRequests requests) {
+        Credentials credentials = credentials(s, keyName); // before the HTTP client: nothing to close if it fails
         CloseableHttpClient http = httpClient(s, keyName, requests);
-        ApacheHttpTransport transport = new ApacheHttpTransport(http);
+        try {
+            return new Clients(storage(s, credentials, new ApacheHttpTransport(http)), http);
+        } catch (RuntimeException e) {
+            try {
+                http.close();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    private static Storage storage(GcsSettings s, Credentials credentials, ApacheHttpTransport transport) {
         HttpStorageOptions.Builder b = StorageOptions.http()
-                .setCredentials(credentials(s, keyName))
+                .setCredentials(credentials)
                 .setTransportOptions(HttpTransportOptions.newBuilder()
                         .setConnectTimeout(millis(s.connectTimeout()))
                         .setReadTimeout(millis(s.requestTimeout()))
@@ -81,7 +94,7 @@ final class GcsClients {
         if (project != null) {
             b.setProjectId(project);
         }
-        return new Clients(b.build().getService(), http);
+        return b.build().getService();
     }
 
     /** maxAttempts = retries + 1, short backoff (jittered by the SDK), each attempt bounded by the request timeout. */
