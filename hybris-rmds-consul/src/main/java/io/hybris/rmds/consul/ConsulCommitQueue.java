@@ -88,13 +88,8 @@ final class ConsulCommitQueue implements AutoCloseable {
     ConsulCommitQueue(BatchCommitter committer, String description) {
         this.committer = committer;
         this.description = description;
-        AtomicInteger threads = new AtomicInteger();
         this.shielded = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                r -> {
-                    Thread t = new Thread(r, "hybris-consul-commit-" + threads.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
+                ConsulTransport.daemonThreads("hybris-consul-commit-"));
     }
 
     /** Stops the threads that send batches; a batch committed afterwards is sent by its leader. Idempotent. */

@@ -418,7 +418,8 @@ final class ConsulTransport implements AutoCloseable {
         consul.destroy(); // cancels calls in flight, stops the HTTP threads shared with our OkHttp client
     }
 
-    private static ThreadFactory daemonThreads(String namePrefix) {
+    /** Daemon threads named {@code namePrefix} and a number. */
+    static ThreadFactory daemonThreads(String namePrefix) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
             Thread t = new Thread(r, namePrefix + n.incrementAndGet());

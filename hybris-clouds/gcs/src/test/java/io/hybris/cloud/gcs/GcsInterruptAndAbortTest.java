@@ -61,10 +61,13 @@ class GcsInterruptAndAbortTest {
         }
     }
 
-    /** Whether some thread is blocked reading a socket inside this store's client (the caller or a worker). */
-    private static boolean aThreadReadsASocket(String threadName) {
+    /** The name prefix of the store's worker threads. */
+    private static final String WORKERS = "hybris-gcs-slow-";
+
+    /** Whether a thread whose name starts with {@code namePrefix} is blocked reading a socket. */
+    private static boolean aThreadReadsASocket(String namePrefix) {
         return Thread.getAllStackTraces().entrySet().stream()
-                .filter(e -> e.getKey().getName().equals(threadName) || e.getKey().getName().startsWith("hybris-gcs-slow-"))
+                .filter(e -> e.getKey().getName().startsWith(namePrefix))
                 .anyMatch(e -> e.getKey().getState() == Thread.State.RUNNABLE && Arrays.stream(e.getValue())
                         .anyMatch(f -> f.getClassName().contains("SocketInputStream")
                                 || f.getClassName().contains("NioSocketImpl")));
@@ -72,7 +75,7 @@ class GcsInterruptAndAbortTest {
 
     @Test
     void aGetUnderAnAbortSignalRunsOnTheCallingThreadAndTheSignalEndsIt() throws Exception {
-        AbortSignalChecks.signalEndsABlockedGetOnTheCallingThread(store, KEY, VALUE, proxy, "hybris-gcs-slow-");
+        AbortSignalChecks.signalEndsABlockedGetOnTheCallingThread(store, KEY, VALUE, proxy, WORKERS);
     }
 
     @Test
@@ -92,7 +95,7 @@ class GcsInterruptAndAbortTest {
         caller.start();
         // the caller waits for its worker, which is blocked on the delayed response
         await().atMost(Duration.ofSeconds(10)).until(() -> caller.getState() == Thread.State.WAITING
-                && aThreadReadsASocket("none"));
+                && aThreadReadsASocket(WORKERS));
         long t0 = System.nanoTime();
         caller.interrupt();
 
@@ -101,7 +104,7 @@ class GcsInterruptAndAbortTest {
         assertThat(flagKept.get(1, TimeUnit.SECONDS)).isTrue();
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
         // the aborted request's connection was shut down, so its worker no longer reads it
-        await().atMost(Duration.ofSeconds(5)).until(() -> !aThreadReadsASocket("none"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> !aThreadReadsASocket(WORKERS));
 
         proxy.latency(Duration.ZERO);
         assertThat(store.get(KEY, 100)).hasValueSatisfying(v -> assertThat(v).isEqualTo(VALUE));
