@@ -22,10 +22,12 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * Builds the SDK's {@link BlobContainerClient} for one store from its {@link AzureBlobSettings}: the JDK HTTP client
- * (HTTP/1.1, connect/response/read timeouts, optional trust store, its own daemon threads), the SDK retry policy
+ * (HTTP/1.1, connect/response/read timeouts, optional trust store, its own daemon threads) behind a
+ * {@link QuietJdkHttpClient}, the SDK retry policy
  * ({@code maxTries = retries + 1}, exponential from 200 ms, at most 2 s between tries) and the credentials.
  * {@link #close()} stops the HTTP client's threads. Thread-safe.
  */
@@ -45,6 +47,14 @@ final class AzureBlobClients implements AutoCloseable {
 
     /** Builds the clients; bad trust-store settings throw {@link HybrisConfigurationException} naming the option. */
     static AzureBlobClients open(AzureBlobSettings s) {
+        return open(s, UnaryOperator.identity());
+    }
+
+    /**
+     * Builds the clients with {@code aroundJdk} between the driver's {@link QuietJdkHttpClient} and the SDK's JDK
+     * HTTP client (tests record what reaches the JDK client with it).
+     */
+    static AzureBlobClients open(AzureBlobSettings s, UnaryOperator<HttpClient> aroundJdk) {
         SSLContext ssl = TrustStore.loadIfSet(s.trustStore(), s.trustStorePassword(), s.key("trust-store"),
                 s.key("trust-store-password")).map(TrustStore::sslContext).orElse(null);
         ExecutorService executor = executor(s.cloudId());
@@ -56,12 +66,12 @@ final class AzureBlobClients implements AutoCloseable {
             if (ssl != null) {
                 jdk.sslContext(ssl);
             }
-            HttpClient http = new JdkHttpClientBuilder(jdk)
+            HttpClient http = new QuietJdkHttpClient(aroundJdk.apply(new JdkHttpClientBuilder(jdk)
                     .connectionTimeout(s.connectTimeout())
                     .responseTimeout(s.requestTimeout())
                     .readTimeout(s.requestTimeout())
                     .writeTimeout(s.requestTimeout())
-                    .build();
+                    .build()));
             BlobContainerClientBuilder b = new BlobContainerClientBuilder()
                     .httpClient(http)
                     .clientOptions(new ClientOptions().setApplicationId("hybris"))

@@ -4,6 +4,7 @@
  */
 package io.hybris.cloud.azure;
 
+import com.azure.core.http.HttpClient;
 import com.azure.core.util.BinaryData;
 import com.azure.core.util.Context;
 import com.azure.storage.blob.BlobContainerClient;
@@ -32,6 +33,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A {@link CloudStore} on one Azure Blob Storage container (or a key prefix inside it), through the
@@ -285,6 +287,7 @@ public final class AzureBlobCloudStore implements CloudStore {
         Path trustStore;
         String trustStorePassword;
         int listPageSize = LIST_PAGE_SIZE;
+        UnaryOperator<HttpClient> aroundJdkHttpClient = UnaryOperator.identity();
 
         private Builder(String cloudId) {
             this.cloudId = cloudId;
@@ -390,6 +393,15 @@ public final class AzureBlobCloudStore implements CloudStore {
         }
 
         /**
+         * Puts {@code around} between the driver's HTTP client and the SDK's JDK HTTP client (tests record what
+         * reaches the JDK client with it).
+         */
+        Builder aroundJdkHttpClient(UnaryOperator<HttpClient> around) {
+            this.aroundJdkHttpClient = Objects.requireNonNull(around, "around");
+            return this;
+        }
+
+        /**
          * Validates the options, builds the client and checks (or creates) the container.
          *
          * @throws HybrisConfigurationException naming the option that is missing or wrong
@@ -398,8 +410,8 @@ public final class AzureBlobCloudStore implements CloudStore {
          */
         public AzureBlobCloudStore build() {
             AzureBlobSettings settings = AzureBlobSettings.of(this);
-            AzureBlobCloudStore store = new AzureBlobCloudStore(settings, AzureBlobClients.open(settings),
-                    listPageSize);
+            AzureBlobCloudStore store = new AzureBlobCloudStore(settings, AzureBlobClients.open(settings,
+                    aroundJdkHttpClient), listPageSize);
             try {
                 store.checkContainer();
                 return store;

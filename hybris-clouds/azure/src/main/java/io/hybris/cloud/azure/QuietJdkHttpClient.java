@@ -1,0 +1,103 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.cloud.azure;
+
+import com.azure.core.http.HttpClient;
+import com.azure.core.http.HttpHeaderName;
+import com.azure.core.http.HttpRequest;
+import com.azure.core.http.HttpResponse;
+import com.azure.core.util.Context;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.function.Consumer;
+
+/**
+ * The Azure SDK's JDK HTTP client without the log lines it writes in normal operation, in front of every request the
+ * driver sends:
+ *
+ * <ul>
+ * <li><b>{@code Content-Length} on requests without a body.</b> The SDK sets {@code Content-Length: 0} on every
+ * GET, HEAD and DELETE; azure-core-http-jdk-httpclient logs a WARN for every request carrying a header the JDK
+ * client refuses to take from callers and drops the header, and the JDK client writes the length itself. This class
+ * removes the header from a request without a body first: the same bytes on the wire, nothing logged. It runs after
+ * the pipeline's policies, so the Shared Key signature is unchanged. A request with a body keeps the header (and
+ * the adapter's WARN): the adapter takes the body's length from it, and without it would send the body chunked,
+ * which the Blob service refuses.</li>
+ * <li><b>Errors of abandoned requests.</b> When Hybris abandons a request (an interrupt, a closed store, a race that
+ * no longer needs it) the JDK client fails it with a {@link CancellationException} wrapped in a
+ * {@code CompletionException}; Reactor, which no longer has a subscriber for it, sends it to its default
+ * {@code onErrorDropped} hook, which logs the stack trace at ERROR. This class sets Reactor's per-subscription
+ * {@code onErrorDropped} hook (a {@code reactor.core} Context entry, so nothing JVM-wide changes) to a handler that
+ * logs a cancellation at DEBUG and any other late error at WARN, one line each.</li>
+ * </ul>
+ *
+ * <p>Thread-safe when the client it wraps is.
+ */
+final class QuietJdkHttpClient implements HttpClient {
+    /** Reactor's Context key for a subscription's own {@code onErrorDropped} hook ({@code Hooks} keeps it private). */
+    static final String REACTOR_ON_ERROR_DROPPED = "reactor.onErrorDropped.local";
+
+    private static final Logger LOG = LoggerFactory.getLogger(QuietJdkHttpClient.class);
+
+    private final HttpClient jdk;
+    private final Consumer<Throwable> droppedErrors;
+
+    /** Wraps {@code jdk}; errors reported after a request was abandoned are logged as the class comment says. */
+    QuietJdkHttpClient(HttpClient jdk) {
+        this(jdk, QuietJdkHttpClient::logDropped);
+    }
+
+    /** Wraps {@code jdk}, passing errors reported after a request was abandoned to {@code droppedErrors}. */
+    QuietJdkHttpClient(HttpClient jdk, Consumer<Throwable> droppedErrors) {
+        this.jdk = Objects.requireNonNull(jdk, "jdk");
+        this.droppedErrors = Objects.requireNonNull(droppedErrors, "droppedErrors");
+    }
+
+    @Override
+    public Mono<HttpResponse> send(HttpRequest request) {
+        return send(request, Context.NONE);
+    }
+
+    @Override
+    public Mono<HttpResponse> send(HttpRequest request, Context context) {
+        dropContentLengthTheJdkComputes(request);
+        return jdk.send(request, context).contextWrite(c -> c.put(REACTOR_ON_ERROR_DROPPED, droppedErrors));
+    }
+
+    @Override
+    public HttpResponse sendSync(HttpRequest request, Context context) {
+        dropContentLengthTheJdkComputes(request);
+        return jdk.sendSync(request, context);
+    }
+
+    private static void dropContentLengthTheJdkComputes(HttpRequest request) {
+        if (request.getBodyAsBinaryData() == null) {
+            request.getHeaders().remove(HttpHeaderName.CONTENT_LENGTH);
+        }
+    }
+
+    private static void logDropped(Throwable error) {
+        if (isCancellation(error)) {
+            LOG.debug("an abandoned Azure request ended with {}", error.toString());
+        } else {
+            LOG.warn("an abandoned Azure request failed afterwards: {}", error.toString());
+            LOG.debug("the late failure of the abandoned Azure request", error);
+        }
+    }
+
+    /** Whether {@code error} or one of its causes is a {@link CancellationException}. */
+    static boolean isCancellation(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof CancellationException) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
