@@ -12,7 +12,6 @@ import io.hybris.internal.Names;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -127,7 +126,7 @@ public final class Hybris implements AutoCloseable {
      *                                     version)
      */
     public VersionInfo put(String container, String key, byte[] value, PutOptions options) {
-        checkNames(container, key);
+        Names.checkContainerAndKey(container, key);
         return call(() -> engine.put(container, key, value, options));
     }
 
@@ -155,7 +154,7 @@ public final class Hybris implements AutoCloseable {
      * {@link #put(String, String, byte[], PutOptions)}), checked before the first chunk is uploaded.
      */
     public VersionInfo put(String container, String key, InputStream value, long length, PutOptions options) {
-        checkNames(container, key);
+        Names.checkContainerAndKey(container, key);
         return call(() -> engine.put(container, key, value, length, options));
     }
 
@@ -171,7 +170,7 @@ public final class Hybris implements AutoCloseable {
 
     /** {@link #put(String, String, Path)} with a precondition and application metadata. */
     public VersionInfo put(String container, String key, Path file, PutOptions options) {
-        checkNames(container, key);
+        Names.checkContainerAndKey(container, key);
         PutOptions o = options == null ? PutOptions.none() : options;
         return call(() -> StreamTransfers.putFile(file, (in, length) -> engine.put(container, key, in, length, o)));
     }
@@ -193,7 +192,7 @@ public final class Hybris implements AutoCloseable {
      * @throws InvalidRangeException the range is outside the value (checked before anything is downloaded)
      */
     public Optional<ValueStream> get(String container, String key, ByteRange range) {
-        checkNames(container, key);
+        Names.checkContainerAndKey(container, key);
         if (range == null) {
             throw new InvalidRequestException("range must not be null; use getStream for the whole value");
         }
@@ -209,7 +208,7 @@ public final class Hybris implements AutoCloseable {
      * @throws HybrisException with the {@code IOException} as cause, if the file cannot be written
      */
     public Optional<VersionInfo> getTo(String container, String key, Path file) {
-        checkNames(container, key);
+        Names.checkContainerAndKey(container, key);
         if (file == null) {
             throw new InvalidRequestException("the file to write must not be null");
         }
@@ -235,7 +234,7 @@ public final class Hybris implements AutoCloseable {
      * @return the value, or empty if the key was never written or was deleted
      */
     public Optional<byte[]> get(String container, String key) {
-        checkNames(container, key);
+        Names.checkContainerAndKey(container, key);
         return call(() -> engine.get(container, key, config.cache().consistency()));
     }
 
@@ -248,7 +247,7 @@ public final class Hybris implements AutoCloseable {
      * @throws InvalidRequestException if the mode needs a cache setting this client does not have
      */
     public Optional<byte[]> get(String container, String key, ReadOptions options) {
-        checkNames(container, key);
+        Names.checkContainerAndKey(container, key);
         java.util.Objects.requireNonNull(options, "options");
         return call(() -> engine.get(container, key, options.consistency()));
     }
@@ -273,7 +272,7 @@ public final class Hybris implements AutoCloseable {
      * @throws PreconditionFailedException the precondition does not hold (nothing written)
      */
     public Optional<VersionInfo> delete(String container, String key, DeleteOptions options) {
-        checkNames(container, key);
+        Names.checkContainerAndKey(container, key);
         return call(() -> engine.delete(container, key, options));
     }
 
@@ -305,16 +304,7 @@ public final class Hybris implements AutoCloseable {
     /** All live keys of {@code container} (from metadata only; deleted keys excluded). */
     public List<String> list(String container) {
         Names.checkContainer(container);
-        return call(() -> {
-            List<String> all = new ArrayList<>();
-            String cursor = null;
-            do {
-                KeyPage page = engine.list(container, "", cursor, 1000);
-                all.addAll(page.keys());
-                cursor = page.nextCursor().orElse(null);
-            } while (cursor != null);
-            return List.copyOf(all);
-        });
+        return call(() -> engine.listAll(container));
     }
 
     /**
@@ -322,16 +312,22 @@ public final class Hybris implements AutoCloseable {
      * {@code cursor} (null for the first page), at most {@code limit} (1 to 10,000) keys.
      */
     public KeyPage list(String container, String prefix, String cursor, int limit) {
-        Names.checkContainer(container);
-        if (prefix != null && !prefix.isEmpty()) {
-            Names.checkKey(prefix);
-        }
+        Names.checkContainerAndPrefix(container, prefix);
         return call(() -> engine.list(container, prefix, cursor, limit));
+    }
+
+    /**
+     * {@link #list(String, String, String, int)} with each key's current version (what {@link #describe} gives)
+     * from the same metadata listing, without a read per key. Same order, paging and cursors.
+     */
+    public DescribedKeyPage listDescribed(String container, String prefix, String cursor, int limit) {
+        Names.checkContainerAndPrefix(container, prefix);
+        return call(() -> engine.listDescribed(container, prefix, cursor, limit));
     }
 
     /** Where and which version of {@code key} is stored, from metadata; empty if absent or deleted. */
     public Optional<VersionInfo> describe(String container, String key) {
-        checkNames(container, key);
+        Names.checkContainerAndKey(container, key);
         return call(() -> engine.describe(container, key));
     }
 
@@ -549,11 +545,6 @@ public final class Hybris implements AutoCloseable {
         if (closed.compareAndSet(false, true)) {
             runtime.close();
         }
-    }
-
-    private void checkNames(String container, String key) {
-        Names.checkContainer(container);
-        Names.checkKey(key);
     }
 
     <T> T call(Supplier<T> op) {

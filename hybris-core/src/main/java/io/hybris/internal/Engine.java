@@ -11,6 +11,8 @@ import io.hybris.HybrisListener.Operation;
 import io.hybris.HybrisListener.OperationOutcome;
 import io.hybris.InvalidRequestException;
 import io.hybris.DeleteOptions;
+import io.hybris.DescribedKey;
+import io.hybris.DescribedKeyPage;
 import io.hybris.KeyPage;
 import io.hybris.PutOptions;
 import io.hybris.RewrapReport;
@@ -31,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Supplier;
 
 /**
  * The Hybris protocol (paper §3, Algorithm 1), written once over the {@link MetadataStore} and {@link CloudStore}
@@ -58,6 +61,7 @@ public final class Engine {
     private final MetadataStore store;
     private final MetadataCalls metadata;
     private final ChangeFeed changeFeed;
+    private final KeyListing listing;
     private final CloudCalls calls;
     private final Layouts layouts;
     private final LatencyRanking ranking;
@@ -103,6 +107,7 @@ public final class Engine {
                 : HybrisListener.of(config.listener(), extraListener));
         this.metadata = new MetadataCalls(metadata, metadataCalls, config.clock(), listener);
         this.changeFeed = new ChangeFeed(metadata, this.metadata, deadline, clientId);
+        this.listing = new KeyListing(metadata, this.metadata, deadline);
         Map<String, CloudStore> byId = new LinkedHashMap<>();
         cloudList.forEach(c -> byId.put(c.id(), usage.wrap(c))); // every cloud call counted (docs/cost.md)
         Map<String, CloudStore> clouds = Map.copyOf(byId);
@@ -473,38 +478,25 @@ public final class Engine {
 
     /** LIST (paper §3.7): one page of live keys, from metadata only. */
     public KeyPage list(String container, String prefixFilter, String cursor, int limit) {
-        long t0 = System.nanoTime();
-        try {
-            return done(Operation.LIST, container, t0, listPage(container, prefixFilter, cursor, limit));
-        } catch (RuntimeException e) {
-            throw failed(Operation.LIST, container, t0, e);
-        }
+        return listed(container, () -> listing.keys(container, prefixFilter, cursor, limit));
     }
 
-    private KeyPage listPage(String container, String prefixFilter, String cursor, int limit) {
-        if (limit < 1 || limit > MAX_PAGE) {
-            throw new InvalidRequestException("page size " + limit + " must be between 1 and " + MAX_PAGE);
-        }
-        Deadline d = Deadline.after(deadline);
-        List<String> keys = new ArrayList<>();
-        String after = cursor;
-        while (true) {
-            String from = after;
-            MetadataPage page = metadata.listing(d, "list of " + container,
-                    () -> store.list(container, prefixFilter == null ? "" : prefixFilter, from, limit));
-            for (MetadataEntry e : page.entries()) {
-                after = e.key();
-                if (!MetadataCodec.decode(e.value()).isTombstone()) {
-                    keys.add(e.key());
-                    if (keys.size() == limit) {
-                        boolean more = page.hasMore() || page.entries().indexOf(e) < page.entries().size() - 1;
-                        return new KeyPage(keys, more ? Optional.of(e.key()) : Optional.empty());
-                    }
-                }
-            }
-            if (!page.hasMore()) {
-                return new KeyPage(keys, Optional.empty());
-            }
+    /** Every live key of {@code container}, page after page (an event per page). */
+    public List<String> listAll(String container) {
+        return KeyListing.all(cursor -> list(container, "", cursor, 1000));
+    }
+
+    /** LIST with each key's current version, from the same listing. */
+    public DescribedKeyPage listDescribed(String container, String prefixFilter, String cursor, int limit) {
+        return listed(container, () -> listing.described(container, prefixFilter, cursor, limit));
+    }
+
+    private <T> T listed(String container, Supplier<T> page) {
+        long t0 = System.nanoTime();
+        try {
+            return done(Operation.LIST, container, t0, page.get());
+        } catch (RuntimeException e) {
+            throw failed(Operation.LIST, container, t0, e);
         }
     }
 

@@ -44,6 +44,20 @@ public final class Names {
         }
     }
 
+    /** {@link #checkContainer} and {@link #checkKey}. */
+    public static void checkContainerAndKey(String container, String key) {
+        checkContainer(container);
+        checkKey(key);
+    }
+
+    /** {@link #checkContainer}, and {@link #checkKey} for a prefix that is neither null nor empty. */
+    public static void checkContainerAndPrefix(String container, String prefix) {
+        checkContainer(container);
+        if (prefix != null && !prefix.isEmpty()) {
+            checkKey(prefix);
+        }
+    }
+
     /**
      * Rejects keys that are empty, longer than {@value #MAX_KEY_BYTES} UTF-8 bytes, contain an unpaired
      * surrogate (cannot be encoded as UTF-8, so it would not round-trip) or a control character (several

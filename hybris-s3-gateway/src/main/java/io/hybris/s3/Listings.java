@@ -5,29 +5,28 @@
 package io.hybris.s3;
 
 import io.hybris.Hybris;
-import io.hybris.KeyPage;
+import io.hybris.DescribedKey;
+import io.hybris.DescribedKeyPage;
 import io.hybris.VersionInfo;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * ListObjects (V1) and ListObjectsV2: prefix, delimiter (common prefixes), max-keys, marker / start-after /
  * continuation-token, encoding-type=url. S3 lists keys in UTF-8 byte order, Hybris in the order of its encoded
  * keys, which differs where a key holds characters it escapes: so a page is cut from the bucket's keys under the
- * prefix sorted in S3's order — every key under the prefix is read per request (docs/s3-gateway.md, limits).
- * Each listed object's size, ETag and time come from its metadata.
+ * prefix in S3's order — every key under the prefix is listed per request (docs/s3-gateway.md, limits), keeping
+ * only the page's entries. Each listed object's size, ETag and time come from the metadata the listing returned
+ * with its key ({@link Hybris#listDescribed}), not from a read per key.
  */
 final class Listings {
     static final int MAX_KEYS = 1000;
-    private static final Comparator<String> UTF8 = (a, b) -> Arrays.compareUnsigned(
-            a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
 
     private final Hybris hybris;
     private final Buckets buckets;
@@ -37,8 +36,8 @@ final class Listings {
         this.buckets = buckets;
     }
 
-    /** One listed page: objects, common prefixes, and where the next page starts (null: no more). */
-    private record Page(List<String> keys, List<String> prefixes, String next) {
+    /** One listed page: objects with their versions, common prefixes, and where the next page starts (null: none). */
+    private record Page(List<DescribedKey> keys, List<String> prefixes, String next) {
     }
 
     void list(S3Request r, boolean v2) throws IOException {
@@ -89,15 +88,12 @@ final class Listings {
                 xml.element("NextMarker", enc(page.next(), url));
             }
         }
-        for (String key : page.keys()) {
-            Optional<VersionInfo> v = hybris.describe(bucket, key);
-            if (v.isEmpty()) {
-                continue; // deleted since it was listed
-            }
-            xml.start("Contents").element("Key", enc(key, url))
-                    .element("LastModified", S3Xml.time(ObjectMetadata.lastModified(v.get())))
-                    .element("ETag", ObjectMetadata.quoted(ObjectMetadata.etag(v.get())))
-                    .element("Size", v.get().size()).element("StorageClass", "STANDARD").end();
+        for (DescribedKey object : page.keys()) {
+            VersionInfo v = object.version();
+            xml.start("Contents").element("Key", enc(object.key(), url))
+                    .element("LastModified", S3Xml.time(ObjectMetadata.lastModified(v)))
+                    .element("ETag", ObjectMetadata.quoted(ObjectMetadata.etag(v)))
+                    .element("Size", v.size()).element("StorageClass", "STANDARD").end();
         }
         for (String p : page.prefixes()) {
             xml.start("CommonPrefixes").element("Prefix", enc(p, url)).end();
@@ -105,52 +101,85 @@ final class Listings {
         Exchanges.xml(r.exchange(), 200, xml.toString());
     }
 
+    /**
+     * The first {@code maxKeys} entries (keys, and common prefixes when a delimiter groups keys) after
+     * {@code after} in S3's order, from one pass over the bucket's keys under the prefix: only the first
+     * {@code maxKeys + 1} entries seen so far are kept (the extra one says whether the listing is truncated), so a
+     * request holds at most 1,001 entries however large the bucket is. Each key's version comes from the listing.
+     */
     private Page page(String bucket, String prefix, String delimiter, String after, int maxKeys) {
-        List<String> all = new ArrayList<>();
+        if (maxKeys == 0) {
+            return new Page(List.of(), List.of(), null);
+        }
+        TreeMap<String, DescribedKey> first = new TreeMap<>(Listings::compareUtf8); // a common prefix maps to null
         String hybrisPrefix = prefix.isEmpty() || !storable(prefix) ? "" : prefix;
         String cursor = null;
         do {
-            KeyPage p = hybris.list(bucket, hybrisPrefix, cursor, 1000);
-            for (String k : p.keys()) {
-                if (k.startsWith(prefix)) {
-                    all.add(k);
+            DescribedKeyPage p = hybris.listDescribed(bucket, hybrisPrefix, cursor, 1000);
+            for (DescribedKey object : p.keys()) {
+                String k = object.key();
+                if (!k.startsWith(prefix) || after != null && compareUtf8(k, after) <= 0) {
+                    continue;
+                }
+                String group = null;
+                if (delimiter != null) {
+                    int at = k.indexOf(delimiter, prefix.length());
+                    if (at >= 0) {
+                        group = k.substring(0, at + delimiter.length());
+                    }
+                }
+                if (group != null && after != null && compareUtf8(group, after) <= 0) {
+                    continue; // the page before ended with this common prefix
+                }
+                String entry = group != null ? group : k;
+                if (first.size() > maxKeys && compareUtf8(entry, first.lastKey()) >= 0) {
+                    continue; // after the page and the one entry that says it is truncated
+                }
+                if (group != null) {
+                    first.putIfAbsent(group, null);
+                } else {
+                    first.put(k, object);
+                }
+                if (first.size() > maxKeys + 1) {
+                    first.pollLastEntry();
                 }
             }
             cursor = p.nextCursor().orElse(null);
         } while (cursor != null);
-        all.sort(UTF8);
-        List<String> keys = new ArrayList<>();
+        List<DescribedKey> keys = new ArrayList<>();
         List<String> prefixes = new ArrayList<>();
         String last = null;
-        for (String k : all) {
-            if (after != null && UTF8.compare(k, after) <= 0) {
-                continue;
-            }
-            String group = null;
-            if (delimiter != null) {
-                int at = k.indexOf(delimiter, prefix.length());
-                if (at >= 0) {
-                    group = k.substring(0, at + delimiter.length());
-                }
-            }
-            if (group != null && group.equals(prefixes.isEmpty() ? null : prefixes.get(prefixes.size() - 1))) {
-                continue; // same common prefix as the previous key
-            }
-            if (group != null && after != null && UTF8.compare(group, after) <= 0) {
-                continue; // the page before ended with this common prefix
-            }
+        for (Map.Entry<String, DescribedKey> e : first.entrySet()) {
             if (keys.size() + prefixes.size() == maxKeys) {
                 return new Page(keys, prefixes, last);
             }
-            if (group != null) {
-                prefixes.add(group);
-                last = group;
+            if (e.getValue() == null) {
+                prefixes.add(e.getKey());
             } else {
-                keys.add(k);
-                last = k;
+                keys.add(e.getValue());
             }
+            last = e.getKey();
         }
         return new Page(keys, prefixes, null);
+    }
+
+    /**
+     * S3's key order: by UTF-8 bytes, which for well-formed strings is the order of their code points (String's
+     * own order is by UTF-16 units, which differs for characters above U+FFFF).
+     */
+    static int compareUtf8(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Boolean.compare(i < a.length(), j < b.length());
     }
 
     private static boolean storable(String prefix) {

@@ -10,6 +10,8 @@ import io.hybris.Hybris;
 import io.hybris.HybrisException;
 import io.hybris.InvalidRequestException;
 import io.hybris.KeyPage;
+import io.hybris.DescribedKey;
+import io.hybris.DescribedKeyPage;
 import io.hybris.PartUpload;
 import io.hybris.PartUploads;
 import io.hybris.PreconditionFailedException;
@@ -210,10 +212,9 @@ final class MultipartUploads {
         String prefix = record(bucket, uploadId) + "/";
         String cursor = null;
         do {
-            KeyPage page = hybris.list(Buckets.UPLOADS, prefix, cursor, 1000);
-            for (String k : page.keys()) {
-                hybris.describe(Buckets.UPLOADS, k).ifPresent(v ->
-                        out.put(Integer.parseInt(k.substring(prefix.length())), v));
+            DescribedKeyPage page = hybris.listDescribed(Buckets.UPLOADS, prefix, cursor, 1000);
+            for (DescribedKey part : page.keys()) {
+                out.put(Integer.parseInt(part.key().substring(prefix.length())), part.version());
             }
             cursor = page.nextCursor().orElse(null);
         } while (cursor != null);

@@ -207,6 +207,30 @@ class S3GatewaySdkTest extends GatewayFixture {
         S3Object first = s3.listObjectsV2(b -> b.bucket("list").prefix("c.")).contents().get(0);
         assertThat(first.size()).isEqualTo(5);
         assertThat(first.eTag()).isEqualTo("\"" + md5("c.txt".getBytes(StandardCharsets.UTF_8)) + "\"");
+
+        // pages of two entries, common prefixes counted as entries and never repeated on the next page
+        List<String> entries = new ArrayList<>();
+        List<Integer> sizes = new ArrayList<>();
+        token = null;
+        do {
+            String t = token;
+            ListObjectsV2Response page = s3.listObjectsV2(b -> b.bucket("list").delimiter("/").maxKeys(2)
+                    .continuationToken(t));
+            page.contents().forEach(o -> entries.add(o.key()));
+            page.commonPrefixes().forEach(p -> entries.add(p.prefix()));
+            sizes.add(page.keyCount());
+            token = page.nextContinuationToken();
+        } while (token != null);
+        assertThat(entries).containsExactlyInAnyOrder("a-b", "a/", "b", "b/", "c.txt");
+        assertThat(sizes).containsExactly(2, 2, 1);
+
+        // UTF-8 byte order, not Java's UTF-16 order: U+FF21 (EF BC A1) sorts before U+1F600 (F0 9F 98 80)
+        s3.putObject(b -> b.bucket("list").key("z\uD83D\uDE00"), RequestBody.fromString("emoji"));
+        s3.putObject(b -> b.bucket("list").key("z\uFF21"), RequestBody.fromString("fullwidth"));
+        assertThat(s3.listObjectsV2(b -> b.bucket("list").prefix("z")).contents()).extracting(S3Object::key)
+                .containsExactly("z\uFF21", "z\uD83D\uDE00");
+        assertThat(s3.listObjectsV2(b -> b.bucket("list").prefix("z").maxKeys(1)).contents())
+                .extracting(S3Object::key).containsExactly("z\uFF21");
     }
 
     @Test

@@ -5,6 +5,8 @@
 package io.hybris.testkit;
 
 import io.hybris.ClientClosedException;
+import io.hybris.DescribedKey;
+import io.hybris.DescribedKeyPage;
 import io.hybris.Hybris;
 import io.hybris.HybrisException;
 import io.hybris.HybrisListener.CloudOperation;
@@ -168,6 +170,34 @@ public abstract class HybrisContract extends HybrisContractFixture {
         assertThat(pages).isEqualTo((int) Math.ceil((n - n / 100) / 777.0));
         assertThat(h.list(C, "key-012", null, 1000).keys()).hasSize(99).allMatch(k -> k.startsWith("key-012"));
         assertThat(h.list("other", "", null, 10).keys()).isEmpty();
+    }
+
+    @Test
+    void listDescribedGivesTheListedKeysWithTheVersionsDescribeGives() {
+        Hybris h = openPlain();
+        for (int i = 0; i < 25; i++) {
+            h.put(C, String.format("d-%02d", i), bytes("value " + i));
+        }
+        h.put(C, "d-03", bytes("a newer value"));
+        h.delete(C, "d-07");
+        h.put(C, "e-00", bytes("outside the prefix"));
+
+        List<DescribedKey> described = new ArrayList<>();
+        String cursor = null;
+        do {
+            DescribedKeyPage page = h.listDescribed(C, "d-", cursor, 10);
+            KeyPage keys = h.list(C, "d-", cursor, 10);
+            assertThat(page.keys()).extracting(DescribedKey::key).isEqualTo(keys.keys());
+            assertThat(page.nextCursor()).isEqualTo(keys.nextCursor());
+            described.addAll(page.keys());
+            cursor = page.nextCursor().orElse(null);
+        } while (cursor != null);
+        assertThat(described).hasSize(24).extracting(DescribedKey::key).doesNotContain("d-07", "e-00");
+        for (DescribedKey d : described) {
+            assertThat(d.version()).as(d.key()).isEqualTo(h.describe(C, d.key()).orElseThrow());
+        }
+        assertThat(described.get(3).version().size()).isEqualTo("a newer value".length());
+        assertThatThrownBy(() -> h.listDescribed(C, "", null, 0)).isInstanceOf(InvalidRequestException.class);
     }
 
     // ------------------------------------------------------------------ faulty clouds (f = 1, three clouds)
