@@ -8,6 +8,7 @@ import io.hybris.Hybris;
 import io.hybris.DescribedKey;
 import io.hybris.DescribedKeyPage;
 import io.hybris.VersionInfo;
+import io.hybris.spi.KeyEncoding;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -118,6 +119,9 @@ final class Listings {
             DescribedKeyPage p = hybris.listDescribed(bucket, hybrisPrefix, cursor, 1000);
             for (DescribedKey object : p.keys()) {
                 String k = object.key();
+                if (first.size() > maxKeys && nothingAfterSortsBefore(k, first.lastKey(), prefix)) {
+                    return page(first, maxKeys);
+                }
                 if (!k.startsWith(prefix) || after != null && compareUtf8(k, after) <= 0) {
                     continue;
                 }
@@ -146,6 +150,11 @@ final class Listings {
             }
             cursor = p.nextCursor().orElse(null);
         } while (cursor != null);
+        return page(first, maxKeys);
+    }
+
+    /** The page of the first {@code maxKeys} of {@code first}, truncated if it holds one more. */
+    private static Page page(TreeMap<String, DescribedKey> first, int maxKeys) {
         List<DescribedKey> keys = new ArrayList<>();
         List<String> prefixes = new ArrayList<>();
         String last = null;
@@ -161,6 +170,35 @@ final class Listings {
             last = e.getKey();
         }
         return new Page(keys, prefixes, null);
+    }
+
+    /**
+     * Whether no key Hybris lists after {@code listed} (under {@code prefix}) can sort before {@code cutoff} in S3's
+     * order, so a scan that holds its page and {@code cutoff} beyond it may stop. Hybris lists by encoded key
+     * ({@link KeyEncoding}): a character it escapes sorts there as {@code %}, below every character it keeps, while
+     * S3 sorts it by code point. Two keys that share a prefix and first differ at characters both escaped, or both
+     * kept, sort alike in both orders; they differ only where one key has a kept character and the other an
+     * escaped one. So let {@code bound} be the encoded start of {@code cutoff} up to its first escaped character
+     * after {@code prefix} (every key shares the prefix). Once the listing is past every name starting with
+     * {@code bound}, a later key first differs from {@code cutoff} inside that start, at a kept character of
+     * {@code cutoff}, where its own character is kept and greater (an escaped one would have sorted before
+     * {@code cutoff}): it sorts after {@code cutoff} in S3's order too, and so does the common prefix it may
+     * fall under.
+     */
+    static boolean nothingAfterSortsBefore(String listed, String cutoff, String prefix) {
+        int end = prefix.length();
+        while (end < cutoff.length() && isKept(cutoff.charAt(end)) && !(end == 0 && cutoff.charAt(0) == '.')) {
+            end++;
+        }
+        String bound = KeyEncoding.encode(cutoff.substring(0, end));
+        String encoded = KeyEncoding.encode(listed);
+        return encoded.compareTo(bound) > 0 && !encoded.startsWith(bound);
+    }
+
+    /** Whether {@link KeyEncoding} writes {@code c} as it is. */
+    private static boolean isKept(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+                || c == '.';
     }
 
     /**

@@ -23,6 +23,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.Map;
 import java.util.Random;
 
@@ -231,6 +232,49 @@ class S3GatewaySdkTest extends GatewayFixture {
                 .containsExactly("z\uFF21", "z\uD83D\uDE00");
         assertThat(s3.listObjectsV2(b -> b.bucket("list").prefix("z").maxKeys(1)).contents())
                 .extracting(S3Object::key).containsExactly("z\uFF21");
+    }
+
+    @Test
+    void pagesOfKeysWithEscapedCharactersMatchS3sOrderWithAndWithoutADelimiter() {
+        s3.createBucket(b -> b.bucket("order"));
+        String[] pieces = {"a", "b", "-", ".", "/", "{", "\u00e9", "~", "_", "0"};
+        Random random = new Random(5);
+        TreeSet<String> keys = new TreeSet<>(Listings::compareUtf8);
+        while (keys.size() < 40) {
+            StringBuilder k = new StringBuilder(pieces[random.nextInt(2)]); // no leading '.' or '/'
+            for (int i = random.nextInt(4); i >= 0; i--) {
+                k.append(pieces[random.nextInt(pieces.length)]);
+            }
+            keys.add(k.toString());
+        }
+        for (String k : keys) {
+            s3.putObject(b -> b.bucket("order").key(k), RequestBody.fromString(k));
+        }
+        for (String delimiter : new String[] {null, "/"}) {
+            List<String> expected = new ArrayList<>();
+            for (String k : keys) {
+                int at = delimiter == null ? -1 : k.indexOf(delimiter);
+                String entry = at < 0 ? k : k.substring(0, at + 1);
+                if (!expected.contains(entry)) {
+                    expected.add(entry);
+                }
+            }
+            List<String> paged = new ArrayList<>();
+            String token = null;
+            do {
+                String t = token;
+                ListObjectsV2Response page = s3.listObjectsV2(b -> b.bucket("order").maxKeys(3).delimiter(delimiter)
+                        .continuationToken(t));
+                assertThat(page.keyCount()).isLessThanOrEqualTo(3);
+                List<String> entries = new ArrayList<>();
+                page.contents().forEach(o -> entries.add(o.key()));
+                page.commonPrefixes().forEach(p -> entries.add(p.prefix()));
+                entries.sort(Listings::compareUtf8);
+                paged.addAll(entries);
+                token = page.nextContinuationToken();
+            } while (token != null);
+            assertThat(paged).as("delimiter %s", delimiter).isEqualTo(expected);
+        }
     }
 
     @Test
