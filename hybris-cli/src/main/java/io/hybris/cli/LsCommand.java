@@ -4,7 +4,9 @@
  */
 package io.hybris.cli;
 
-import io.hybris.KeyPage;
+import io.hybris.DescribedKey;
+import io.hybris.DescribedKeyPage;
+import io.hybris.VersionInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -13,10 +15,14 @@ import picocli.CommandLine.ParentCommand;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-/** {@code hybris ls CONTAINER [--prefix P] [--limit N] [--cursor C] [--all]}: one page of live keys. */
+/**
+ * {@code hybris ls CONTAINER [--prefix P] [--limit N] [--cursor C] [--all] [--long]}: one page of live keys, with
+ * {@code --long} each with its size, version and clouds (from the same metadata listing).
+ */
 @Command(name = "ls", sortOptions = false, mixinStandardHelpOptions = true,
         description = "List live keys of a container in order, one page at a time (from metadata only). Keys go "
                 + "to standard output one per line; the cursor of the next page, if any, to standard error.")
@@ -40,6 +46,10 @@ final class LsCommand implements Callable<Integer> {
     @Option(names = {"-a", "--all"}, description = "Follow the cursors: every key (ignores --limit's paging).")
     boolean all;
 
+    @Option(names = {"-l", "--long"}, description = "Each key with its size, version and clouds, from the same "
+            + "metadata listing (no read per key).")
+    boolean longFormat;
+
     @Override
     public Integer call() {
         if (limit < 1 || limit > 10_000) {
@@ -47,24 +57,33 @@ final class LsCommand implements Callable<Integer> {
         }
         Session session = root.session;
         String p = prefix == null ? "" : prefix;
-        List<String> keys = new ArrayList<>();
-        KeyPage page = session.hybris().list(container, p, cursor, limit);
+        List<DescribedKey> keys = new ArrayList<>();
+        DescribedKeyPage page = session.hybris().listDescribed(container, p, cursor, limit);
         keys.addAll(page.keys());
         while (all && page.nextCursor().isPresent()) {
-            page = session.hybris().list(container, p, page.nextCursor().get(), limit);
+            page = session.hybris().listDescribed(container, p, page.nextCursor().get(), limit);
             keys.addAll(page.keys());
         }
-        KeyPage last = page;
+        DescribedKeyPage last = page;
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("container", container);
         doc.put("prefix", p);
-        doc.put("keys", keys);
+        doc.put("keys", keys.stream().map(DescribedKey::key).toList());
+        if (longFormat) {
+            doc.put("versions", keys.stream().map(k -> VersionView.json(container, k.key(), k.version())).toList());
+        }
         doc.put("nextCursor", last.nextCursor());
         session.emit(doc, () -> {
-            keys.forEach(session.out()::println);
+            keys.forEach(k -> session.out().println(longFormat ? longLine(k) : k.key()));
             last.nextCursor().ifPresent(c -> session.err().println("more keys: hybris ls " + container
-                    + (p.isEmpty() ? "" : " --prefix " + p) + " --cursor " + c));
+                    + (p.isEmpty() ? "" : " --prefix " + p) + (longFormat ? " --long" : "") + " --cursor " + c));
         });
         return ExitCode.OK;
+    }
+
+    /** {@code <size> <version> <clouds> <key>}, the size right-aligned, as {@code ls -l} lines up. */
+    private static String longLine(DescribedKey k) {
+        VersionInfo v = k.version();
+        return String.format(Locale.ROOT, "%12d  %s  %s  %s", v.size(), v.version(), String.join(",", v.clouds()), k.key());
     }
 }

@@ -177,6 +177,18 @@ class EmbeddedDefaultCliTest {
         assertThat(text.stderr()).contains("--cursor");
         assertThat(ok(cli.run("ls", "tree", "--prefix", "sub/")).stdout()).isEqualTo("sub/c.txt\n");
         assertThat(ok(cli.run("ls", "tree", "--all", "--limit", "1")).stdout()).isEqualTo("a.txt\nb.txt\nsub/c.txt\n");
+
+        Map<String, Object> stat = JsonReader.object(ok(cli.run("stat", "tree", "b.txt", "--json")).stdout());
+        String[] longLines = ok(cli.run("ls", "tree", "--long")).stdout().split("\n");
+        assertThat(longLines).hasSize(3);
+        assertThat(longLines[1]).matches(" +2  " + stat.get("version") + "  [a-z0-9,-]+  b\\.txt");
+        Map<String, Object> described = JsonReader.object(ok(cli.run("ls", "tree", "--long", "--json")).stdout());
+        assertThat(described.get("keys")).isEqualTo(List.of("a.txt", "b.txt", "sub/c.txt"));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> versions = (List<Map<String, Object>>) described.get("versions");
+        assertThat(versions).extracting(v -> v.get("size")).containsExactly(1L, 2L, 3L);
+        assertThat(versions.get(1)).containsEntry("key", "b.txt").containsEntry("version", stat.get("version"))
+                .containsEntry("clouds", stat.get("clouds"));
     }
 
     @Test
