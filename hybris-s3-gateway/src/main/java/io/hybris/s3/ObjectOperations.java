@@ -82,6 +82,10 @@ final class ObjectOperations {
         }
         String range = r.header("range");
         ByteRange byteRange = range == null ? null : parseRange(range);
+        if (head && byteRange == null) {
+            headFromMetadata(r, bucket, key);
+            return;
+        }
         Optional<ValueStream> opened;
         try {
             opened = Failures.translate(() -> byteRange == null ? hybris.getStream(bucket, key)
@@ -98,15 +102,9 @@ final class ObjectOperations {
         try (in) {
             VersionInfo v = in.version();
             HttpExchange x = r.exchange();
-            int notModified = conditions(r, v);
-            ObjectMetadata.toResponse(v, x.getResponseHeaders());
-            x.getResponseHeaders().set("Accept-Ranges", "bytes");
-            if (notModified == 304) {
-                x.sendResponseHeaders(304, -1);
-                x.getResponseBody().close();
+            if (!objectHeaders(r, v)) {
                 return;
             }
-            responseOverrides(r, x);
             int status = 200;
             if (byteRange != null) {
                 status = 206;
@@ -119,6 +117,39 @@ final class ObjectOperations {
                 Exchanges.stream(x, status, in.length(), in);
             }
         }
+    }
+
+    /**
+     * HeadObject without a range: the object's headers from its metadata alone (one metadata read), no cloud
+     * request — clients such as rclone send one per file when they compare trees.
+     */
+    private void headFromMetadata(S3Request r, String bucket, String key) throws IOException {
+        Optional<VersionInfo> found = Failures.translate(() -> hybris.describe(bucket, key));
+        if (found.isEmpty()) {
+            buckets.require(bucket);
+            throw S3Exception.noSuchKey(key);
+        }
+        if (objectHeaders(r, found.get())) {
+            Exchanges.head(r.exchange(), 200, found.get().size());
+        }
+    }
+
+    /**
+     * Sets the headers of object {@code v} on the response and checks the conditional request headers: false when
+     * the answer is 304 Not Modified, which this has sent (a failed precondition throws 412).
+     */
+    private static boolean objectHeaders(S3Request r, VersionInfo v) throws IOException {
+        HttpExchange x = r.exchange();
+        int notModified = conditions(r, v);
+        ObjectMetadata.toResponse(v, x.getResponseHeaders());
+        x.getResponseHeaders().set("Accept-Ranges", "bytes");
+        if (notModified == 304) {
+            x.sendResponseHeaders(304, -1);
+            x.getResponseBody().close();
+            return false;
+        }
+        responseOverrides(r, x);
+        return true;
     }
 
     /** The response-* query parameters of a GET (presigned downloads use them), S3's overrides. */

@@ -6,6 +6,7 @@ package io.hybris.s3;
 
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
+import io.hybris.testkit.EventRecorder;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import org.junit.jupiter.api.AfterEach;
@@ -30,12 +31,16 @@ abstract class GatewayFixture {
     protected S3Gateway gateway;
     protected S3Client s3;
     protected List<InMemoryCloudStore> clouds;
+    /** The client's events: which cloud requests each gateway call made. */
+    protected EventRecorder events;
 
     @BeforeEach
     void startGateway() {
         clouds = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"), new InMemoryCloudStore("c2"));
         HybrisConfig.Builder config = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
                 .chunkThreshold(1 << 20).chunkSize(1 << 20).deadline(Duration.ofSeconds(30));
+        events = new EventRecorder();
+        config.listener(events);
         clouds.forEach(config::cloud);
         hybris = Hybris.open(config.build());
         gateway = S3Gateway.builder(hybris).port(0).credentials(ACCESS_KEY, SECRET_KEY).start();

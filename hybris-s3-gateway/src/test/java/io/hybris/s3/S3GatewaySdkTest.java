@@ -4,6 +4,7 @@
  */
 package io.hybris.s3;
 
+import io.hybris.HybrisListener.CloudOperation;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -23,9 +24,9 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -91,6 +92,37 @@ class S3GatewaySdkTest extends GatewayFixture {
                 e -> assertThat(e.statusCode()).isEqualTo(416));
         assertThatThrownBy(() -> s3.getObjectAsBytes(b -> b.bucket("docs").key("missing")))
                 .isInstanceOf(NoSuchKeyException.class);
+    }
+
+    @Test
+    void headObjectAnswersFromMetadataWithoutACloudRequest() {
+        s3.createBucket(b -> b.bucket("heads"));
+        byte[] large = new byte[2 * (1 << 20) + 5]; // chunked
+        String etag = s3.putObject(b -> b.bucket("heads").key("large.bin").contentType("application/x-test")
+                .metadata(Map.of("owner", "bob")), RequestBody.fromBytes(large)).eTag();
+        s3.putObject(b -> b.bucket("heads").key("small.txt"), RequestBody.fromString("small"));
+        long cloudGets = cloudGets();
+
+        HeadObjectResponse head = s3.headObject(b -> b.bucket("heads").key("large.bin"));
+        assertThat(head.contentLength()).isEqualTo(large.length);
+        assertThat(head.eTag()).isEqualTo(etag);
+        assertThat(head.contentType()).isEqualTo("application/x-test");
+        assertThat(head.metadata()).containsEntry("owner", "bob");
+        assertThat(s3.headObject(b -> b.bucket("heads").key("small.txt")).contentLength()).isEqualTo(5);
+        assertThatThrownBy(() -> s3.headObject(b -> b.bucket("heads").key("large.bin").ifNoneMatch(etag)))
+                .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(304));
+        assertThatThrownBy(() -> s3.headObject(b -> b.bucket("heads").key("large.bin").ifMatch("\"other\"")))
+                .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(412));
+        assertThatThrownBy(() -> s3.headObject(b -> b.bucket("heads").key("missing")))
+                .isInstanceOf(NoSuchKeyException.class);
+        assertThat(cloudGets()).as("no HEAD asked a cloud").isEqualTo(cloudGets);
+
+        assertThat(s3.headObject(b -> b.bucket("heads").key("large.bin").range("bytes=0-9")).contentLength())
+                .as("a ranged HEAD still reads the range").isEqualTo(10);
+    }
+
+    private long cloudGets() {
+        return events.requests().stream().filter(r -> r.operation() == CloudOperation.GET).count();
     }
 
     @Test
