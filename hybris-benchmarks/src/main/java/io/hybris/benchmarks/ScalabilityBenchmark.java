@@ -296,10 +296,10 @@ public final class ScalabilityBenchmark {
                     if (System.getProperty("zookeeper.electionPortBindRetry") == null) {
                         System.setProperty("zookeeper.electionPortBindRetry", "30");
                     }
+                    TestingCluster cluster = new TestingCluster(3);
+                    cluster.start(); // curator-test's embedded servers set System.exit on start: set it back after
                     org.apache.zookeeper.util.ServiceUtils.setSystemExitProcedure(
                             org.apache.zookeeper.util.ServiceUtils.LOG_ONLY);
-                    TestingCluster cluster = new TestingCluster(3);
-                    cluster.start();
                     try {
                         return new Deployment(StoreKind.ZOOKEEPER, "127.0.0.1:" + follower(cluster), cluster);
                     } catch (RuntimeException | InterruptedException e) {

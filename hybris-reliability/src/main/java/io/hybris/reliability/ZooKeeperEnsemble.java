@@ -34,9 +34,19 @@ final class ZooKeeperEnsemble implements MetadataCluster {
         if (System.getProperty("zookeeper.electionPortBindRetry") == null) {
             System.setProperty("zookeeper.electionPortBindRetry", "30");
         }
-        org.apache.zookeeper.util.ServiceUtils.setSystemExitProcedure(org.apache.zookeeper.util.ServiceUtils.LOG_ONLY);
         cluster = new TestingCluster(3);
         cluster.start();
+        keepZooKeeperFromExitingTheJvm();
+    }
+
+    /**
+     * Makes ZooKeeper log instead of calling {@code System.exit}. Needed after every server start: curator-test
+     * runs each server as a {@code ZooKeeperServerEmbedded}, whose {@code start} sets ZooKeeper's JVM-wide exit
+     * procedure back to {@code System.exit} (a soak ended with "Exiting JVM with code 14" when a restarted node could
+     * not bind its election port for 30 s, although this was set once before the cluster started).
+     */
+    private static void keepZooKeeperFromExitingTheJvm() {
+        org.apache.zookeeper.util.ServiceUtils.setSystemExitProcedure(org.apache.zookeeper.util.ServiceUtils.LOG_ONLY);
     }
 
     @Override
@@ -81,6 +91,7 @@ final class ZooKeeperEnsemble implements MetadataCluster {
     public synchronized void restartKilled() throws Exception {
         for (InstanceSpec spec : killed) {
             cluster.restartServer(spec);
+            keepZooKeeperFromExitingTheJvm();
         }
         killed.clear();
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
