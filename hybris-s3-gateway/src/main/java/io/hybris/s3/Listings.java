@@ -115,8 +115,10 @@ final class Listings {
         TreeMap<String, DescribedKey> first = new TreeMap<>(Listings::compareUtf8); // a common prefix maps to null
         String hybrisPrefix = prefix.isEmpty() || !storable(prefix) ? "" : prefix;
         String cursor = null;
+        int batch = Math.min(1000, maxKeys + 2); // a small page often ends the scan (see nothingAfterSortsBefore)
         do {
-            DescribedKeyPage p = hybris.listDescribed(bucket, hybrisPrefix, cursor, 1000);
+            DescribedKeyPage p = hybris.listDescribed(bucket, hybrisPrefix, cursor, batch);
+            batch = 1000;
             for (DescribedKey object : p.keys()) {
                 String k = object.key();
                 if (first.size() > maxKeys && nothingAfterSortsBefore(k, first.lastKey(), prefix)) {
