@@ -34,7 +34,8 @@ import java.util.function.Consumer;
  * {@code CompletionException}; Reactor, which no longer has a subscriber for it, sends it to its default
  * {@code onErrorDropped} hook, which logs the stack trace at ERROR. This class sets Reactor's per-subscription
  * {@code onErrorDropped} hook (a {@code reactor.core} Context entry, so nothing JVM-wide changes) to a handler that
- * logs a cancellation at DEBUG and any other late error at WARN, one line each.</li>
+ * logs the late error at DEBUG, one line (a cancellation, or a timeout or I/O error the abandoned request met on its
+ * way: nobody waits for its outcome).</li>
  * </ul>
  *
  * <p>Thread-safe when the client it wraps is.
@@ -83,21 +84,8 @@ final class QuietJdkHttpClient implements HttpClient {
     }
 
     private static void logDropped(Throwable error) {
-        if (isCancellation(error)) {
-            LOG.debug("an abandoned Azure request ended with {}", error.toString());
-        } else {
-            LOG.warn("an abandoned Azure request failed afterwards: {}", error.toString());
-            LOG.debug("the late failure of the abandoned Azure request", error);
-        }
-    }
-
-    /** Whether {@code error} or one of its causes is a {@link CancellationException}. */
-    static boolean isCancellation(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof CancellationException) {
-                return true;
-            }
-        }
-        return false;
+        // nobody waits for this request any more: its late end (cancelled, or a timeout or I/O error on the way)
+        // changes no outcome, so it is not worth more than a debug line
+        LOG.debug("an abandoned Azure request ended with {}", error.toString());
     }
 }
