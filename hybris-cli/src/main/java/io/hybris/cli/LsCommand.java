@@ -84,6 +84,7 @@ final class LsCommand implements Callable<Integer> {
     /** {@code <size> <version> <clouds> <key>}, the size right-aligned, as {@code ls -l} lines up. */
     private static String longLine(DescribedKey k) {
         VersionInfo v = k.version();
-        return String.format(Locale.ROOT, "%12d  %s  %s  %s", v.size(), v.version(), String.join(",", v.clouds()), k.key());
+        return String.format(Locale.ROOT, "%12d  %s  %s  %s", v.size(), v.version(), String.join(",", v.clouds()),
+                k.key());
     }
 }

@@ -116,13 +116,21 @@ final class Listings {
         String hybrisPrefix = prefix.isEmpty() || !storable(prefix) ? "" : prefix;
         String cursor = null;
         int batch = Math.min(1000, maxKeys + 2); // a small page often ends the scan (see nothingAfterSortsBefore)
+        String cutoff = null; // the entry past the page once it is full, and the scan's bound for it
+        String bound = null;
         do {
             DescribedKeyPage p = hybris.listDescribed(bucket, hybrisPrefix, cursor, batch);
             batch = 1000;
             for (DescribedKey object : p.keys()) {
                 String k = object.key();
-                if (first.size() > maxKeys && nothingAfterSortsBefore(k, first.lastKey(), prefix)) {
-                    return page(first, maxKeys);
+                if (first.size() > maxKeys) {
+                    if (!first.lastKey().equals(cutoff)) {
+                        cutoff = first.lastKey();
+                        bound = scanBound(cutoff, prefix);
+                    }
+                    if (pastBound(k, bound)) {
+                        return page(first, maxKeys);
+                    }
                 }
                 if (!k.startsWith(prefix) || after != null && compareUtf8(k, after) <= 0) {
                     continue;
@@ -188,11 +196,20 @@ final class Listings {
      * fall under.
      */
     static boolean nothingAfterSortsBefore(String listed, String cutoff, String prefix) {
+        return pastBound(listed, scanBound(cutoff, prefix));
+    }
+
+    /** The encoded start of {@code cutoff} up to its first escaped character after {@code prefix}. */
+    private static String scanBound(String cutoff, String prefix) {
         int end = prefix.length();
         while (end < cutoff.length() && isKept(cutoff.charAt(end)) && !(end == 0 && cutoff.charAt(0) == '.')) {
             end++;
         }
-        String bound = KeyEncoding.encode(cutoff.substring(0, end));
+        return KeyEncoding.encode(cutoff.substring(0, end));
+    }
+
+    /** Whether the listing, at {@code listed}, is past every name starting with {@code bound}. */
+    private static boolean pastBound(String listed, String bound) {
         String encoded = KeyEncoding.encode(listed);
         return encoded.compareTo(bound) > 0 && !encoded.startsWith(bound);
     }

@@ -6,12 +6,12 @@ package io.hybris.s3;
 
 import io.hybris.ByteRange;
 import io.hybris.DeleteOptions;
+import io.hybris.DescribedKey;
+import io.hybris.DescribedKeyPage;
 import io.hybris.Hybris;
 import io.hybris.HybrisException;
 import io.hybris.InvalidRequestException;
 import io.hybris.KeyPage;
-import io.hybris.DescribedKey;
-import io.hybris.DescribedKeyPage;
 import io.hybris.PartUpload;
 import io.hybris.PartUploads;
 import io.hybris.PreconditionFailedException;
