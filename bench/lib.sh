@@ -106,6 +106,19 @@ add_latency() {
     log "proxy $2: +$3 ms per response"
 }
 
+# add_bandwidth <toxiproxy-api> <proxy-name> <KB/s>: every connection through the proxy carries at most that many
+# kilobytes per second in each direction (toxiproxy's bandwidth toxic acts per connection, as a WAN link's
+# round-trip time and window bound one TCP stream).
+add_bandwidth() {
+    local answer stream
+    for stream in upstream downstream; do
+        answer="$(curl -s -w '\n%{http_code}' -X POST "$1/proxies/$2/toxics" \
+            -d "{\"name\":\"bench-bandwidth-$stream\",\"type\":\"bandwidth\",\"stream\":\"$stream\",\"toxicity\":1.0,\"attributes\":{\"rate\":$3}}")"
+        [ "${answer##*$'\n'}" = 200 ] || { log "toxiproxy refused bandwidth on $2: $answer"; return 1; }
+    done
+    log "proxy $2: at most $3 KB/s per connection each way"
+}
+
 # emulated_clouds <endpoints-file> <bucket> <via: proxy|endpoint>: the hybris.cloud.* lines of the three emulated
 # clouds s3, azure and gcs, reached through their toxiproxy proxies or directly.
 emulated_clouds() {
