@@ -42,7 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Scrub and repair running in a loop while four clients PUT, DELETE and GET the same keys (replicated and
  * erasure-coded) and a nemesis deletes copies on one cloud: the history of every key is linearizable (the testkit
- * checker), the scrubber deletes nothing, and once the writers stop every copy metadata references is in place.
+ * checker), the scrubber deletes nothing, and once the writers stop every copy metadata references is in place. The
+ * writers go on past their ops until a scrub has repaired a copy during the writes (at most 60 s more).
  */
 class ScrubConcurrencyTest {
     private final InMemoryMetadataStore metadata = new InMemoryMetadataStore();
@@ -103,13 +104,17 @@ class ScrubConcurrencyTest {
                 }
                 return null;
             });
+            // each writer runs its ops, and goes on until the scrubber has repaired a copy while the writes run
+            // (on a fast host the ops alone can end within two scrubs that found nothing left to repair)
+            long repairDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             List<Future<?>> futures = new ArrayList<>();
             for (int c = 0; c < writers; c++) {
                 int client = c;
                 futures.add(pool.submit(() -> {
                     Random random = new Random(100 + client);
                     Hybris h = hs.get(client);
-                    for (int i = 0; i < opsPerWriter; i++) {
+                    for (int i = 0; i < opsPerWriter
+                            || repairedCopies.get() == 0 && System.nanoTime() < repairDeadline; i++) {
                         String ck = keys.get(random.nextInt(keys.size()));
                         String container = ck.substring(0, ck.indexOf('/'));
                         String key = ck.substring(ck.indexOf('/') + 1);
