@@ -97,12 +97,16 @@ start_emulators() {
 }
 emulator_prop() { sed -n "s/^$2=//p" "$1"; }
 
+# add_toxic <toxiproxy-api> <proxy-name> <toxic JSON>: adds the toxic to the proxy, or fails saying why.
+add_toxic() {
+    local answer
+    answer="$(curl -s -w '\n%{http_code}' -X POST "$1/proxies/$2/toxics" -d "$3")"
+    [ "${answer##*$'\n'}" = 200 ] || { log "toxiproxy refused a toxic on $2: $answer"; return 1; }
+}
+
 # add_latency <toxiproxy-api> <proxy-name> <milliseconds>: a fixed latency on every response through the proxy.
 add_latency() {
-    local answer
-    answer="$(curl -s -w '\n%{http_code}' -X POST "$1/proxies/$2/toxics" \
-        -d "{\"name\":\"bench-latency\",\"type\":\"latency\",\"stream\":\"downstream\",\"toxicity\":1.0,\"attributes\":{\"latency\":$3,\"jitter\":0}}")"
-    [ "${answer##*$'\n'}" = 200 ] || { log "toxiproxy refused latency on $2: $answer"; return 1; }
+    add_toxic "$1" "$2" "{\"name\":\"bench-latency\",\"type\":\"latency\",\"stream\":\"downstream\",\"toxicity\":1.0,\"attributes\":{\"latency\":$3,\"jitter\":0}}" || return 1
     log "proxy $2: +$3 ms per response"
 }
 
@@ -110,11 +114,9 @@ add_latency() {
 # kilobytes per second in each direction (toxiproxy's bandwidth toxic acts per connection, as a WAN link's
 # round-trip time and window bound one TCP stream).
 add_bandwidth() {
-    local answer stream
+    local stream
     for stream in upstream downstream; do
-        answer="$(curl -s -w '\n%{http_code}' -X POST "$1/proxies/$2/toxics" \
-            -d "{\"name\":\"bench-bandwidth-$stream\",\"type\":\"bandwidth\",\"stream\":\"$stream\",\"toxicity\":1.0,\"attributes\":{\"rate\":$3}}")"
-        [ "${answer##*$'\n'}" = 200 ] || { log "toxiproxy refused bandwidth on $2: $answer"; return 1; }
+        add_toxic "$1" "$2" "{\"name\":\"bench-bandwidth-$stream\",\"type\":\"bandwidth\",\"stream\":\"$stream\",\"toxicity\":1.0,\"attributes\":{\"rate\":$3}}" || return 1
     done
     log "proxy $2: at most $3 KB/s per connection each way"
 }

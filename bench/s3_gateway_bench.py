@@ -143,12 +143,6 @@ for r in range(rounds):
               "GET p50 %.2f ms p99 %.2f ms" % (r + 1, name, put_mibs, get_mibs, put_ops, get_ops,
                                                row["get_p50_ms"], row["get_p99_ms"]), flush=True)
 
-# the 1 GiB objects go once every round is timed, so the emulators (Azurite keeps blobs in memory) do not carry them
-# into the per-cloud step that follows this script
-for r in range(rounds):
-    for name, endpoint, key, secret in targets:
-        client(endpoint, key, secret).delete_object(Bucket="bench-gw-%d" % r, Key="large.bin")
-
 med = {n: {k: statistics.median(v) for k, v in m.items()} for n, m in results.items()}
 names = [t[0] for t in targets]
 print()
@@ -172,3 +166,9 @@ if cpu_rows:
         m = {k: statistics.median(v) for k, v in row.items()}
         print("| %s | %s | %.1f | %s | %.2f |" % (name, op, m["wall"], " | ".join("%.1f" % m[p] for p in procs),
                                                  m["machine"] / m["wall"]))
+
+# the 1 GiB objects go once the results are printed, so the emulators (Azurite keeps blobs in memory) do not carry them
+# into the per-cloud step that follows this script
+for r in range(rounds):
+    for name, endpoint, key, secret in targets:
+        client(endpoint, key, secret).delete_object(Bucket="bench-gw-%d" % r, Key="large.bin")
