@@ -255,8 +255,9 @@ public final class Engine {
     // ------------------------------------------------------------------ PUT / DELETE / TPUT
 
     /**
-     * PUT (paper §3.2): read the current version, check the precondition (if any), order after it, store by layout,
-     * commit. Returns the committed version.
+     * PUT (paper §3.2): read the current version (with {@code ifMatch} the version this client's latest read of
+     * the key found, if it is that one: {@link RecentReads}), check the precondition (if any), order after it, store
+     * by layout, commit. Returns the committed version.
      */
     public VersionInfo put(String container, String key, byte[] value, PutOptions options) {
         long t0 = System.nanoTime();
@@ -284,7 +285,7 @@ public final class Engine {
 
     private VersionInfo putWhole(MetadataKey mk, byte[] value, Preconditions required, Map<String, String> meta) {
         Deadline d = Deadline.after(deadline);
-        Current cur = metadata.read(mk, d);
+        Current cur = metadata.readUnlessJustRead(mk, ifMatchOf(required), d);
         Preconditions.check(mk, required, cur);
         Sealer.Sealed sealed = sealer.seal(value);
         return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), sealed, null, 0, required, meta), d)
@@ -360,7 +361,7 @@ public final class Engine {
         Deadline d = Deadline.after(deadline);
         MetadataKey mk = new MetadataKey(container, key);
         Preconditions required = Preconditions.of(options);
-        Current cur = metadata.read(mk, d);
+        Current cur = metadata.readUnlessJustRead(mk, ifMatchOf(required), d);
         Preconditions.check(mk, required, cur);
         if (!cur.live()) {
             return Optional.empty();
@@ -410,8 +411,9 @@ public final class Engine {
         Map<String, Current> read = new LinkedHashMap<>();
         for (String k : values.keySet()) {
             MetadataKey mk = new MetadataKey(container, k);
-            Current cur = metadata.read(mk, d);
-            Preconditions.check(mk, Preconditions.of(conditions.get(k)), cur);
+            Preconditions required = Preconditions.of(conditions.get(k));
+            Current cur = metadata.readUnlessJustRead(mk, ifMatchOf(required), d);
+            Preconditions.check(mk, required, cur);
             read.put(k, cur);
         }
         List<WritePath.NewVersion> versions = new ArrayList<>();
@@ -425,6 +427,11 @@ public final class Engine {
         Map<String, VersionInfo> committed = new LinkedHashMap<>();
         writes.writeAll(container, versions, d).forEach((k, m) -> committed.put(k, m.toVersionInfo()));
         return committed;
+    }
+
+    /** The version {@code required} (null: none) must find current, or null. */
+    private static String ifMatchOf(Preconditions required) {
+        return required == null ? null : required.ifMatch();
     }
 
     /** The timestamp of a new write over {@code cur}: the next sequence number, this client, a fresh write id. */

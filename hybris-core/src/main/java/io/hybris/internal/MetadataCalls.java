@@ -49,6 +49,7 @@ final class MetadataCalls {
     /** Completed by {@link #close()}: calls waiting on the store stop waiting. */
     private final CompletableFuture<Void> closing = new CompletableFuture<>();
     private final HybrisListener listener;
+    private final RecentReads recent = new RecentReads();
 
     MetadataCalls(MetadataStore store, ExecutorService executor, Clock clock, HybrisListener listener) {
         this.store = store;
@@ -76,7 +77,19 @@ final class MetadataCalls {
     /** Reads and decodes the metadata of {@code mk}. */
     Current read(MetadataKey mk, Deadline d) {
         long readAt = clock.millis();
-        return decode(unchecked(d, MetadataOperation.READ, "read of " + mk, true, () -> store.read(mk)), readAt);
+        Current cur = decode(unchecked(d, MetadataOperation.READ, "read of " + mk, true, () -> store.read(mk)), readAt);
+        recent.found(mk, cur);
+        return cur;
+    }
+
+    /**
+     * The version a write with precondition {@code ifMatch} (null: none) orders itself after: what the latest read
+     * of {@code mk} in this client found if that is the version {@code ifMatch} names, with no store call (safe for
+     * a conditional update only: see {@link RecentReads}); else {@link #read}.
+     */
+    Current readUnlessJustRead(MetadataKey mk, String ifMatch, Deadline d) {
+        Current seen = ifMatch == null ? null : recent.withVersion(mk, ifMatch);
+        return seen != null ? seen : read(mk, d);
     }
 
     /** Reads {@code mk} and watches it: {@code changed} runs (once) when its metadata changes. */
@@ -84,7 +97,9 @@ final class MetadataCalls {
         long readAt = clock.millis();
         WatchedRead watched = unchecked(d, MetadataOperation.WATCH, "read of " + mk, true,
                 () -> store.readAndWatch(mk, changed));
-        return new Watched(decode(watched.current(), readAt), watched);
+        Current cur = decode(watched.current(), readAt);
+        recent.found(mk, cur);
+        return new Watched(cur, watched);
     }
 
     /** A decoded read and its subscription, which the caller cancels. */
@@ -96,6 +111,7 @@ final class MetadataCalls {
 
     /** The conditional update of one key. */
     void conditionalUpdate(MetadataUpdate update, Deadline d, String what) throws VersionConflictException {
+        recent.changing(update.key());
         call(d, MetadataOperation.UPDATE, what, true, true, () -> {
             store.conditionalUpdate(update);
             return null;
@@ -104,6 +120,7 @@ final class MetadataCalls {
 
     /** The atomic conditional update of several keys. */
     void conditionalUpdateAll(List<MetadataUpdate> updates, Deadline d, String what) throws VersionConflictException {
+        updates.forEach(u -> recent.changing(u.key()));
         call(d, MetadataOperation.TXN, what, true, true, () -> {
             store.conditionalUpdateAll(updates);
             return null;

@@ -6,6 +6,7 @@ package io.hybris.testkit;
 
 import io.hybris.DeleteOptions;
 import io.hybris.Hybris;
+import io.hybris.HybrisListener;
 import io.hybris.PreconditionFailedException;
 import io.hybris.PutOptions;
 import io.hybris.SweepReport;
@@ -160,6 +161,55 @@ public abstract class ConditionalWriteContract extends HybrisContractFixture {
         assertThat(clouds).allSatisfy(c -> assertThat(c.count(RecordingCloudStore.Op.PUT)).isZero());
         assertThat(h.describe(C, "k")).hasValue(v);
         assertThat(h.describe(C, "other")).isEmpty();
+    }
+
+    @Test
+    void aWriteIfMatchTheVersionJustReadSkipsItsMetadataReadAndStillLosesToAnotherClient() {
+        List<HybrisListener.MetadataOperation> calls = Collections.synchronizedList(new ArrayList<>());
+        HybrisListener counting = new HybrisListener() {
+            @Override
+            public void metadataCall(HybrisListener.MetadataOperation operation, HybrisListener.MetadataOutcome outcome,
+                                     Duration duration) {
+                calls.add(operation);
+            }
+        };
+        Hybris rmw = open(config(raw).clientId("rmw-writer").listener(counting).clock(new MutableClock())
+                .gcGrace(Duration.ofMinutes(10)));
+        Hybris other = open(config(raw).clientId("other-writer"));
+        other.put(C, "k", bytes("v1"));
+
+        // read-modify-write: the GET's metadata read is the PUT's; the conditional update checks it is still current
+        VersionInfo read = rmw.describe(C, "k").orElseThrow();
+        calls.clear();
+        VersionInfo mine = rmw.put(C, "k", bytes("v2"), PutOptions.ifMatch(read.version()));
+        assertThat(calls).containsExactly(HybrisListener.MetadataOperation.UPDATE);
+        assertThat(mine.sequence()).isEqualTo(read.sequence() + 1);
+        assertThat(str(other.get(C, "k"))).isEqualTo("v2");
+
+        // another client writes between the read and the write: the write uploads, loses at its commit, leaves nothing
+        VersionInfo seen = rmw.describe(C, "k").orElseThrow();
+        VersionInfo winner = other.put(C, "k", bytes("from-other"));
+        long before = objectsOn(raw, "_rmw-writer.");
+        calls.clear();
+        assertThatThrownBy(() -> rmw.put(C, "k", bytes("stale"), PutOptions.ifMatch(seen.version())))
+                .isInstanceOfSatisfying(PreconditionFailedException.class, e -> {
+                    assertThat(e.current()).hasValue(winner);
+                    assertThat(e.getMessage()).contains("a concurrent write committed first");
+                });
+        assertThat(calls).containsExactly(HybrisListener.MetadataOperation.UPDATE,
+                HybrisListener.MetadataOperation.READ);
+        assertThat(str(rmw.get(C, "k"))).isEqualTo("from-other");
+        await().atMost(AWAIT).untilAsserted(() -> assertThat(objectsOn(raw, "_rmw-writer.")).isEqualTo(before));
+
+        // a delete ifMatch the version just read skips its read too; a version not read by this client is read
+        VersionInfo last = rmw.describe(C, "k").orElseThrow();
+        calls.clear();
+        assertThat(rmw.delete(C, "k", DeleteOptions.ifMatch(last.version()))).isPresent();
+        assertThat(calls).containsExactly(HybrisListener.MetadataOperation.UPDATE);
+        calls.clear();
+        assertThatThrownBy(() -> rmw.put(C, "k", bytes("x"), PutOptions.ifMatch(last.version())))
+                .isInstanceOfSatisfying(PreconditionFailedException.class, e -> assertThat(e.current()).isEmpty());
+        assertThat(calls).containsExactly(HybrisListener.MetadataOperation.READ);
     }
 
     @Test
