@@ -33,6 +33,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ClientRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(Hybris.class);
     private static final AtomicInteger INSTANCES = new AtomicInteger();
+    /** How often the clouds due for a latency recheck are looked for (a scan of the estimates when none is due). */
+    private static final Duration RECHECK_TICK = Duration.ofSeconds(3);
 
     final Engine engine;
     final ExecutorService asyncCalls;
@@ -107,6 +109,15 @@ final class ClientRuntime {
                     LOG.warn("latency probe failed", e);
                 }
             }, maxAge.toMillis(), period, TimeUnit.MILLISECONDS);
+            // clouds probed at open, or moved behind another by live traffic: measured again within seconds
+            long recheckTick = Math.max(1, Math.min(period, RECHECK_TICK.toMillis()));
+            sweeper.scheduleWithFixedDelay(() -> {
+                try {
+                    engine.probeLatencyRechecks(maxAge);
+                } catch (RuntimeException e) {
+                    LOG.warn("latency recheck failed", e);
+                }
+            }, recheckTick, recheckTick, TimeUnit.MILLISECONDS);
         }
     }
 

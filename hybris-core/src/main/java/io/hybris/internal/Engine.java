@@ -247,6 +247,14 @@ public final class Engine {
         return prober.probeStale(maxAge.toNanos()).size();
     }
 
+    /**
+     * Measures the clouds due for a recheck (probed at open, or moved behind another cloud by live traffic, and
+     * unmeasured since: see {@link LatencyRanking#recheckSlots}); returns how many slots were probed.
+     */
+    public int probeLatencyRechecks(Duration maxAge) {
+        return prober.probeRechecks(maxAge.toNanos()).size();
+    }
+
     /** Measures every cloud in every size class in use; returns how many slots were probed. */
     public int probeAllLatencies() {
         return prober.probeAll().size();

@@ -59,6 +59,11 @@ final class LatencyProber {
         return probe(ranking.staleSlots(cloudOrder, maxAgeNanos));
     }
 
+    /** Measures every cloud due for a recheck ({@link LatencyRanking#recheckSlots}); returns the slots probed. */
+    List<StaleSlot> probeRechecks(long maxAgeNanos) {
+        return probe(ranking.recheckSlots(cloudOrder, maxAgeNanos));
+    }
+
     /** Measures every cloud in every size class in use. */
     List<StaleSlot> probeAll() {
         return probe(ranking.allSlots(cloudOrder));
@@ -140,7 +145,7 @@ final class LatencyProber {
                 f.get(timeout, TimeUnit.NANOSECONDS);
                 best = Math.min(best, System.nanoTime() - t0);
             }
-            ranking.recordSuccess(cloud.id(), op, size, best);
+            ranking.recordProbe(cloud.id(), op, size, best);
             return true;
         } catch (InterruptedException e) {
             cancel(f);

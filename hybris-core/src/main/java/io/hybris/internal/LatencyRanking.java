@@ -9,17 +9,19 @@ import io.hybris.CloudStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
  * Per-cloud latency estimates (paper §4.4), one per operation (read or write) and size class, updated from
- * live traffic as an exponentially weighted moving average. Failures count as a penalty latency so a broken
+ * live traffic as an exponentially weighted moving average of the median of the latest {@value #FILTER} samples. Failures count as a penalty latency so a broken
  * cloud sinks in the ranking; the first success after a failure replaces the penalty outright (a failure is
  * not a latency measurement), so a recovered cloud climbs back as soon as it is measured again.
  *
@@ -37,6 +39,25 @@ public final class LatencyRanking {
     public enum Op { READ, WRITE }
 
     private static final double ALPHA = 0.3;
+    /**
+     * How many of a slot's latest samples the average follows the median of: a lone slow answer (a pause, a
+     * retransmission, a busy server) does not move it, so it does not hand a cloud's traffic to a slower cloud for
+     * as long as that cloud then goes unmeasured; a lasting change moves it from its third sample on.
+     */
+    static final int FILTER = 5;
+    /** An estimate that only the probe interval refreshes. */
+    private static final long NO_RECHECK = Long.MAX_VALUE;
+    /**
+     * How long a cloud may go unmeasured after it was probed at open, or after live traffic moved it behind another
+     * cloud (so it gets no more traffic), before it is probed again ({@link #recheckSlots}); each probe after that
+     * doubles the wait, up to the probe interval. A cold start-up probe, or a burst of slow answers, so hands a
+     * cloud's traffic to a slower one for seconds, not for a whole probe interval.
+     */
+    static final long RECHECK_FIRST_NANOS = Duration.ofSeconds(15).toNanos();
+    private static final long RECHECK_LONGEST_NANOS = Duration.ofDays(1).toNanos();
+    /** How far past another cloud's estimate live traffic must move a cloud's for it to count as demoted. */
+    private static final double DEMOTION_FACTOR = 1.05;
+    private static final long DEMOTION_MARGIN_NANOS = 1_000_000L;
     /** Reads left behind by hedges in a row that count as a failure. */
     static final int LEFT_BEHIND_LIMIT = 3;
     private static final long[] SIZE_CLASS_LIMITS = {64L << 10, 1L << 20, 16L << 20};
@@ -44,8 +65,43 @@ public final class LatencyRanking {
     private record Slot(String cloudId, Op op, int sizeClass) {
     }
 
-    /** One estimate: the average latency, when it was last updated, and whether it is a failure penalty. */
-    private record Estimate(double nanos, long updatedAt, boolean penalty) {
+    /**
+     * One estimate: the average latency, when it was last updated, whether it is a failure penalty, the latest
+     * samples (oldest first, at most {@value #FILTER}; empty for a penalty), and after how long without a new
+     * measurement it is to be measured again ({@link #recheckSlots}; {@link #NO_RECHECK}: only by the probe
+     * interval).
+     */
+    private record Estimate(double nanos, long updatedAt, boolean penalty, long[] latest, long recheckNanos) {
+        static Estimate first(long sample, long now) {
+            return new Estimate(sample, now, false, new long[] {sample}, NO_RECHECK);
+        }
+
+        static Estimate penalty(double nanos, long now) {
+            return new Estimate(nanos, now, true, new long[0], NO_RECHECK);
+        }
+
+        /** A probe's measurement: it replaces the estimate, and the next recheck comes twice as late as the last. */
+        static Estimate probed(Estimate old, long sample, long now) {
+            long recheck = old == null || old.recheckNanos() == NO_RECHECK ? RECHECK_FIRST_NANOS
+                    : Math.min(2 * old.recheckNanos(), RECHECK_LONGEST_NANOS);
+            return new Estimate(sample, now, false, new long[] {sample}, recheck);
+        }
+
+        /** The average moved toward the median of the latest samples, {@code sample} included. */
+        Estimate next(long sample, long now, long recheck) {
+            int keep = Math.min(latest.length, FILTER - 1);
+            long[] samples = new long[keep + 1];
+            System.arraycopy(latest, latest.length - keep, samples, 0, keep);
+            samples[keep] = sample;
+            double toward = samples.length < 3 ? sample : median(samples);
+            return new Estimate(nanos + ALPHA * (toward - nanos), now, false, samples, recheck);
+        }
+
+        private static long median(long[] samples) {
+            long[] sorted = samples.clone();
+            Arrays.sort(sorted);
+            return sorted[sorted.length / 2];
+        }
     }
 
     /** A cloud and size class whose estimates are due for a fresh measurement. */
@@ -110,15 +166,42 @@ public final class LatencyRanking {
     public void recordSuccess(String cloudId, Op op, long size, long nanos) {
         long now = nanoClock.getAsLong();
         Slot slot = new Slot(cloudId, op, sizeClass(size));
-        estimates.merge(slot, new Estimate(nanos, now, false),
-                (old, sample) -> old.penalty() ? sample
-                        : new Estimate(old.nanos() + ALPHA * (sample.nanos() - old.nanos()), now, false));
+        estimates.compute(slot, (k, old) -> old == null || old.penalty() ? Estimate.first(nanos, now)
+                : demoted(k, old, old.next(nanos, now, old.recheckNanos())));
         if (op == Op.READ) {
             readSamples.computeIfAbsent(slot, s -> new ReadSamples()).add(nanos);
             if (!leftBehind.isEmpty()) {
                 leftBehind.remove(slot);
             }
         }
+    }
+
+    /**
+     * Records a probe's measurement ({@link LatencyProber}): a deliberate measurement of a cloud that live traffic
+     * no longer measures, so it replaces the estimate (as the first success after a failure does), and schedules the
+     * cloud's next recheck twice as late as its last.
+     */
+    public void recordProbe(String cloudId, Op op, long size, long nanos) {
+        long now = nanoClock.getAsLong();
+        estimates.compute(new Slot(cloudId, op, sizeClass(size)), (k, old) -> Estimate.probed(old, nanos, now));
+    }
+
+    /**
+     * {@code updated}, due for a recheck soon if live traffic just moved it behind another cloud's estimate (by more
+     * than noise), which takes this slot's traffic away and with it every new measurement.
+     */
+    private Estimate demoted(Slot slot, Estimate old, Estimate updated) {
+        if (updated.nanos() <= old.nanos() || updated.recheckNanos() == RECHECK_FIRST_NANOS) {
+            return updated;
+        }
+        for (String other : configuredOrder) {
+            Estimate e = other.equals(slot.cloudId()) ? null : estimates.get(new Slot(other, slot.op(), slot.sizeClass()));
+            if (e != null && !e.penalty() && old.nanos() <= e.nanos()
+                    && updated.nanos() > e.nanos() * DEMOTION_FACTOR + DEMOTION_MARGIN_NANOS) {
+                return new Estimate(updated.nanos(), updated.updatedAt(), false, updated.latest(), RECHECK_FIRST_NANOS);
+            }
+        }
+        return updated;
     }
 
     /**
@@ -155,8 +238,8 @@ public final class LatencyRanking {
     public void recordFailure(String cloudId, Op op, long size) {
         double penalty = 2.0 * timerNanos(cloudId, op, size);
         long now = nanoClock.getAsLong();
-        estimates.merge(new Slot(cloudId, op, sizeClass(size)), new Estimate(penalty, now, true),
-                (old, p) -> new Estimate(Math.max(old.nanos(), p.nanos()), now, true));
+        estimates.merge(new Slot(cloudId, op, sizeClass(size)), Estimate.penalty(penalty, now),
+                (old, p) -> Estimate.penalty(Math.max(old.nanos(), p.nanos()), now));
     }
 
     /**
@@ -238,6 +321,34 @@ public final class LatencyRanking {
             for (String id : cloudIds) {
                 if (stale(new Slot(id, Op.READ, sc), now, maxAgeNanos)
                         || stale(new Slot(id, Op.WRITE, sc), now, maxAgeNanos)) {
+                    out.add(new StaleSlot(id, sc));
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * The clouds (of {@code cloudIds}) and size classes due for a recheck: an estimate from a probe, or one live
+     * traffic moved behind another cloud's, that has gone unmeasured for its recheck wait ({@link
+     * #RECHECK_FIRST_NANOS}, doubling with each probe), while that wait is still below {@code maxAgeNanos} (from
+     * there {@link #staleSlots} covers it).
+     */
+    public List<StaleSlot> recheckSlots(List<String> cloudIds, long maxAgeNanos) {
+        long now = nanoClock.getAsLong();
+        TreeSet<Integer> classes = new TreeSet<>();
+        Set<StaleSlot> due = new java.util.HashSet<>();
+        estimates.forEach((slot, e) -> {
+            if (!e.penalty() && e.recheckNanos() < maxAgeNanos && now - e.updatedAt() > e.recheckNanos()
+                    && cloudIds.contains(slot.cloudId())) {
+                classes.add(slot.sizeClass());
+                due.add(new StaleSlot(slot.cloudId(), slot.sizeClass()));
+            }
+        });
+        List<StaleSlot> out = new ArrayList<>();
+        for (int sc : classes) {
+            for (String id : cloudIds) {
+                if (due.contains(new StaleSlot(id, sc))) {
                     out.add(new StaleSlot(id, sc));
                 }
             }

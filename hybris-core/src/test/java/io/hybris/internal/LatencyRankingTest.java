@@ -113,6 +113,59 @@ class LatencyRankingTest {
     }
 
     @Test
+    void aProbeReplacesTheEstimateAndItsRechecksBackOffUpToTheProbeInterval() {
+        long[] now = {0};
+        LatencyRanking r = new LatencyRanking(CLOUDS, Duration.ofMillis(10), Duration.ofMillis(100), 3.0,
+                () -> now[0]);
+        long second = 1_000 * MS;
+        for (int i = 0; i < 5; i++) {
+            r.recordSuccess("a", Op.WRITE, 1024, 80 * MS);
+        }
+        r.recordProbe("a", Op.WRITE, 1024, 30 * MS);
+        assertThat(r.estimateNanos("a", Op.WRITE, 1024)).hasValue(30.0 * MS);
+        r.recordProbe("b", Op.READ, 1024, 40 * MS); // probed at open: no estimate before
+        assertThat(r.recheckSlots(CLOUDS, 300 * second)).isEmpty();
+
+        now[0] = 15 * second + 1;
+        assertThat(r.recheckSlots(CLOUDS, 300 * second)).containsExactly(new LatencyRanking.StaleSlot("a", 0),
+                new LatencyRanking.StaleSlot("b", 0));
+        r.recordProbe("a", Op.WRITE, 1024, 31 * MS);
+        r.recordProbe("b", Op.READ, 1024, 41 * MS);
+        now[0] += 30 * second;
+        assertThat(r.recheckSlots(CLOUDS, 300 * second)).isEmpty();
+        now[0] += 1;
+        assertThat(r.recheckSlots(CLOUDS, 300 * second)).hasSize(2);
+        // a wait as long as the probe interval is left to it (staleSlots)
+        assertThat(r.recheckSlots(CLOUDS, 30 * second)).isEmpty();
+        // live traffic keeps a slot measured: it is not due
+        r.recordSuccess("a", Op.WRITE, 1024, 31 * MS);
+        assertThat(r.recheckSlots(CLOUDS, 300 * second)).containsExactly(new LatencyRanking.StaleSlot("b", 0));
+    }
+
+    @Test
+    void liveTrafficThatMovesACloudBehindAnotherSchedulesItsRecheck() {
+        long[] now = {0};
+        LatencyRanking r = new LatencyRanking(CLOUDS, Duration.ofMillis(10), Duration.ofMillis(100), 3.0,
+                () -> now[0]);
+        long second = 1_000 * MS;
+        for (int i = 0; i < 5; i++) {
+            r.recordSuccess("a", Op.WRITE, 1024, 20 * MS);
+            r.recordSuccess("b", Op.WRITE, 1024, 30 * MS);
+            r.recordSuccess("c", Op.WRITE, 1024, 31 * MS);
+        }
+        r.recordSuccess("c", Op.WRITE, 1024, 40 * MS); // moves within noise of nothing it passes: no recheck
+        for (int i = 0; i < 3; i++) {
+            r.recordSuccess("a", Op.WRITE, 1024, 200 * MS); // a burst of slow answers: behind b and c
+        }
+        assertThat(r.rank(CLOUDS, Op.WRITE, 1024)).containsExactly("b", "c", "a");
+        now[0] = 16 * second;
+        assertThat(r.recheckSlots(CLOUDS, 300 * second)).containsExactly(new LatencyRanking.StaleSlot("a", 0));
+
+        r.recordProbe("a", Op.WRITE, 1024, 20 * MS); // it was a burst: a is back in front at once
+        assertThat(r.rank(CLOUDS, Op.WRITE, 1024)).containsExactly("a", "b", "c");
+    }
+
+    @Test
     void aFailedUnobservedCloudRanksBehindAnsweringClouds() {
         ranking.recordSuccess("a", Op.READ, 1024, 90 * MS);
         ranking.recordSuccess("c", Op.READ, 1024, 90 * MS);
@@ -130,6 +183,28 @@ class LatencyRankingTest {
 
         assertThat(ranking.estimateNanos("a", Op.READ, 1024).getAsDouble()).isCloseTo(130.0,
                 org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void aLoneSlowAnswerDoesNotReorderTheCloudsButALastingSlowdownDoesFromItsThirdSample() {
+        for (int i = 0; i < 5; i++) {
+            ranking.recordSuccess("a", Op.WRITE, 1024, 20 * MS);
+            ranking.recordSuccess("b", Op.WRITE, 1024, 30 * MS);
+        }
+        ranking.recordSuccess("a", Op.WRITE, 1024, 300 * MS); // a pause: the median of the latest five is still 20
+        assertThat(ranking.estimateNanos("a", Op.WRITE, 1024)).hasValue(20.0 * MS);
+        assertThat(ranking.rank(CLOUDS, Op.WRITE, 1024)).startsWith("a", "b");
+        for (int i = 0; i < 4; i++) {
+            ranking.recordSuccess("a", Op.WRITE, 1024, 20 * MS);
+        }
+
+        ranking.recordSuccess("a", Op.WRITE, 1024, 300 * MS);
+        ranking.recordSuccess("a", Op.WRITE, 1024, 300 * MS);
+        assertThat(ranking.rank(CLOUDS, Op.WRITE, 1024)).startsWith("a", "b");
+        ranking.recordSuccess("a", Op.WRITE, 1024, 300 * MS); // three of the latest five: the median moves
+        assertThat(ranking.estimateNanos("a", Op.WRITE, 1024).getAsDouble()).isCloseTo(104.0 * MS,
+                org.assertj.core.data.Offset.offset(1e-3 * MS));
+        assertThat(ranking.rank(CLOUDS, Op.WRITE, 1024)).containsExactly("b", "c", "a"); // c: the 100 ms prior
     }
 
     @Test
