@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class LatencyRankingTest {
     private static final long MS = 1_000_000L;
+    private static final long SECOND = 1_000 * MS;
     private static final List<String> CLOUDS = List.of("a", "b", "c");
 
     private final LatencyRanking ranking =
@@ -82,8 +83,7 @@ class LatencyRankingTest {
     @Test
     void staleSlotsNameCloudsWithoutFreshEstimatesInSizeClassesInUse() {
         long[] now = {0};
-        LatencyRanking r = new LatencyRanking(CLOUDS, Duration.ofMillis(10), Duration.ofMillis(100), 3.0,
-                () -> now[0]);
+        LatencyRanking r = clocked(now);
         assertThat(r.staleSlots(CLOUDS, 1000 * MS)).isEmpty();
         assertThat(r.allSlots(CLOUDS)).extracting(LatencyRanking.StaleSlot::sizeClass).containsOnly(0);
 
@@ -115,51 +115,47 @@ class LatencyRankingTest {
     @Test
     void aProbeReplacesTheEstimateAndItsRechecksBackOffUpToTheProbeInterval() {
         long[] now = {0};
-        LatencyRanking r = new LatencyRanking(CLOUDS, Duration.ofMillis(10), Duration.ofMillis(100), 3.0,
-                () -> now[0]);
-        long second = 1_000 * MS;
+        LatencyRanking r = clocked(now);
         for (int i = 0; i < 5; i++) {
             r.recordSuccess("a", Op.WRITE, 1024, 80 * MS);
         }
         r.recordProbe("a", Op.WRITE, 1024, 30 * MS);
         assertThat(r.estimateNanos("a", Op.WRITE, 1024)).hasValue(30.0 * MS);
         r.recordProbe("b", Op.READ, 1024, 40 * MS); // probed at open: no estimate before
-        assertThat(r.recheckSlots(CLOUDS, 300 * second)).isEmpty();
+        assertThat(r.recheckSlots(CLOUDS, 300 * SECOND)).isEmpty();
 
-        now[0] = 15 * second + 1;
-        assertThat(r.recheckSlots(CLOUDS, 300 * second)).containsExactly(new LatencyRanking.StaleSlot("a", 0),
+        now[0] = 15 * SECOND + 1;
+        assertThat(r.recheckSlots(CLOUDS, 300 * SECOND)).containsExactly(new LatencyRanking.StaleSlot("a", 0),
                 new LatencyRanking.StaleSlot("b", 0));
         r.recordProbe("a", Op.WRITE, 1024, 31 * MS);
         r.recordProbe("b", Op.READ, 1024, 41 * MS);
-        now[0] += 30 * second;
-        assertThat(r.recheckSlots(CLOUDS, 300 * second)).isEmpty();
+        now[0] += 30 * SECOND;
+        assertThat(r.recheckSlots(CLOUDS, 300 * SECOND)).isEmpty();
         now[0] += 1;
-        assertThat(r.recheckSlots(CLOUDS, 300 * second)).hasSize(2);
+        assertThat(r.recheckSlots(CLOUDS, 300 * SECOND)).hasSize(2);
         // a wait as long as the probe interval is left to it (staleSlots)
-        assertThat(r.recheckSlots(CLOUDS, 30 * second)).isEmpty();
+        assertThat(r.recheckSlots(CLOUDS, 30 * SECOND)).isEmpty();
         // live traffic keeps a slot measured: it is not due
         r.recordSuccess("a", Op.WRITE, 1024, 31 * MS);
-        assertThat(r.recheckSlots(CLOUDS, 300 * second)).containsExactly(new LatencyRanking.StaleSlot("b", 0));
+        assertThat(r.recheckSlots(CLOUDS, 300 * SECOND)).containsExactly(new LatencyRanking.StaleSlot("b", 0));
     }
 
     @Test
     void liveTrafficThatMovesACloudBehindAnotherSchedulesItsRecheck() {
         long[] now = {0};
-        LatencyRanking r = new LatencyRanking(CLOUDS, Duration.ofMillis(10), Duration.ofMillis(100), 3.0,
-                () -> now[0]);
-        long second = 1_000 * MS;
+        LatencyRanking r = clocked(now);
         for (int i = 0; i < 5; i++) {
             r.recordSuccess("a", Op.WRITE, 1024, 20 * MS);
             r.recordSuccess("b", Op.WRITE, 1024, 30 * MS);
             r.recordSuccess("c", Op.WRITE, 1024, 31 * MS);
         }
-        r.recordSuccess("c", Op.WRITE, 1024, 40 * MS); // moves within noise of nothing it passes: no recheck
+        r.recordSuccess("c", Op.WRITE, 1024, 40 * MS); // one slow answer: the median keeps c where it was
         for (int i = 0; i < 3; i++) {
             r.recordSuccess("a", Op.WRITE, 1024, 200 * MS); // a burst of slow answers: behind b and c
         }
         assertThat(r.rank(CLOUDS, Op.WRITE, 1024)).containsExactly("b", "c", "a");
-        now[0] = 16 * second;
-        assertThat(r.recheckSlots(CLOUDS, 300 * second)).containsExactly(new LatencyRanking.StaleSlot("a", 0));
+        now[0] = 16 * SECOND;
+        assertThat(r.recheckSlots(CLOUDS, 300 * SECOND)).containsExactly(new LatencyRanking.StaleSlot("a", 0));
 
         r.recordProbe("a", Op.WRITE, 1024, 20 * MS); // it was a burst: a is back in front at once
         assertThat(r.rank(CLOUDS, Op.WRITE, 1024)).containsExactly("a", "b", "c");
@@ -337,5 +333,10 @@ class LatencyRankingTest {
         ranking.recordSuccess("c", Op.READ, 1024, 40 * MS);
         assertThat(ranking.rank(CLOUDS, Op.READ, 1024)).as("its penalty (60 ms) ranks it behind slower clouds")
                 .containsExactly("b", "c", "a");
+    }
+
+    /** A ranking over {@link #CLOUDS} whose clock reads {@code now[0]}. */
+    private static LatencyRanking clocked(long[] now) {
+        return new LatencyRanking(CLOUDS, Duration.ofMillis(10), Duration.ofMillis(100), 3.0, () -> now[0]);
     }
 }
