@@ -21,9 +21,10 @@ import java.util.function.LongSupplier;
 
 /**
  * Per-cloud latency estimates (paper §4.4), one per operation (read or write) and size class, updated from
- * live traffic as an exponentially weighted moving average of the median of the latest {@value #FILTER} samples. Failures count as a penalty latency so a broken
- * cloud sinks in the ranking; the first success after a failure replaces the penalty outright (a failure is
- * not a latency measurement), so a recovered cloud climbs back as soon as it is measured again.
+ * live traffic as an exponentially weighted moving average of the median of the latest {@value #FILTER} samples.
+ * Failures count as a penalty latency so a broken cloud sinks in the ranking; the first success after a failure
+ * replaces the penalty outright (a failure is not a latency measurement), as a probe's measurement does, so a
+ * recovered cloud climbs back as soon as it is measured again.
  *
  * <p>For hedged reads ({@code hybris.get.hedge}) the ranking also keeps each cloud's latest read latencies per size
  * class and their 95th percentile ({@link #hedgeNanos}); a request a hedge left behind is recorded as a censored
@@ -31,7 +32,8 @@ import java.util.function.LongSupplier;
  * that hangs sinks after a few GETs while an occasional slow answer costs it nothing.
  *
  * <p>A cloud that ranks low gets no traffic and so no new measurements; {@link #staleSlots} names the clouds
- * and size classes whose estimates are older than a refresh interval, for {@link LatencyProber} to measure.
+ * and size classes whose estimates are older than a refresh interval, for {@link LatencyProber} to measure, and
+ * {@link #recheckSlots} those due sooner: probed at open, or moved behind another cloud by live traffic.
  * Rankings are returned as new immutable lists, never shared mutable state. Thread-safe.
  */
 public final class LatencyRanking {
@@ -195,7 +197,8 @@ public final class LatencyRanking {
             return updated;
         }
         for (String other : configuredOrder) {
-            Estimate e = other.equals(slot.cloudId()) ? null : estimates.get(new Slot(other, slot.op(), slot.sizeClass()));
+            Estimate e = other.equals(slot.cloudId()) ? null
+                    : estimates.get(new Slot(other, slot.op(), slot.sizeClass()));
             if (e != null && !e.penalty() && old.nanos() <= e.nanos()
                     && updated.nanos() > e.nanos() * DEMOTION_FACTOR + DEMOTION_MARGIN_NANOS) {
                 return new Estimate(updated.nanos(), updated.updatedAt(), false, updated.latest(), RECHECK_FIRST_NANOS);
