@@ -57,8 +57,11 @@ public final class LatencyRanking {
      */
     static final long RECHECK_FIRST_NANOS = Duration.ofSeconds(15).toNanos();
     private static final long RECHECK_LONGEST_NANOS = Duration.ofDays(1).toNanos();
-    /** How far past another cloud's estimate live traffic must move a cloud's for it to count as demoted. */
-    private static final double DEMOTION_FACTOR = 1.05;
+    /**
+     * How far past another cloud's estimate live traffic must move a cloud's for it to count as demoted: a cloud
+     * that fell behind by less costs less than this per request until the periodic probe; the margin keeps the
+     * microsecond jitter of in-memory clouds from triggering probes.
+     */
     private static final long DEMOTION_MARGIN_NANOS = 1_000_000L;
     /** Reads left behind by hedges in a row that count as a failure. */
     static final int LEFT_BEHIND_LIMIT = 3;
@@ -200,7 +203,7 @@ public final class LatencyRanking {
             Estimate e = other.equals(slot.cloudId()) ? null
                     : estimates.get(new Slot(other, slot.op(), slot.sizeClass()));
             if (e != null && !e.penalty() && old.nanos() <= e.nanos()
-                    && updated.nanos() > e.nanos() * DEMOTION_FACTOR + DEMOTION_MARGIN_NANOS) {
+                    && updated.nanos() > e.nanos() + DEMOTION_MARGIN_NANOS) {
                 return new Estimate(updated.nanos(), updated.updatedAt(), false, updated.latest(), RECHECK_FIRST_NANOS);
             }
         }

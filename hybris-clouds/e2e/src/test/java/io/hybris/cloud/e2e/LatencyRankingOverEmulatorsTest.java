@@ -36,7 +36,9 @@ import static org.awaitility.Awaitility.await;
  * loaded machine adds spikes of a few hundred milliseconds: the ranking must not flip on noise. The
  * latency ranking sends GETs to the fastest cloud and PUTs to the two
  * fastest (asserted by per-cloud operation counts); cutting the fastest cloud's proxy mid-run makes PUTs complete
- * via the third cloud and GETs fall back; restoring it brings the traffic back once the probe re-measures it.
+ * via the third cloud and GETs fall back; restoring it brings the traffic back once the probe re-measures it. A cloud
+ * slowed for a few writes (no failure) loses them to the third cloud and gets them back at its recheck, within
+ * seconds, with the periodic probe minutes away.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class LatencyRankingOverEmulatorsTest {
@@ -140,6 +142,39 @@ class LatencyRankingOverEmulatorsTest {
         long s3Gets = s3.count(Op.GET, VALUES);
         assertThat(h.get("box", "k")).hasValue(value("after"));
         assertThat(s3.count(Op.GET, VALUES)).as("GETs return to it too").isEqualTo(s3Gets + 1);
+    }
+
+    @Test
+    void aCloudThatSlowedForAFewWritesGetsThemBackAtItsRecheckNotAfterAProbeInterval() {
+        Hybris h = open(Duration.ofMinutes(5));
+        h.refreshLatencyRanking();
+        for (int i = 0; i < 3; i++) {
+            h.put("box", "k", value("warm" + i));
+        }
+        assertThat(h.describe("box", "k").orElseThrow().clouds()).containsExactlyInAnyOrder("s3", "azure");
+
+        // slow answers in a row (below the 2.5 s timer: no failure) move Azure's median, then its average, behind GCS
+        proxies.get(Kind.AZURE).latency(Duration.ofMillis(1500));
+        for (int i = 0; i < 4; i++) {
+            h.put("box", "k", value("slow" + i));
+        }
+        proxies.get(Kind.AZURE).latency(Duration.ofMillis(200));
+        resetCounts();
+        h.put("box", "k", value("moved"));
+        assertThat(gcs.count(Op.PUT, VALUES)).as("the writes went to the third cloud: %s", h.cloudStatus())
+                .isEqualTo(1);
+        assertThat(azure.count(Op.PUT, VALUES)).isZero();
+
+        // Azure gets no traffic now, so only a probe can see it is fast again: its recheck, 15 s after its last
+        // measurement (the periodic probe would come 5 minutes later)
+        long restored = System.nanoTime();
+        await().atMost(AWAIT).untilAsserted(() -> {
+            long before = azure.count(Op.PUT, VALUES);
+            h.put("box", "k", value("after"));
+            assertThat(azure.count(Op.PUT, VALUES)).as("writes return to Azure").isEqualTo(before + 1);
+        });
+        assertThat(Duration.ofNanos(System.nanoTime() - restored)).isLessThan(Duration.ofSeconds(45));
+        assertThat(azure.count(Op.PUT, ".probe/")).as("a probe measured Azure again").isPositive();
     }
 
     @Test
