@@ -202,7 +202,7 @@ public final class LatencyRanking {
         for (String other : configuredOrder) {
             Estimate e = other.equals(slot.cloudId()) ? null
                     : estimates.get(new Slot(other, slot.op(), slot.sizeClass()));
-            if (e != null && !e.penalty() && old.nanos() <= e.nanos()
+            if (e != null && !e.penalty() && old.nanos() <= e.nanos() + DEMOTION_MARGIN_NANOS
                     && updated.nanos() > e.nanos() + DEMOTION_MARGIN_NANOS) {
                 return new Estimate(updated.nanos(), updated.updatedAt(), false, updated.latest(), RECHECK_FIRST_NANOS);
             }

@@ -162,6 +162,22 @@ class LatencyRankingTest {
     }
 
     @Test
+    void aCloudThatDriftsBehindAnotherInSmallStepsIsRecheckedOnceItIsBehindByMoreThanAMillisecond() {
+        long[] now = {0};
+        LatencyRanking r = clocked(now);
+        r.recordSuccess("b", Op.READ, 1024, 30 * MS);
+        r.recordSuccess("a", Op.READ, 1024, 29 * MS);
+        r.recordSuccess("a", Op.READ, 1024, 31 * MS);
+        r.recordSuccess("a", Op.READ, 1024, 34 * MS); // 30.02 ms: behind b, by less than a millisecond
+        assertThat(r.rank(CLOUDS, Op.READ, 1024)).startsWith("b", "a");
+        now[0] = 16 * SECOND;
+        assertThat(r.recheckSlots(CLOUDS, 300 * SECOND)).isEmpty();
+        r.recordSuccess("a", Op.READ, 1024, 34 * MS); // 31.2 ms: now more than a millisecond behind
+        now[0] = 32 * SECOND;
+        assertThat(r.recheckSlots(CLOUDS, 300 * SECOND)).containsExactly(new LatencyRanking.StaleSlot("a", 0));
+    }
+
+    @Test
     void aFailedUnobservedCloudRanksBehindAnsweringClouds() {
         ranking.recordSuccess("a", Op.READ, 1024, 90 * MS);
         ranking.recordSuccess("c", Op.READ, 1024, 90 * MS);
