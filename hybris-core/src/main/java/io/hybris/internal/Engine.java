@@ -420,7 +420,9 @@ public final class Engine {
         for (String k : values.keySet()) {
             MetadataKey mk = new MetadataKey(container, k);
             Preconditions required = Preconditions.of(conditions.get(k));
-            Current cur = metadata.readUnlessJustRead(mk, ifMatchOf(required), d);
+            // a value stored in chunks is checked against a fresh read, before any of its chunks is uploaded
+            Current cur = values.get(k).length > chunkThreshold ? metadata.read(mk, d)
+                    : metadata.readUnlessJustRead(mk, ifMatchOf(required), d);
             Preconditions.check(mk, required, cur);
             read.put(k, cur);
         }
