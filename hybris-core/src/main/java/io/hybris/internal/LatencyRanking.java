@@ -14,10 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * Per-cloud latency estimates (paper §4.4), one per operation (read or write) and size class, updated from
@@ -322,16 +322,7 @@ public final class LatencyRanking {
      */
     public List<StaleSlot> staleSlots(List<String> cloudIds, long maxAgeNanos) {
         long now = nanoClock.getAsLong();
-        List<StaleSlot> out = new ArrayList<>();
-        for (int sc : classesInUse()) {
-            for (String id : cloudIds) {
-                if (stale(new Slot(id, Op.READ, sc), now, maxAgeNanos)
-                        || stale(new Slot(id, Op.WRITE, sc), now, maxAgeNanos)) {
-                    out.add(new StaleSlot(id, sc));
-                }
-            }
-        }
-        return List.copyOf(out);
+        return slotsWhere(cloudIds, e -> e == null || e.penalty() || now - e.updatedAt() > maxAgeNanos);
     }
 
     /**
@@ -342,19 +333,20 @@ public final class LatencyRanking {
      */
     public List<StaleSlot> recheckSlots(List<String> cloudIds, long maxAgeNanos) {
         long now = nanoClock.getAsLong();
-        TreeSet<Integer> classes = new TreeSet<>();
-        Set<StaleSlot> due = new java.util.HashSet<>();
-        estimates.forEach((slot, e) -> {
-            if (!e.penalty() && e.recheckNanos() < maxAgeNanos && now - e.updatedAt() > e.recheckNanos()
-                    && cloudIds.contains(slot.cloudId())) {
-                classes.add(slot.sizeClass());
-                due.add(new StaleSlot(slot.cloudId(), slot.sizeClass()));
-            }
-        });
+        return slotsWhere(cloudIds, e -> e != null && !e.penalty() && e.recheckNanos() < maxAgeNanos
+                && now - e.updatedAt() > e.recheckNanos());
+    }
+
+    /**
+     * For every size class in use, smallest first, the clouds of {@code cloudIds} (in that order) whose read or write
+     * estimate there (null: none) is {@code due}.
+     */
+    private List<StaleSlot> slotsWhere(List<String> cloudIds, Predicate<Estimate> due) {
         List<StaleSlot> out = new ArrayList<>();
-        for (int sc : classes) {
+        for (int sc : classesInUse()) {
             for (String id : cloudIds) {
-                if (due.contains(new StaleSlot(id, sc))) {
+                if (due.test(estimates.get(new Slot(id, Op.READ, sc)))
+                        || due.test(estimates.get(new Slot(id, Op.WRITE, sc)))) {
                     out.add(new StaleSlot(id, sc));
                 }
             }
@@ -382,11 +374,6 @@ public final class LatencyRanking {
             classes.add(s.sizeClass());
         }
         return classes;
-    }
-
-    private boolean stale(Slot slot, long now, long maxAgeNanos) {
-        Estimate e = estimates.get(slot);
-        return e == null || e.penalty() || now - e.updatedAt() > maxAgeNanos;
     }
 
     /**
