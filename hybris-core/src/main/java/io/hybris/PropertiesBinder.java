@@ -70,6 +70,8 @@ final class PropertiesBinder {
                 b -> v -> b.probeInterval(ConfigValues.parseDuration("hybris.ranking.probe-interval", v)));
         CORE.put("hybris.get.hedge", b -> v -> b.reads(b.reads.toBuilder()
                 .hedge(ConfigValues.parseBoolean("hybris.get.hedge", v)).build()));
+        CORE.put("hybris.get.speculate", b -> v -> b.reads(b.reads.toBuilder()
+                .speculate(ConfigValues.parseBoolean("hybris.get.speculate", v)).build()));
         CORE.put("hybris.get.hedge.min-delay", b -> v -> b.reads(b.reads.toBuilder()
                 .hedgeMinDelay(ConfigValues.parseDuration("hybris.get.hedge.min-delay", v)).build()));
         CORE.put("hybris.get.quarantine.after", b -> v -> b.reads(b.reads.toBuilder()

@@ -18,6 +18,10 @@ import java.util.Objects;
  *   taken longer than that cloud's observed 95th-percentile read latency (a hedged request), instead of
  *   {@code hybris.timer.multiplier} times its average; a cloud left behind by hedges three times in a row (one that
  *   hangs) counts as failed and sinks in the ranking</td></tr>
+ * <tr><td>{@code hybris.get.speculate}</td><td>true</td><td>a GET of a key this client read or wrote before
+ *   starts reading the version it saw last while its metadata read runs, and keeps those bytes when the read finds
+ *   that version (values stored whole, up to 1 MiB, on clouds reached over a network; not with a value cache); a
+ *   wrong guess costs one cancelled cloud request</td></tr>
  * <tr><td>{@code hybris.get.hedge.min-delay}</td><td>50ms</td><td>the shortest wait before a hedged request</td></tr>
  * <tr><td>{@code hybris.get.quarantine.after}</td><td>2</td><td>a cloud whose answers failed the hash check this
  *   many times within {@code hybris.get.quarantine.duration} (corrupt, stale or truncated bytes) is quarantined:
@@ -27,25 +31,27 @@ import java.util.Objects;
  *   its hash failures are counted in</td></tr>
  * </table>
  *
- * <p>Neither changes what a GET returns: a quarantined cloud is still asked when the others cannot provide a
+ * <p>None changes what a GET returns: a quarantined cloud is still asked when the others cannot provide a
  * verified copy, and a hedged request only asks another cloud sooner.
  */
 public final class ReadSettings {
     private static final ReadSettings DEFAULTS = builder().build();
 
     private final boolean hedge;
+    private final boolean speculate;
     private final Duration hedgeMinDelay;
     private final int quarantineAfter;
     private final Duration quarantineDuration;
 
     private ReadSettings(Builder b) {
         this.hedge = b.hedge;
+        this.speculate = b.speculate;
         this.hedgeMinDelay = b.hedgeMinDelay;
         this.quarantineAfter = b.quarantineAfter;
         this.quarantineDuration = b.quarantineDuration;
     }
 
-    /** The defaults: hedged reads on, quarantine after 2 hash failures within 5 minutes. */
+    /** The defaults: hedged and speculative reads on, quarantine after 2 hash failures within 5 minutes. */
     public static ReadSettings defaults() {
         return DEFAULTS;
     }
@@ -57,13 +63,19 @@ public final class ReadSettings {
 
     /** A new builder holding these settings. */
     public Builder toBuilder() {
-        return builder().hedge(hedge).hedgeMinDelay(hedgeMinDelay).quarantineAfter(quarantineAfter)
+        return builder().hedge(hedge).speculate(speculate).hedgeMinDelay(hedgeMinDelay)
+                .quarantineAfter(quarantineAfter)
                 .quarantineDuration(quarantineDuration);
     }
 
     /** Whether GETs send a hedged request after the asked cloud's observed p95 ({@code hybris.get.hedge}). */
     public boolean hedge() {
         return hedge;
+    }
+
+    /** Whether a GET starts reading the version last seen during its metadata read ({@code hybris.get.speculate}). */
+    public boolean speculate() {
+        return speculate;
     }
 
     /** The shortest wait before a hedged request ({@code hybris.get.hedge.min-delay}). */
@@ -83,13 +95,15 @@ public final class ReadSettings {
 
     @Override
     public String toString() {
-        return "ReadSettings[hedge=" + hedge + ", hedgeMinDelay=" + hedgeMinDelay + ", quarantineAfter="
+        return "ReadSettings[hedge=" + hedge + ", speculate=" + speculate + ", hedgeMinDelay=" + hedgeMinDelay
+                + ", quarantineAfter="
                 + quarantineAfter + ", quarantineDuration=" + quarantineDuration + "]";
     }
 
     /** Builds {@link ReadSettings}; {@link #build()} validates. Not thread-safe. */
     public static final class Builder {
         private boolean hedge = true;
+        private boolean speculate = true;
         private Duration hedgeMinDelay = Duration.ofMillis(50);
         private int quarantineAfter = 2;
         private Duration quarantineDuration = Duration.ofMinutes(5);
@@ -100,6 +114,12 @@ public final class ReadSettings {
         /** Hedged GETs on or off ({@code hybris.get.hedge}). */
         public Builder hedge(boolean hedge) {
             this.hedge = hedge;
+            return this;
+        }
+
+        /** Speculative reads on or off ({@code hybris.get.speculate}). */
+        public Builder speculate(boolean speculate) {
+            this.speculate = speculate;
             return this;
         }
 

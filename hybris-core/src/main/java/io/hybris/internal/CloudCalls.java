@@ -496,7 +496,17 @@ final class CloudCalls {
         }, inPlace);
     }
 
-    private void abandon(Race<?> race, String objectKey) {
+    /** Whether any of {@code cloudIds} does not bound its call time (answers over a network, in milliseconds). */
+    boolean anyUnbounded(List<String> cloudIds) {
+        for (String id : cloudIds) {
+            if (!placement.bounded(id)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+        private void abandon(Race<?> race, String objectKey) {
         for (String cloudId : race.runningClouds()) {
             listener.cloudRequest(new HybrisListener.CloudRequest(cloudId, CloudOperation.GET, objectKey,
                     Outcome.ABANDONED, Duration.ZERO, 0, null));

@@ -56,6 +56,7 @@ final class Commits {
             MetadataVersion expected = replaced.version();
             try {
                 metadata.conditionalUpdate(new MetadataUpdate(mk, encoded, expected), d, "conditional update of " + mk);
+                metadata.committed(mk, meta);
                 gc.collectSuperseded(mk.container(), mk.key(), replaced.meta());
                 return;
             } catch (VersionConflictException conflict) {

@@ -92,6 +92,19 @@ final class MetadataCalls {
         return seen != null ? seen : read(mk, d);
     }
 
+    /**
+     * The live version the latest read or commit of {@code mk} in this client found, or null: a guess, to be
+     * checked against a metadata read ({@link SpeculativeRead}).
+     */
+    Metadata lastSeen(MetadataKey mk) {
+        return recent.latest(mk);
+    }
+
+    /** Notes that this client's conditional update of {@code mk} to {@code meta} committed. */
+    void committed(MetadataKey mk, Metadata meta) {
+        recent.committed(mk, meta);
+    }
+
     /** Reads {@code mk} and watches it: {@code changed} runs (once) when its metadata changes. */
     Watched readAndWatch(MetadataKey mk, Runnable changed, Deadline d) {
         long readAt = clock.millis();

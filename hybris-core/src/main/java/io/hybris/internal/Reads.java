@@ -30,8 +30,13 @@ import java.util.concurrent.ExecutorService;
  * Thread-safe.
  */
 final class Reads {
+    /** The largest stored version a GET reads speculatively: above it, a wasted read would cost real transfer. */
+    static final long SPECULATE_MAX_BYTES = 1 << 20;
+
     private final MetadataCalls metadata;
     private final ReadPath reads;
+    /** The path of speculative reads, or null when they are off ({@code hybris.get.speculate}, or a value cache). */
+    private final ReadPath speculative;
     private final CacheLayer cache;
     private final Sealer sealer;
     private final CloudCalls calls;
@@ -45,10 +50,12 @@ final class Reads {
     /** Recent chunk manifests (4 MiB: about 800 values of 1 GiB in 8 MiB chunks). */
     private final ManifestCache manifests = new ManifestCache(4 << 20);
 
-    Reads(MetadataCalls metadata, ReadPath reads, CacheLayer cache, Sealer sealer, CloudCalls calls, Layouts layouts,
+    Reads(MetadataCalls metadata, ReadPath reads, ReadPath speculative, CacheLayer cache, Sealer sealer,
+          CloudCalls calls, Layouts layouts,
           HybrisListener listener, String prefix, ExecutorService io, Duration deadline, int readAhead) {
         this.metadata = metadata;
         this.reads = reads;
+        this.speculative = speculative;
         this.cache = cache;
         this.sealer = sealer;
         this.calls = calls;
@@ -98,18 +105,55 @@ final class Reads {
 
     /** The common-case read, then the worst case; null if the key is absent or deleted. */
     private Fetched fetch(MetadataKey mk, Deadline d) {
-        Current cur = metadata.read(mk, d);
-        if (!cur.live()) {
+        SpeculativeRead guessed = speculate(mk, ByteRange.all(), d);
+        try {
+            Current cur = metadata.read(mk, d);
+            if (!cur.live()) {
+                return null;
+            }
+            List<Throwable> failures = new ArrayList<>();
+            byte[] dataKey = sealer.dataKey(cur.meta(), mk.toString()); // checked before any download
+            byte[] stored = guessed != null ? guessed.stored(cur, d, failures) : null;
+            if (stored == null) {
+                stored = readStored(mk, cur, d, failures);
+            }
+            if (stored != null) {
+                return new Fetched(cur.meta(), stored, dataKey);
+            }
+            listener.worstCaseGet(mk.container(), mk.key());
+            return worstCaseGet(mk, d, failures);
+        } finally {
+            if (guessed != null) {
+                guessed.cancel();
+            }
+        }
+    }
+
+    /**
+     * Starts reading the version of {@code mk} this client saw last, while the metadata read runs, when that is a
+     * value stored whole of at most {@value #SPECULATE_MAX_BYTES} bytes on at least one cloud that answers over a
+     * network (a cloud bounding its calls answers in microseconds: nothing to overlap), and {@code range} is valid
+     * for it (an invalid range fails before any download); else null.
+     */
+    private SpeculativeRead speculate(MetadataKey mk, ByteRange range, Deadline d) {
+        if (speculative == null) {
             return null;
         }
-        List<Throwable> failures = new ArrayList<>();
-        byte[] dataKey = sealer.dataKey(cur.meta(), mk.toString()); // checked before any download
-        byte[] stored = readStored(mk, cur, d, failures);
-        if (stored != null) {
-            return new Fetched(cur.meta(), stored, dataKey);
+        Metadata guess = metadata.lastSeen(mk);
+        if (guess == null || guess.isChunked() || guess.size() > SPECULATE_MAX_BYTES
+                || !calls.anyUnbounded(guess.clouds()) || !validIn(range, guess.valueLength())) {
+            return null;
         }
-        listener.worstCaseGet(mk.container(), mk.key());
-        return worstCaseGet(mk, d, failures);
+        return SpeculativeRead.start(speculative, io, mk, guess, d);
+    }
+
+    private static boolean validIn(ByteRange range, long valueLength) {
+        try {
+            range.firstIn(valueLength);
+            return true;
+        } catch (io.hybris.InvalidRangeException e) {
+            return false;
+        }
     }
 
     /** The verified stored bytes of the current version; a chunked value's manifest from memory when it is there. */
@@ -160,6 +204,17 @@ final class Reads {
     Engine.Opened open(String container, String key, ByteRange range) {
         MetadataKey mk = new MetadataKey(container, key);
         Deadline d = Deadline.after(deadline);
+        SpeculativeRead guessed = speculate(mk, range, d);
+        try {
+            return open(mk, range, d, guessed);
+        } finally {
+            if (guessed != null) {
+                guessed.cancel();
+            }
+        }
+    }
+
+    private Engine.Opened open(MetadataKey mk, ByteRange range, Deadline d, SpeculativeRead guessed) {
         Current cur = metadata.read(mk, d);
         if (!cur.live()) {
             return null;
@@ -168,12 +223,15 @@ final class Reads {
         range.firstIn(valueLength); // an invalid range fails before any download
         List<Throwable> failures = new ArrayList<>();
         byte[] dataKey = sealer.dataKey(cur.meta(), mk.toString());
-        byte[] stored = readStored(mk, cur, d, failures);
+        byte[] stored = guessed != null && !cur.meta().isChunked() ? guessed.stored(cur, d, failures) : null;
+        if (stored == null) {
+            stored = readStored(mk, cur, d, failures);
+        }
         Fetched f;
         if (stored != null) {
             f = new Fetched(cur.meta(), stored, dataKey);
         } else {
-            listener.worstCaseGet(container, key);
+            listener.worstCaseGet(mk.container(), mk.key());
             f = worstCaseGet(mk, d, failures);
             if (f == null) {
                 return null;

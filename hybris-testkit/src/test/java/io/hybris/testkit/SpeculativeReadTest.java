@@ -1,0 +1,270 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.testkit;
+
+import io.hybris.CallInterruptedException;
+import io.hybris.Hybris;
+import io.hybris.HybrisConfig;
+import io.hybris.HybrisListener;
+import io.hybris.ReadSettings;
+import io.hybris.cloud.InMemoryCloudStore;
+import io.hybris.metadata.InMemoryMetadataStore;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.MetadataKey;
+import io.hybris.spi.MetadataStore;
+import io.hybris.spi.VersionedValue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Speculative reads ({@code hybris.get.speculate}, docs/protocol.md "Speculative reads"): a GET of a key this
+ * client read or wrote starts reading the version it saw last while its metadata read runs. Asserted by what the
+ * clouds received while the metadata read was held and by what the GET returned, never by timings. Both clouds are
+ * in memory behind a decorator that, like a real cloud, bounds no call; the paper's timer is 30 s, so no request
+ * here is a timer's doing.
+ */
+class SpeculativeReadTest {
+    private static final byte[] V1 = "version one".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] V2 = "version two, a little longer".getBytes(StandardCharsets.UTF_8);
+
+    /** Every PUT and GET of a value object, in arrival order, as "PUT name" / "GET name". */
+    private final List<String> calls = new ArrayList<>();
+    private final InMemoryCloudStore mem0 = new InMemoryCloudStore("c0");
+    private final InMemoryCloudStore mem1 = new InMemoryCloudStore("c1");
+    private final SlowCloudStore slow0 = SlowCloudStore.ofGets(mem0, Duration.ofHours(1));
+    private final SlowCloudStore slow1 = SlowCloudStore.ofGets(mem1, Duration.ofHours(1));
+    private final CloudStore c0 = new Calls(slow0);
+    private final CloudStore c1 = new Calls(slow1);
+    private final HeldReads metadata = new HeldReads(new InMemoryMetadataStore());
+    private final List<HybrisListener.CloudRequest> abandoned = new ArrayList<>();
+    private final List<Hybris> clients = new ArrayList<>();
+
+    SpeculativeReadTest() {
+        slow0.setActive(false);
+        slow1.setActive(false);
+    }
+
+    @AfterEach
+    void close() {
+        slow0.setActive(false);
+        slow1.setActive(false);
+        metadata.release();
+        clients.forEach(Hybris::close);
+    }
+
+    private Hybris open(String clientId, boolean speculate, boolean gc) {
+        HybrisListener events = new HybrisListener() {
+            @Override
+            public void cloudRequest(CloudRequest request) {
+                if (request.outcome() == Outcome.ABANDONED) {
+                    synchronized (abandoned) {
+                        abandoned.add(request);
+                    }
+                }
+            }
+        };
+        Hybris h = Hybris.open(HybrisConfig.builder().f(1).clientId(clientId).metadataStore(metadata)
+                .cloud(c0).cloud(c1).deadline(Duration.ofSeconds(60)).timerMin(Duration.ofSeconds(30))
+                .timerInitial(Duration.ofSeconds(30)).probeInterval(Duration.ZERO).gcEnabled(gc)
+                .gcGrace(Duration.ZERO).reads(ReadSettings.builder().speculate(speculate).hedge(false).build())
+                .listener(events).build());
+        clients.add(h);
+        return h;
+    }
+
+    private List<String> calls() {
+        synchronized (calls) {
+            List<String> out = List.copyOf(calls);
+            calls.clear();
+            return out;
+        }
+    }
+
+    private List<String> gets() {
+        synchronized (calls) {
+            return calls.stream().filter(c -> c.startsWith("GET ")).toList();
+        }
+    }
+
+    /** The object name of the version the PUTs in {@code puts} stored (both copies have the one name). */
+    private static String stored(List<String> puts) {
+        assertThat(puts).hasSize(2).allMatch(c -> c.startsWith("PUT ")).extracting(c -> c.substring(4)).hasSize(2);
+        assertThat(puts.get(0)).isEqualTo(puts.get(1));
+        return puts.get(0).substring(4);
+    }
+
+    /** Runs a GET of box/k on another thread, its metadata read held until {@link HeldReads#release()}. */
+    private CompletableFuture<Optional<byte[]>> getWithMetadataReadHeld(Hybris h) {
+        metadata.hold();
+        CompletableFuture<Optional<byte[]>> get = CompletableFuture.supplyAsync(() -> h.get("box", "k"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> metadata.held() == 1);
+        return get;
+    }
+
+    @Test
+    void aGetOfTheVersionThisClientWroteReadsItsCloudWhileTheMetadataReadIsStillOut() {
+        Hybris a = open("a", true, true);
+        a.put("box", "k", V1);
+        String v1 = stored(calls());
+
+        CompletableFuture<Optional<byte[]>> get = getWithMetadataReadHeld(a);
+        await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 1);
+        assertThat(get).as("the metadata read is still held").isNotDone();
+        metadata.release();
+
+        assertThat(get.join()).hasValue(V1);
+        assertThat(calls()).as("one cloud read, of the version committed, started before the metadata answered")
+                .containsExactly("GET " + v1);
+    }
+
+    @Test
+    void aGuessAnotherClientOverwroteIsDroppedAndTheGetReturnsTheVersionTheMetadataReadFound() {
+        Hybris a = open("a", true, true);
+        Hybris b = open("b", true, true);
+        a.put("box", "k", V1);
+        String v1 = stored(calls());
+        b.put("box", "k", V2); // with GC on, version one's copies go too: the guess cannot be read at all
+        String v2 = stored(calls().stream().filter(c -> c.startsWith("PUT ")).toList());
+        await().atMost(Duration.ofSeconds(20)).until(() -> mem0.get(v1, 1 << 20).isEmpty()
+                && mem1.get(v1, 1 << 20).isEmpty());
+
+        CompletableFuture<Optional<byte[]>> get = getWithMetadataReadHeld(a);
+        await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 2); // version one, on both clouds
+        metadata.release();
+
+        assertThat(get.join()).as("the version the metadata read found, not the guess").hasValue(V2);
+        assertThat(calls()).as("the guess on both clouds (gone), then the version found on one")
+                .containsExactly("GET " + v1, "GET " + v1, "GET " + v2);
+        assertThat(a.get("box", "k")).hasValue(V2);
+        assertThat(calls()).as("the next GET guesses what the metadata read found").containsExactly("GET " + v2);
+    }
+
+    @Test
+    void withSpeculationOffAGetReadsOnlyTheVersionItsMetadataReadFound() {
+        Hybris a = open("a", false, false);
+        Hybris b = open("b", false, false);
+        a.put("box", "k", V1);
+        calls();
+        b.put("box", "k", V2);
+        String v2 = stored(calls());
+
+        assertThat(a.get("box", "k")).hasValue(V2);
+        assertThat(calls()).containsExactly("GET " + v2);
+    }
+
+    @Test
+    void anInterruptedGetAbandonsItsSpeculativeRead() {
+        Hybris a = open("a", true, true);
+        a.put("box", "k", V1);
+        String v1 = stored(calls());
+        slow0.setActive(true); // reads hang from now on
+        slow1.setActive(true);
+        metadata.hold();
+        AtomicReference<Thread> caller = new AtomicReference<>();
+        CompletableFuture<Throwable> get = CompletableFuture.supplyAsync(() -> {
+            caller.set(Thread.currentThread());
+            try {
+                a.get("box", "k");
+                return null;
+            } catch (RuntimeException e) {
+                return e;
+            }
+        });
+        await().atMost(Duration.ofSeconds(20)).until(() -> metadata.held() == 1 && !gets().isEmpty());
+        assertThat(gets()).as("the fastest cloud asked, the other not yet (30 s timer)").containsExactly("GET " + v1);
+
+        caller.get().interrupt();
+        assertThat(get.join()).isInstanceOf(CallInterruptedException.class);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            synchronized (abandoned) {
+                assertThat(abandoned).extracting(HybrisListener.CloudRequest::objectKey).contains(v1);
+            }
+        });
+        assertThat(calls()).as("nothing else was asked").containsExactly("GET " + v1);
+    }
+
+    /** Records every PUT and GET of a value object; bounds no call, as a real cloud. */
+    private final class Calls extends ForwardingCloudStore {
+        Calls(CloudStore delegate) {
+            super(delegate);
+        }
+
+        private void log(String op, String objectKey) {
+            if (objectKey.startsWith("hybris/box/")) {
+                synchronized (calls) {
+                    calls.add(op + " " + objectKey);
+                }
+            }
+        }
+
+        @Override
+        public void put(String objectKey, byte[] value) {
+            log("PUT", objectKey);
+            super.put(objectKey, value);
+        }
+
+        @Override
+        public Optional<byte[]> get(String objectKey, long maxBytes) {
+            log("GET", objectKey);
+            return super.get(objectKey, maxBytes);
+        }
+    }
+
+    /** Holds metadata reads (not watches or updates) while armed. */
+    private static final class HeldReads extends ForwardingMetadataStore {
+        private volatile CountDownLatch gate;
+        private final AtomicInteger held = new AtomicInteger();
+
+        HeldReads(MetadataStore delegate) {
+            super(delegate);
+        }
+
+        void hold() {
+            gate = new CountDownLatch(1);
+        }
+
+        void release() {
+            CountDownLatch g = gate;
+            gate = null;
+            if (g != null) {
+                g.countDown();
+            }
+        }
+
+        int held() {
+            return held.get();
+        }
+
+        @Override
+        public Optional<VersionedValue> read(MetadataKey key) {
+            CountDownLatch g = gate;
+            if (g != null) {
+                held.incrementAndGet();
+                try {
+                    g.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("metadata read interrupted while held", e);
+                } finally {
+                    held.decrementAndGet();
+                }
+            }
+            return super.read(key);
+        }
+    }
+}
