@@ -465,7 +465,7 @@ final class CloudCalls {
                 report(cloudId, CloudOperation.GET, objectKey, Outcome.OVERSIZED, t0, arrived.bytes, e);
                 throw e;
             } catch (RuntimeException e) {
-                if (Thread.currentThread().isInterrupted()) {
+                if (abandonedByThisClient()) {
                     // cancelled by this client (the race was abandoned, the caller interrupted, or a stream closed
                     // before the chunks read ahead arrived): that says nothing about the cloud, so no penalty —
                     // a penalty would rank the fastest cloud last after every early close of a stream
@@ -482,6 +482,13 @@ final class CloudCalls {
                 throw missing;
             }
             byte[] value = got.get();
+            if (abandonedByThisClient()) {
+                // aborted here, the stream may have ended early and the driver returned what it had: not the
+                // cloud's fault, so neither a corrupt answer (which would count toward quarantine) nor a sample
+                report(cloudId, CloudOperation.GET, objectKey, Outcome.ABANDONED, t0, value.length, null);
+                throw new CallInterruptedException("get of '" + objectKey + "' from " + cloudId + " abandoned",
+                        false, null);
+            }
             if (value.length != length || !Hashing.matches(expected.sha256(), arrived.sha256.digest())) {
                 CloudValueException corrupt = new CloudValueException(cloudId + " returned " + value.length
                         + " bytes for " + expected.what() + " that do not match the metadata hash");
@@ -494,6 +501,15 @@ final class CloudCalls {
             report(cloudId, CloudOperation.GET, objectKey, Outcome.OK, t0, value.length, null);
             return value;
         }, inPlace);
+    }
+
+    /**
+     * Whether this client abandoned the request running on this thread: its race aborted it (which comes before
+     * the interrupt) or interrupted it. Its failure or short answer says nothing about the cloud.
+     */
+    private static boolean abandonedByThisClient() {
+        AbortSignal signal = AbortSignal.current();
+        return Thread.currentThread().isInterrupted() || (signal != null && signal.isAborted());
     }
 
     /** Whether any of {@code cloudIds} does not bound its call time (answers over a network, in milliseconds). */

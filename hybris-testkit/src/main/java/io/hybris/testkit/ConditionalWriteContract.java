@@ -186,6 +186,14 @@ public abstract class ConditionalWriteContract extends HybrisContractFixture {
         assertThat(mine.sequence()).isEqualTo(read.sequence() + 1);
         assertThat(str(other.get(C, "k"))).isEqualTo("v2");
 
+        // the version this client just committed guesses a GET's read, never orders a write: the store version the
+        // commit left is unknown, so a write ifMatch it reads first
+        calls.clear();
+        VersionInfo again = rmw.put(C, "k", bytes("v3"), PutOptions.ifMatch(mine.version()));
+        assertThat(calls).containsExactly(HybrisListener.MetadataOperation.READ,
+                HybrisListener.MetadataOperation.UPDATE);
+        assertThat(again.sequence()).isEqualTo(mine.sequence() + 1);
+
         // another client writes between the read and the write: the write uploads, loses at its commit, leaves nothing
         VersionInfo seen = rmw.describe(C, "k").orElseThrow();
         VersionInfo winner = other.put(C, "k", bytes("from-other"));

@@ -15,6 +15,7 @@ import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataStore;
 import io.hybris.spi.VersionedValue;
+import io.hybris.spi.support.AbortSignal;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +52,9 @@ class SpeculativeReadTest {
     private final CloudStore c0 = new Calls(slow0);
     private final CloudStore c1 = new Calls(slow1);
     private final HeldReads metadata = new HeldReads(new InMemoryMetadataStore());
-    private final List<HybrisListener.CloudRequest> abandoned = new ArrayList<>();
+    private final List<HybrisListener.CloudRequest> requests = new ArrayList<>();
+    /** The object name whose GETs, from now on, wait for this client to abort them and then end early. */
+    private volatile String endsAtAbort = "";
     private final List<Hybris> clients = new ArrayList<>();
 
     SpeculativeReadTest() {
@@ -71,10 +74,8 @@ class SpeculativeReadTest {
         HybrisListener events = new HybrisListener() {
             @Override
             public void cloudRequest(CloudRequest request) {
-                if (request.outcome() == Outcome.ABANDONED) {
-                    synchronized (abandoned) {
-                        abandoned.add(request);
-                    }
+                synchronized (requests) {
+                    requests.add(request);
                 }
             }
         };
@@ -191,11 +192,38 @@ class SpeculativeReadTest {
         caller.get().interrupt();
         assertThat(get.join()).isInstanceOf(CallInterruptedException.class);
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            synchronized (abandoned) {
-                assertThat(abandoned).extracting(HybrisListener.CloudRequest::objectKey).contains(v1);
-            }
+            assertThat(outcomes(v1)).contains(HybrisListener.Outcome.ABANDONED);
         });
         assertThat(calls()).as("nothing else was asked").containsExactly("GET " + v1);
+    }
+
+    @Test
+    void aSpeculativeReadAbortedWhileItsAnswerArrivesIsAbandonedNotCorrupt() {
+        Hybris a = open("a", true, false);
+        Hybris b = open("b", true, false);
+        a.put("box", "k", V1);
+        String v1 = stored(calls());
+        b.put("box", "k", V2);
+        calls();
+        endsAtAbort = v1; // as a socket read whose connection the abort closes: it returns the bytes it had (none)
+
+        CompletableFuture<Optional<byte[]>> get = getWithMetadataReadHeld(a);
+        await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 1);
+        metadata.release();
+
+        assertThat(get.join()).hasValue(V2);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(outcomes(v1))
+                .as("cut short by this client's abort: not the cloud's fault").containsExactly(
+                        HybrisListener.Outcome.ABANDONED));
+        assertThat(a.cloudStatus()).allMatch(s -> s.quarantined().isEmpty());
+    }
+
+    private List<HybrisListener.Outcome> outcomes(String objectKey) {
+        synchronized (requests) {
+            return requests.stream().filter(r -> r.objectKey().equals(objectKey)
+                    && r.operation() == HybrisListener.CloudOperation.GET).map(HybrisListener.CloudRequest::outcome)
+                    .toList();
+        }
     }
 
     /** Records every PUT and GET of a value object; bounds no call, as a real cloud. */
@@ -221,7 +249,27 @@ class SpeculativeReadTest {
         @Override
         public Optional<byte[]> get(String objectKey, long maxBytes) {
             log("GET", objectKey);
+            if (objectKey.equals(endsAtAbort)) {
+                return endAtAbort();
+            }
             return super.get(objectKey, maxBytes);
+        }
+
+        /** Waits for this request's abort (not its interrupt, as a socket read would), then ends with no bytes. */
+        private Optional<byte[]> endAtAbort() {
+            AbortSignal signal = AbortSignal.current();
+            CountDownLatch aborted = new CountDownLatch(1);
+            if (signal != null && signal.onAbort(aborted::countDown) != null) {
+                boolean done = false;
+                while (!done) {
+                    try {
+                        done = aborted.await(1, java.util.concurrent.TimeUnit.MINUTES);
+                    } catch (InterruptedException ignored) {
+                        // a socket read does not end on an interrupt; the abort closes its connection
+                    }
+                }
+            }
+            return Optional.of(new byte[0]);
         }
     }
 
