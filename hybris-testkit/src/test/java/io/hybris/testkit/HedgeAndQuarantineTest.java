@@ -36,14 +36,15 @@ class HedgeAndQuarantineTest {
     private static final byte[] V2 = "version two, a little longer".getBytes(StandardCharsets.UTF_8);
 
     /** Every GET and PUT of a value object, in the order the clouds received them, as "c0 GET". */
-    private final List<String> contacts = new ArrayList<>();
+    private final CallLog contacts = new CallLog("hybris/box/");
     private final List<String> quarantined = new ArrayList<>();
     private final SlowCloudStore hang0 = SlowCloudStore.ofGets(new InMemoryCloudStore("c0"), Duration.ofHours(1));
     private final StaleCloudStore stale0 = StaleCloudStore.of(hang0);
-    private final CloudStore c0 = new Contacts(stale0);
+    private final CloudStore c0 = contacts.wrap(stale0);
     private final CloudStore c1 =
-            new Contacts(SlowCloudStore.ofGets(new InMemoryCloudStore("c1"), Duration.ofMillis(20)));
-    private final CloudStore c2 = new Contacts(SlowCloudStore.of(new InMemoryCloudStore("c2"), Duration.ofMillis(40)));
+            contacts.wrap(SlowCloudStore.ofGets(new InMemoryCloudStore("c1"), Duration.ofMillis(20)));
+    private final CloudStore c2 =
+            contacts.wrap(SlowCloudStore.of(new InMemoryCloudStore("c2"), Duration.ofMillis(40)));
     private Hybris hybris;
 
     HedgeAndQuarantineTest() {
@@ -76,11 +77,7 @@ class HedgeAndQuarantineTest {
     }
 
     private List<String> contacts() {
-        synchronized (contacts) {
-            List<String> out = List.copyOf(contacts);
-            contacts.clear();
-            return out;
-        }
+        return contacts.drain(c -> c.cloudId() + " " + c.op());
     }
 
     /** Enough reads of c0 for its p95 to be known (hedging needs 16). */
@@ -171,32 +168,5 @@ class HedgeAndQuarantineTest {
         }
         assertThat(quarantined).isEmpty();
         assertThat(h.cloudStatus()).allSatisfy(s -> assertThat(s.quarantined()).isEqualTo(Optional.empty()));
-    }
-
-    /** Logs GETs and PUTs of value objects (not probes) into {@link #contacts}. */
-    private final class Contacts extends ForwardingCloudStore {
-        Contacts(CloudStore delegate) {
-            super(delegate);
-        }
-
-        private void log(String op, String objectKey) {
-            if (objectKey.startsWith("hybris/box/")) {
-                synchronized (contacts) {
-                    contacts.add(id() + " " + op);
-                }
-            }
-        }
-
-        @Override
-        public void put(String objectKey, byte[] value) {
-            log("PUT", objectKey);
-            super.put(objectKey, value);
-        }
-
-        @Override
-        public Optional<byte[]> get(String objectKey, long maxBytes) {
-            log("GET", objectKey);
-            return super.get(objectKey, maxBytes);
-        }
     }
 }

@@ -43,14 +43,14 @@ class SpeculativeReadTest {
     private static final byte[] V1 = "version one".getBytes(StandardCharsets.UTF_8);
     private static final byte[] V2 = "version two, a little longer".getBytes(StandardCharsets.UTF_8);
 
-    /** Every PUT and GET of a value object, in arrival order, as "PUT name" / "GET name". */
-    private final List<String> calls = new ArrayList<>();
+    /** Every PUT and GET of a value object, in arrival order. */
+    private final CallLog log = new CallLog("hybris/box/");
     private final InMemoryCloudStore mem0 = new InMemoryCloudStore("c0");
     private final InMemoryCloudStore mem1 = new InMemoryCloudStore("c1");
     private final SlowCloudStore slow0 = SlowCloudStore.ofGets(mem0, Duration.ofHours(1));
     private final SlowCloudStore slow1 = SlowCloudStore.ofGets(mem1, Duration.ofHours(1));
-    private final CloudStore c0 = new Calls(slow0);
-    private final CloudStore c1 = new Calls(slow1);
+    private final CloudStore c0 = log.wrap(new EndsAtAbort(slow0));
+    private final CloudStore c1 = log.wrap(new EndsAtAbort(slow1));
     private final HeldReads metadata = new HeldReads(new InMemoryMetadataStore());
     private final List<HybrisListener.CloudRequest> requests = new ArrayList<>();
     /** The object name whose GETs, from now on, wait for this client to abort them and then end early. */
@@ -88,18 +88,13 @@ class SpeculativeReadTest {
         return h;
     }
 
+    /** The calls since the last look, as "PUT name" / "GET name"; clears the log. */
     private List<String> calls() {
-        synchronized (calls) {
-            List<String> out = List.copyOf(calls);
-            calls.clear();
-            return out;
-        }
+        return log.drain(c -> c.op() + " " + c.objectKey());
     }
 
     private List<String> gets() {
-        synchronized (calls) {
-            return calls.stream().filter(c -> c.startsWith("GET ")).toList();
-        }
+        return log.peek().stream().filter(c -> c.op() == CallLog.Op.GET).map(c -> "GET " + c.objectKey()).toList();
     }
 
     /** The object name of the version the PUTs in {@code puts} stored (both copies have the one name). */
@@ -226,29 +221,14 @@ class SpeculativeReadTest {
         }
     }
 
-    /** Records every PUT and GET of a value object; bounds no call, as a real cloud. */
-    private final class Calls extends ForwardingCloudStore {
-        Calls(CloudStore delegate) {
+    /** GETs of the object named {@link #endsAtAbort} wait for this client to abort them, then end early. */
+    private final class EndsAtAbort extends ForwardingCloudStore {
+        EndsAtAbort(CloudStore delegate) {
             super(delegate);
-        }
-
-        private void log(String op, String objectKey) {
-            if (objectKey.startsWith("hybris/box/")) {
-                synchronized (calls) {
-                    calls.add(op + " " + objectKey);
-                }
-            }
-        }
-
-        @Override
-        public void put(String objectKey, byte[] value) {
-            log("PUT", objectKey);
-            super.put(objectKey, value);
         }
 
         @Override
         public Optional<byte[]> get(String objectKey, long maxBytes) {
-            log("GET", objectKey);
             if (objectKey.equals(endsAtAbort)) {
                 return endAtAbort();
             }
