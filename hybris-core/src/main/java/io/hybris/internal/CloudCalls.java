@@ -273,67 +273,87 @@ final class CloudCalls {
     Map<String, byte[]> read(String objectKey, List<String> candidates, int needed, long size,
                              Function<String, Expected> expected, String shortfall, Deadline d,
                              List<Throwable> failures) {
+        return finishRead(startRead(objectKey, candidates, needed, size, expected, shortfall, d), d, failures);
+    }
+
+    /**
+     * Starts the race of {@link #read}: launches its first requests and returns. {@link #finishRead} runs the rest
+     * (on the same caller); {@link PendingRead#abandon()} gives it up. A caller that learns only later whether it
+     * wants the bytes (a speculative read) starts the race first and does its other work while the requests run.
+     */
+    PendingRead startRead(String objectKey, List<String> candidates, int needed, long size,
+                          Function<String, Expected> expected, String shortfall, Deadline d) {
         List<String> ranked = preference.order(candidates, Op.READ, size);
-        Map<String, byte[]> got = new HashMap<>();
-        Map<String, Long> launchedAt = new HashMap<>();
-        Race<byte[]> race = new Race<>(io, live);
-        int next = 0; // requests launched
-        int answered = 0; // their completions taken from the race (a finished request may still be queued)
-        long timerAt = System.nanoTime();
-        boolean hedging = hedgeable(ranked, Math.min(needed, ranked.size())); // whether the running timer is a hedge
-        for (; next < Math.min(needed, ranked.size()); next++) {
-            timerAt = Math.max(timerAt, launchRead(race, ranked.get(next), objectKey, expected, size, d, launchedAt,
-                    hedging));
+        PendingRead p = new PendingRead(this, new Race<>(io, live), objectKey, candidates, ranked, needed, size,
+                expected, shortfall);
+        p.timerAt = System.nanoTime();
+        p.hedging = hedgeable(ranked, Math.min(needed, ranked.size())); // whether the running timer is a hedge
+        for (; p.next < Math.min(needed, ranked.size()); p.next++) {
+            p.timerAt = Math.max(p.timerAt, launchRead(p, ranked.get(p.next), d));
         }
+        return p;
+    }
+
+    /**
+     * Runs the race {@link #startRead} started to its end: see {@link #read}.
+     *
+     * @throws DeadlineExceededException when the deadline passes first
+     */
+    Map<String, byte[]> finishRead(PendingRead p, Deadline d, List<Throwable> failures) {
         try {
             while (true) {
-                Object event = race.poll(d.cap(timerAt - System.nanoTime()));
+                Object event = p.race.poll(d.cap(p.timerAt - System.nanoTime()));
                 if (event == null) {
                     if (d.expired()) {
-                        throw readDeadline(objectKey, shortfall, candidates, d, failures);
+                        throw readDeadline(p.objectKey, p.shortfall, p.candidates, d, failures);
                     }
-                    if (!hedging) {
-                        for (String slow : race.runningClouds()) {
-                            ranking.recordFailure(slow, Op.READ, size);
+                    if (!p.hedging) {
+                        for (String slow : p.race.runningClouds()) {
+                            ranking.recordFailure(slow, Op.READ, p.size);
                         }
                     }
-                    if (next >= ranked.size()) {
-                        abandon(race, objectKey); // the last timer is the paper's: the slow ones were penalized
+                    if (p.next >= p.ranked.size()) {
+                        abandon(p.race, p.objectKey); // the last timer is the paper's: the slow ones were penalized
                         return null;
                     }
-                    hedging = hedgeable(ranked, next + 1);
-                    timerAt = launchRead(race, ranked.get(next), objectKey, expected, size, d, launchedAt, hedging);
-                    next++;
+                    p.hedging = hedgeable(p.ranked, p.next + 1);
+                    p.timerAt = launchRead(p, p.ranked.get(p.next), d);
+                    p.next++;
                     continue;
                 }
                 @SuppressWarnings("unchecked")
                 Race.Done<byte[]> done = (Race.Done<byte[]>) event;
-                answered++;
+                p.answered++;
                 if (done.ok()) {
-                    got.put(done.cloudId(), done.value());
-                    if (got.size() >= needed) {
-                        leaveBehind(race, objectKey, size, launchedAt);
-                        return got;
+                    p.got.put(done.cloudId(), done.value());
+                    if (p.got.size() >= p.needed) {
+                        leaveBehind(p.race, p.objectKey, p.size, p.launchedAt);
+                        return p.got;
                     }
-                    if (next >= ranked.size() && answered == next) {
+                    if (p.next >= p.ranked.size() && p.answered == p.next) {
                         return null; // every candidate answered: fewer than needed verified answers
                     }
                     continue;
                 }
                 failures.add(done.error());
-                if (next < ranked.size()) {
-                    hedging = hedgeable(ranked, next + 1);
-                    timerAt = launchRead(race, ranked.get(next), objectKey, expected, size, d, launchedAt, hedging);
-                    next++;
-                } else if (answered == next) {
+                if (p.next < p.ranked.size()) {
+                    p.hedging = hedgeable(p.ranked, p.next + 1);
+                    p.timerAt = launchRead(p, p.ranked.get(p.next), d);
+                    p.next++;
+                } else if (p.answered == p.next) {
                     return null;
                 }
             }
         } catch (InterruptedException e) {
-            race.cancelAll();
+            p.race.cancelAll();
             Thread.currentThread().interrupt();
-            throw new CallInterruptedException("get of '" + objectKey + "' interrupted", false, e);
+            throw new CallInterruptedException("get of '" + p.objectKey + "' interrupted", false, e);
         }
+    }
+
+    /** Abandons the requests of a read still running (reported as abandoned, no penalty). */
+    void abandonRead(PendingRead p) {
+        abandon(p.race, p.objectKey);
     }
 
     /**
@@ -350,13 +370,12 @@ final class CloudCalls {
      * Launches the common-case read of one cloud and returns when its timer expires: the cloud's observed p95 for
      * a hedge, else the paper's timer.
      */
-    private long launchRead(Race<byte[]> race, String cloudId, String objectKey, Function<String, Expected> expected,
-                            long size, Deadline d, Map<String, Long> launchedAt, boolean hedged) {
-        long timer = hedged ? ranking.hedgeNanos(cloudId, size, hedgeMinNanos)
-                : ranking.timerNanos(cloudId, Op.READ, size);
+    private long launchRead(PendingRead p, String cloudId, Deadline d) {
+        long timer = p.hedging ? ranking.hedgeNanos(cloudId, p.size, hedgeMinNanos)
+                : ranking.timerNanos(cloudId, Op.READ, p.size);
         long now = System.nanoTime();
-        launchedAt.put(cloudId, now);
-        launchGet(race, cloudId, objectKey, expected.apply(cloudId), timer, d);
+        p.launchedAt.put(cloudId, now);
+        launchGet(p.race, cloudId, p.objectKey, p.expected.apply(cloudId), timer, d);
         return now + timer;
     }
 

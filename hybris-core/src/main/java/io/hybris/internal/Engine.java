@@ -141,8 +141,8 @@ public final class Engine {
         }
         this.multipart = new MultipartWriter(this.metadata, writes, chunkedWriter, sealer, gc, listener, prefix, clientId,
                 writeIds, deadline, config.gcEnabled() ? config.gcGrace() : Duration.ZERO, maxValueSize, config.clock());
-        // a speculative read skips the value cache: a guess read into it could replace a newer entry
-        this.reads = new Reads(this.metadata, readPath, config.reads().speculate() && !cache.enabled() ? path : null,
+        // no speculative reads through the value cache: a guess read into it could replace a newer entry
+        this.reads = new Reads(this.metadata, readPath, config.reads().speculate() && !cache.enabled(),
                 cache, sealer, calls, layouts, listener, prefix, io, deadline,
                 config.chunkReadAhead());
         this.rewrap = new DataKeyRewrap(metadata, this.metadata, sealer, deadline);

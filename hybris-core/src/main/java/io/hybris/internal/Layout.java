@@ -31,6 +31,20 @@ interface Layout {
     byte[] read(String objectKey, Metadata meta, Deadline d, List<Throwable> failures);
 
     /**
+     * Starts the common-case read of {@code meta}'s version, its first requests only, for a caller that learns later
+     * whether it wants the bytes (a speculative read, {@link SpeculativeRead}); {@link #finishRead} then runs the
+     * rest, {@link PendingRead#abandon()} gives it up. Null when this layout's read cannot be started that way.
+     */
+    default PendingRead startRead(String objectKey, Metadata meta, Deadline d) {
+        return null;
+    }
+
+    /** The rest of a read {@link #startRead} started: as {@link #read}. */
+    default byte[] finishRead(PendingRead started, Deadline d, List<Throwable> failures) {
+        throw new IllegalStateException(getClass().getSimpleName() + " starts no reads");
+    }
+
+    /**
      * One round of the worst-case read (see {@link CloudCalls#readRound}): the verified stored bytes, or null when
      * the caller should re-read metadata.
      */

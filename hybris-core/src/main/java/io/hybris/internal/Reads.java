@@ -35,8 +35,8 @@ final class Reads {
 
     private final MetadataCalls metadata;
     private final ReadPath reads;
-    /** The path of speculative reads, or null when they are off ({@code hybris.get.speculate}, or a value cache). */
-    private final ReadPath speculative;
+    /** Whether GETs read ahead speculatively: {@code hybris.get.speculate}, and no value cache. */
+    private final boolean speculate;
     private final CacheLayer cache;
     private final Sealer sealer;
     private final CloudCalls calls;
@@ -50,12 +50,12 @@ final class Reads {
     /** Recent chunk manifests (4 MiB: about 800 values of 1 GiB in 8 MiB chunks). */
     private final ManifestCache manifests = new ManifestCache(4 << 20);
 
-    Reads(MetadataCalls metadata, ReadPath reads, ReadPath speculative, CacheLayer cache, Sealer sealer,
+    Reads(MetadataCalls metadata, ReadPath reads, boolean speculate, CacheLayer cache, Sealer sealer,
           CloudCalls calls, Layouts layouts,
           HybrisListener listener, String prefix, ExecutorService io, Duration deadline, int readAhead) {
         this.metadata = metadata;
         this.reads = reads;
-        this.speculative = speculative;
+        this.speculate = speculate;
         this.cache = cache;
         this.sealer = sealer;
         this.calls = calls;
@@ -113,10 +113,7 @@ final class Reads {
             }
             List<Throwable> failures = new ArrayList<>();
             byte[] dataKey = sealer.dataKey(cur.meta(), mk.toString()); // checked before any download
-            byte[] stored = guessed != null ? guessed.stored(cur, d, failures) : null;
-            if (stored == null) {
-                stored = readStored(mk, cur, d, failures);
-            }
+            byte[] stored = readStored(mk, cur, guessed, d, failures);
             if (stored != null) {
                 return new Fetched(cur.meta(), stored, dataKey);
             }
@@ -136,7 +133,7 @@ final class Reads {
      * for it (an invalid range fails before any download); else null.
      */
     private SpeculativeRead speculate(MetadataKey mk, ByteRange range, Deadline d) {
-        if (speculative == null) {
+        if (!speculate) {
             return null;
         }
         Metadata guess = metadata.lastSeen(mk);
@@ -144,7 +141,12 @@ final class Reads {
                 || !calls.anyUnbounded(guess.clouds()) || !validIn(range, guess.valueLength())) {
             return null;
         }
-        return SpeculativeRead.start(speculative, io, mk, guess, d);
+        String objectKey = new ObjectKey(mk.container(), mk.key(), guess.timestamp()).render(prefix);
+        try {
+            return SpeculativeRead.start(layouts, objectKey, guess, d);
+        } catch (RuntimeException e) { // a guess never fails a GET (e.g. the client is closing: the GET then fails)
+            return null;
+        }
     }
 
     private static boolean validIn(ByteRange range, long valueLength) {
@@ -154,6 +156,21 @@ final class Reads {
         } catch (io.hybris.InvalidRangeException e) {
             return false;
         }
+    }
+
+    /**
+     * The verified stored bytes of the current version: through the speculative read {@code guessed} (or null) if it
+     * guessed that version, else as {@link #readStored(MetadataKey, Current, Deadline, List)}.
+     */
+    private byte[] readStored(MetadataKey mk, Current cur, SpeculativeRead guessed, Deadline d,
+                              List<Throwable> failures) {
+        if (guessed != null && guessed.matches(cur)) {
+            return guessed.finish(d, failures);
+        }
+        if (guessed != null) {
+            guessed.cancel();
+        }
+        return readStored(mk, cur, d, failures);
     }
 
     /** The verified stored bytes of the current version; a chunked value's manifest from memory when it is there. */
@@ -223,10 +240,7 @@ final class Reads {
         range.firstIn(valueLength); // an invalid range fails before any download
         List<Throwable> failures = new ArrayList<>();
         byte[] dataKey = sealer.dataKey(cur.meta(), mk.toString());
-        byte[] stored = guessed != null && !cur.meta().isChunked() ? guessed.stored(cur, d, failures) : null;
-        if (stored == null) {
-            stored = readStored(mk, cur, d, failures);
-        }
+        byte[] stored = readStored(mk, cur, guessed, d, failures);
         Fetched f;
         if (stored != null) {
             f = new Fetched(cur.meta(), stored, dataKey);

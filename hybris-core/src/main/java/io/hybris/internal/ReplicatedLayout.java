@@ -47,8 +47,18 @@ final class ReplicatedLayout implements Layout {
 
     @Override
     public byte[] read(String objectKey, Metadata meta, Deadline d, List<Throwable> failures) {
-        Map<String, byte[]> got = calls.read(objectKey, configured(objectKey, meta), 1, meta.size(),
-                cloud -> expected(objectKey, meta), "no copy matching the metadata hash", d, failures);
+        return finishRead(startRead(objectKey, meta, d), d, failures);
+    }
+
+    @Override
+    public PendingRead startRead(String objectKey, Metadata meta, Deadline d) {
+        return calls.startRead(objectKey, configured(objectKey, meta), 1, meta.size(),
+                cloud -> expected(objectKey, meta), "no copy matching the metadata hash", d);
+    }
+
+    @Override
+    public byte[] finishRead(PendingRead started, Deadline d, List<Throwable> failures) {
+        Map<String, byte[]> got = calls.finishRead(started, d, failures);
         return got == null ? null : got.values().iterator().next();
     }
 

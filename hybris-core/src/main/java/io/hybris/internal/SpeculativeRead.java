@@ -4,85 +4,60 @@
  */
 package io.hybris.internal;
 
-import io.hybris.CallInterruptedException;
-import io.hybris.DeadlineExceededException;
-import io.hybris.spi.MetadataKey;
-
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
- * The common-case read of a guessed version, started on an I/O thread while the GET's metadata read runs
+ * The common-case read of a guessed version, its first request launched before the GET's metadata read
  * ({@code hybris.get.speculate}, docs/protocol.md "Speculative reads"): the guess is the version this client last
- * read or committed for the key. When the metadata read finds that very version, the GET takes these bytes, which
- * are verified against the guess's hash, equal to the found version's (one version, one value); otherwise the read
- * is cancelled and the GET reads the version found, as without speculation. What the GET returns never depends on
- * the guess: only when the read starts. Single use, by one caller.
+ * read or committed for the key. When the metadata read finds that very version, the GET runs the rest of this read
+ * (its bytes are verified against the guess's hash, equal to the found version's: one version, one value);
+ * otherwise the read is abandoned and the GET reads the version found, as without speculation. What the GET returns
+ * never depends on the guess: only when its cloud request starts. The caller's own thread runs the race, as for any
+ * read: a speculative read costs no extra thread. Single use, by one caller; not thread-safe.
  */
 final class SpeculativeRead {
-    private final MetadataKey mk;
     private final Metadata guess;
-    private final Future<byte[]> read;
-    private final List<Throwable> failures = new ArrayList<>();
+    private final Layout layout;
+    private final PendingRead pending;
+    private boolean open = true;
 
-    private SpeculativeRead(ReadPath path, ExecutorService io, MetadataKey mk, Metadata guess, Deadline d) {
-        this.mk = mk;
+    private SpeculativeRead(Metadata guess, Layout layout, PendingRead pending) {
         this.guess = guess;
-        Current assumed = new Current(guess, null, 0);
-        this.read = io.submit(() -> path.read(mk, assumed, d, failures));
+        this.layout = layout;
+        this.pending = pending;
     }
 
     /**
-     * Starts reading {@code guess}, the version of {@code mk} this client saw last; null if the I/O threads take no
-     * more work (the client is closing: the GET then fails as without speculation).
+     * Starts reading {@code guess}, the version this client saw last, stored under {@code objectKey}; null if its
+     * layout cannot start a read ahead (erasure coding).
      */
-    static SpeculativeRead start(ReadPath path, ExecutorService io, MetadataKey mk, Metadata guess, Deadline d) {
-        try {
-            return new SpeculativeRead(path, io, mk, guess, d);
-        } catch (RejectedExecutionException e) {
-            return null;
-        }
+    static SpeculativeRead start(Layouts layouts, String objectKey, Metadata guess, Deadline d) {
+        Layout layout = layouts.forRead(guess);
+        PendingRead pending = layout.startRead(objectKey, guess, d);
+        return pending == null ? null : new SpeculativeRead(guess, layout, pending);
     }
 
-    /**
-     * The verified stored bytes of {@code found}'s version if it is the guessed one and the read got them; else
-     * null (the read cancelled or failed: the caller reads {@code found} as usual, and {@code failures} holds what
-     * failed here).
-     */
-    byte[] stored(Current found, Deadline d, List<Throwable> callerFailures) {
+    /** Whether {@code found} (a live version) is the guessed one: same timestamp, same hash. */
+    boolean matches(Current found) {
         Metadata meta = found.meta();
-        if (!meta.timestamp().equals(guess.timestamp()) || !java.util.Arrays.equals(meta.sha256(), guess.sha256())) {
-            cancel();
-            return null;
-        }
-        try {
-            byte[] stored = read.get(d.remainingNanos(), TimeUnit.NANOSECONDS);
-            if (stored == null) {
-                callerFailures.addAll(failures); // the read's answers, complete: it ended
-            }
-            return stored;
-        } catch (InterruptedException e) {
-            cancel();
-            Thread.currentThread().interrupt();
-            throw new CallInterruptedException("get of " + mk + " interrupted", false, e);
-        } catch (TimeoutException e) {
-            cancel();
-            throw new DeadlineExceededException("get of " + mk + " did not complete within " + d.budget());
-        } catch (ExecutionException e) {
-            callerFailures.addAll(failures);
-            callerFailures.add(e.getCause());
-            return null;
-        }
+        return meta.timestamp().equals(guess.timestamp()) && Arrays.equals(meta.sha256(), guess.sha256());
     }
 
-    /** Stops the read if it still runs (its requests are abandoned); a no-op once it ended. */
+    /**
+     * Runs the rest of the read (call only when {@link #matches}): the verified stored bytes, or null when the
+     * version's clouds cannot provide them (the caller then runs the worst case, as after any common-case read).
+     */
+    byte[] finish(Deadline d, List<Throwable> failures) {
+        open = false;
+        return layout.finishRead(pending, d, failures);
+    }
+
+    /** Abandons the read if it was not finished (its requests still running are abandoned); else a no-op. */
     void cancel() {
-        read.cancel(true);
+        if (open) {
+            open = false;
+            pending.abandon();
+        }
     }
 }
