@@ -9,7 +9,6 @@ import io.hybris.CloudStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -68,6 +67,17 @@ public final class LatencyRanking {
     private static final long[] SIZE_CLASS_LIMITS = {64L << 10, 1L << 20, 16L << 20};
 
     private record Slot(String cloudId, Op op, int sizeClass) {
+        // written out: every request looks up and updates slots, and the record's generated methods go through
+        // method handles that a profile of the GET path showed outside the compiled caller
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Slot s && sizeClass == s.sizeClass && op == s.op && cloudId.equals(s.cloudId);
+        }
+
+        @Override
+        public int hashCode() {
+            return (cloudId.hashCode() * 31 + op.ordinal()) * 31 + sizeClass;
+        }
     }
 
     /**
@@ -102,10 +112,9 @@ public final class LatencyRanking {
             return new Estimate(nanos + ALPHA * (toward - nanos), now, false, samples, recheck);
         }
 
+        /** The median of at most {@value #FILTER} samples (runs on every answer: no copy of the array is sorted). */
         private static long median(long[] samples) {
-            long[] sorted = samples.clone();
-            Arrays.sort(sorted);
-            return sorted[sorted.length / 2];
+            return rankFromTop(samples, samples.length, (samples.length - 1) / 2);
         }
     }
 
@@ -385,7 +394,10 @@ public final class LatencyRanking {
         int sc = sizeClass(size);
         double prior = timerInitialNanos;
         int n = candidates.size();
-        String[] ids = candidates.toArray(new String[0]);
+        String[] ids = new String[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = candidates.get(i);
+        }
         double[] nanos = new double[n];
         int[] configured = new int[n];
         for (int i = 0; i < n; i++) {
@@ -415,6 +427,29 @@ public final class LatencyRanking {
     }
 
     /**
+     * The element of {@code values[0, count)} that has {@code above} elements after it in ascending order (0: the
+     * largest), found by keeping the {@code above + 1} largest in a small sorted array: O(count × (above + 1)), for
+     * the handful of order statistics this class takes of at most {@value ReadSamples#CAPACITY} samples.
+     */
+    static long rankFromTop(long[] values, int count, int above) {
+        long[] top = new long[above + 1]; // descending; only the first `held` entries are valid
+        int held = 0;
+        for (int i = 0; i < count; i++) {
+            long v = values[i];
+            if (held == top.length && v <= top[held - 1]) {
+                continue;
+            }
+            int j = held == top.length ? held - 1 : held++;
+            while (j > 0 && top[j - 1] < v) {
+                top[j] = top[j - 1];
+                j--;
+            }
+            top[j] = v;
+        }
+        return top[above];
+    }
+
+    /**
      * The latest read latencies of one slot in a ring, and their 95th percentile, recomputed every
      * {@value #RECOMPUTE_EVERY} samples by the thread adding the sample (readers only read a volatile). Lock-free;
      * a sample overwritten while copied only blurs an estimate.
@@ -438,8 +473,9 @@ public final class LatencyRanking {
                 for (int k = 0; k < count; k++) {
                     copy[k] = ring.get(k);
                 }
-                java.util.Arrays.sort(copy);
-                p95 = copy[(int) Math.ceil(0.95 * count) - 1];
+                // the 95th percentile is one of the few largest samples (the 4th largest of 64): a partial
+                // selection instead of sorting all of them on the answering thread
+                p95 = rankFromTop(copy, count, count - ((int) Math.ceil(0.95 * count) - 1) - 1);
             }
         }
 

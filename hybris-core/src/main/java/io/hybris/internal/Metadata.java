@@ -198,7 +198,7 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
             throw new IllegalArgumentException("an erasure-coded version has one cloud per chunk: "
                     + erasure.totalChunks() + " chunks, " + clouds.size() + " clouds");
         }
-        userMetadata = Collections.unmodifiableMap(new TreeMap<>(userMetadata));
+        userMetadata = userMetadata.isEmpty() ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(userMetadata));
         if (!userMetadata.isEmpty() && clouds.isEmpty()) {
             throw new IllegalArgumentException("a tombstone carries no application metadata");
         }

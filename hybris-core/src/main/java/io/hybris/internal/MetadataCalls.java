@@ -77,7 +77,7 @@ final class MetadataCalls {
     /** Reads and decodes the metadata of {@code mk}. */
     Current read(MetadataKey mk, Deadline d) {
         long readAt = clock.millis();
-        Current cur = decode(unchecked(d, MetadataOperation.READ, "read of " + mk, true, () -> store.read(mk)), readAt);
+        Current cur = decode(unchecked(d, MetadataOperation.READ, new ReadOf(mk), true, () -> store.read(mk)), readAt);
         recent.found(mk, cur);
         return cur;
     }
@@ -108,7 +108,7 @@ final class MetadataCalls {
     /** Reads {@code mk} and watches it: {@code changed} runs (once) when its metadata changes. */
     Watched readAndWatch(MetadataKey mk, Runnable changed, Deadline d) {
         long readAt = clock.millis();
-        WatchedRead watched = unchecked(d, MetadataOperation.WATCH, "read of " + mk, true,
+        WatchedRead watched = unchecked(d, MetadataOperation.WATCH, new ReadOf(mk), true,
                 () -> store.readAndWatch(mk, changed));
         Current cur = decode(watched.current(), readAt);
         recent.found(mk, cur);
@@ -145,12 +145,23 @@ final class MetadataCalls {
         return unchecked(d, MetadataOperation.LIST, what, false, call);
     }
 
+    /**
+     * What a read is, for its failure messages ({@code what} below is any object whose {@code toString()} says what
+     * the call was): rendered only when a message needs it, not on every read.
+     */
+    private record ReadOf(MetadataKey key) {
+        @Override
+        public String toString() {
+            return "read of " + key;
+        }
+    }
+
     static Current decode(Optional<VersionedValue> v, long readAt) {
         return v.map(x -> new Current(MetadataCodec.decode(x.value()), x.version(), readAt))
                 .orElse(new Current(null, MetadataVersion.ABSENT, readAt));
     }
 
-    private <T> T unchecked(Deadline d, MetadataOperation op, String what, boolean singleCall, Callable<T> call) {
+    private <T> T unchecked(Deadline d, MetadataOperation op, Object what, boolean singleCall, Callable<T> call) {
         try {
             return call(d, op, what, false, singleCall, call);
         } catch (VersionConflictException e) {
@@ -158,7 +169,7 @@ final class MetadataCalls {
         }
     }
 
-    private <T> T call(Deadline d, MetadataOperation op, String what, boolean isWrite, boolean singleCall,
+    private <T> T call(Deadline d, MetadataOperation op, Object what, boolean isWrite, boolean singleCall,
                        Callable<T> call) throws VersionConflictException {
         if (d.expired()) {
             throw new DeadlineExceededException(what + " not attempted: the call's deadline of " + d.budget()
@@ -194,7 +205,7 @@ final class MetadataCalls {
         return MetadataOutcome.ERROR;
     }
 
-    private <T> T attempt(Deadline d, String what, boolean isWrite, boolean singleCall, Callable<T> call)
+    private <T> T attempt(Deadline d, Object what, boolean isWrite, boolean singleCall, Callable<T> call)
             throws VersionConflictException {
         if (singleCall && callBoundNanos >= 0 && d.remainingNanos() > callBoundNanos) {
             return callInline(what, isWrite, call);
@@ -244,7 +255,7 @@ final class MetadataCalls {
      * the caller's thread: {@link CallInterruptedException} or {@link ClientClosedException}, whatever the store
      * made of it.
      */
-    private <T> T callInline(String what, boolean isWrite, Callable<T> call) throws VersionConflictException {
+    private <T> T callInline(Object what, boolean isWrite, Callable<T> call) throws VersionConflictException {
         try {
             return call.call();
         } catch (VersionConflictException e) {
@@ -258,7 +269,7 @@ final class MetadataCalls {
         }
     }
 
-    private HybrisException inlineFailure(String what, boolean isWrite, Exception e) {
+    private HybrisException inlineFailure(Object what, boolean isWrite, Exception e) {
         if (e instanceof CallInterruptedException || e instanceof ClientClosedException) {
             return (HybrisException) e;
         }

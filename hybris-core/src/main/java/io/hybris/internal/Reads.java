@@ -91,7 +91,7 @@ final class Reads {
             }
             try {
                 MetadataKey mk = new MetadataKey(container, key);
-                return Optional.of(value(mk, found.meta(), found.stored(), sealer.dataKey(found.meta(), mk.toString())));
+                return Optional.of(value(mk, found.meta(), found.stored(), sealer.dataKey(found.meta(), mk)));
             } catch (CryptoException e) {
                 cache.unusable(consistency, container, key, found.meta(), e);
             }
@@ -112,7 +112,7 @@ final class Reads {
                 return null;
             }
             List<Throwable> failures = new ArrayList<>();
-            byte[] dataKey = sealer.dataKey(cur.meta(), mk.toString()); // checked before any download
+            byte[] dataKey = sealer.dataKey(cur.meta(), mk); // checked before any download
             byte[] stored = readStored(mk, cur, guessed, d, failures);
             if (stored != null) {
                 return new Fetched(cur.meta(), stored, dataKey);
@@ -239,7 +239,7 @@ final class Reads {
         long valueLength = cur.meta().valueLength();
         range.firstIn(valueLength); // an invalid range fails before any download
         List<Throwable> failures = new ArrayList<>();
-        byte[] dataKey = sealer.dataKey(cur.meta(), mk.toString());
+        byte[] dataKey = sealer.dataKey(cur.meta(), mk);
         byte[] stored = readStored(mk, cur, guessed, d, failures);
         Fetched f;
         if (stored != null) {
@@ -299,7 +299,7 @@ final class Reads {
                     return null;
                 }
                 Metadata meta = cur.meta();
-                byte[] dataKey = sealer.dataKey(meta, mk.toString());
+                byte[] dataKey = sealer.dataKey(meta, mk);
                 String objectKey = new ObjectKey(mk.container(), mk.key(), meta.timestamp()).render(prefix);
                 byte[] stored = layouts.forRead(meta).readRound(race, changed, objectKey, meta, d, failures);
                 if (stored != null) {

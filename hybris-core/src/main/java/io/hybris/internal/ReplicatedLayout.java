@@ -76,7 +76,15 @@ final class ReplicatedLayout implements Layout {
 
     /** The listed clouds this client has configured; fails if there are none. */
     private List<String> configured(String objectKey, Metadata meta) {
-        List<String> known = meta.clouds().stream().filter(calls::configured).toList();
+        List<String> listed = meta.clouds();
+        int configured = 0;
+        for (String id : listed) {
+            configured += calls.configured(id) ? 1 : 0;
+        }
+        if (configured == listed.size()) {
+            return listed; // every read asks this: the common case copies nothing
+        }
+        List<String> known = listed.stream().filter(calls::configured).toList();
         if (known.isEmpty()) {
             throw new HybrisException("'" + objectKey + "' is stored on clouds " + meta.clouds() + ", none of which"
                     + " this client has configured (configured: " + calls.cloudOrder() + ")");

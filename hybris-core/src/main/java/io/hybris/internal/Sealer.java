@@ -8,6 +8,7 @@ import io.hybris.DecryptionFailedException;
 import io.hybris.KeyUnavailableException;
 import io.hybris.crypto.ValueCipher;
 import io.hybris.spi.KeyProvider;
+import io.hybris.spi.MetadataKey;
 
 import java.security.SecureRandom;
 import java.util.Arrays;
@@ -80,8 +81,8 @@ final class Sealer {
     }
 
     /** The data key of an encrypted version (checked before any download); null for a plaintext version. */
-    byte[] dataKey(Metadata meta, String what) {
-        return dataKey(meta.encryption(), what);
+    byte[] dataKey(Metadata meta, MetadataKey key) {
+        return meta.encryption() == null ? null : dataKey(meta.encryption(), key.toString()); // plaintext: no name
     }
 
     /** The data key in custody record {@code e} (null for plaintext: then null). */
@@ -122,7 +123,7 @@ final class Sealer {
         if (meta.encryption().keyId().equals(target)) {
             return null;
         }
-        byte[] dataKey = dataKey(meta, what);
+        byte[] dataKey = dataKey(meta.encryption(), what);
         try {
             return new Metadata.Encryption(target, keys.wrap(target, dataKey));
         } finally {

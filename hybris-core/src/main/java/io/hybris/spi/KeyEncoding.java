@@ -22,6 +22,9 @@ public final class KeyEncoding {
 
     /** Encodes a validated key. */
     public static String encode(String key) {
+        if (needsNoEscape(key)) {
+            return key; // the common case: every character safe ASCII, so the encoding is the key itself
+        }
         byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);
         StringBuilder sb = new StringBuilder(utf8.length + 8);
         for (int i = 0; i < utf8.length; i++) {
@@ -33,6 +36,16 @@ public final class KeyEncoding {
             }
         }
         return sb.toString();
+    }
+
+    private static boolean needsNoEscape(String key) {
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c >= 128 || !isSafe(c) || (i == 0 && c == '.')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

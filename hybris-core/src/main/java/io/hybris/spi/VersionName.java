@@ -73,7 +73,15 @@ public record VersionName(String container, String key, long sn, String clientId
 
     /** The full object name under {@code prefix}. */
     public String render(String prefix) {
-        return keyPrefix(prefix, container, key) + version();
+        String encoded = KeyEncoding.encode(key);
+        StringBuilder name = new StringBuilder(prefix.length() + container.length() + encoded.length()
+                + clientId.length() + 36);
+        name.append(prefix).append(container).append('/').append(encoded).append('#').append(sn).append('_')
+                .append(clientId);
+        if (writeId != NO_WRITE_ID) {
+            name.append('.').append(Long.toString(writeId, 36));
+        }
+        return name.toString(); // keyPrefix(prefix, container, key) + version(), in one builder: every GET renders one
     }
 
     /** The name of chunk {@code index} of this version under {@code prefix}. */

@@ -23,6 +23,32 @@ class LatencyRankingTest {
             new LatencyRanking(CLOUDS, Duration.ofMillis(10), Duration.ofMillis(100), 3.0);
 
     @Test
+    void rankFromTopTakesTheOrderStatisticSortingWouldGive() {
+        java.util.Random random = new java.util.Random(42);
+        for (int round = 0; round < 2_000; round++) {
+            int count = 1 + random.nextInt(LatencyRanking.ReadSamples.CAPACITY);
+            long[] values = new long[count + 3]; // entries past count must be ignored
+            for (int i = 0; i < values.length; i++) {
+                values[i] = random.nextInt(8); // many ties
+            }
+            long[] sorted = java.util.Arrays.copyOf(values, count);
+            java.util.Arrays.sort(sorted);
+            int above = random.nextInt(count);
+            assertThat(LatencyRanking.rankFromTop(values, count, above))
+                    .as("count %d, %d above", count, above).isEqualTo(sorted[count - 1 - above]);
+        }
+    }
+
+    @Test
+    void theReadP95IsTheSampleAtThe95thPercentile() {
+        LatencyRanking.ReadSamples samples = new LatencyRanking.ReadSamples();
+        for (long i = 64; i >= 1; i--) {
+            samples.add(i * MS); // 64 ms first: the ring's order is not the samples' order
+        }
+        assertThat(samples.p95()).isEqualTo(61 * MS); // ceil(0.95 * 64) = 61st smallest of 1..64 ms
+    }
+
+    @Test
     void beforeAnyObservationTheConfiguredOrderHolds() {
         assertThat(ranking.rank(List.of("c", "a", "b"), Op.READ, 1024)).containsExactly("a", "b", "c");
         assertThat(ranking.estimateNanos("a", Op.READ, 1024)).isEmpty();
