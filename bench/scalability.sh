@@ -3,7 +3,8 @@
 # with 1, 4, 16, 64 and 256 concurrent callers (threads sharing one client, and 4 client processes), on one ZooKeeper,
 # a 3-server ensemble and a Consul dev agent, with in-memory clouds, each point side by side with the raw metadata
 # client (Curator / consul-client) issuing the same metadata requests at the same concurrency in the same run, each
-# side measured in two slices in the order A B B A so a drift of the machine weighs on both alike.
+# side measured in four slices in the order A B B A A B B A so a drift of the machine weighs on both alike; each row
+# gives the pooled ratio (operations over all slices) and the paired one (median over the back-to-back pairs).
 # Runs io.hybris.benchmarks.ScalabilityBenchmark from the benchmark jar (BUILD=0 skips building it); writes
 # bench/results/scalability-<time>/summary.md, results.csv and scalability.png (throughput vs callers, Hybris and
 # raw on one plot). Consul comes from src/test/install-consul.sh (cached; CONSUL=<binary> to give one); without it
@@ -21,7 +22,7 @@ if [ -z "$consul" ]; then
     log "no Consul binary (src/test/install-consul.sh failed): ZooKeeper only"
     stores=(--stores zookeeper,ensemble)
 fi
-log "2 x (seconds + 2) s per row (two slices per side, A B B A, each after 1 s of warm-up), 54 rows with the defaults, plus 10 s (threads) and 30 s (processes) of JIT warm-up per side, op and store: about 25 minutes at 4 s"
+log "2 x (seconds + 4) s per row (four slices per side, A B B A A B B A, each after 1 s of warm-up), 54 rows with the defaults, plus 10 s (threads) and 30 s (processes) of JIT warm-up per side, op and store: about 30 minutes at 4 s"
 java -Xmx3g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dhybris.test.consul="$consul" -cp "$jar" \
     io.hybris.benchmarks.ScalabilityBenchmark --seconds "$seconds" --out "$out" "${stores[@]}" "$@" \
     | tee "$out/summary.md"

@@ -33,12 +33,14 @@ import java.util.Locale;
  * threads sharing one client ({@code threads}) and, for the counts divisible by the number of processes, the same
  * number of callers spread over that many client processes ({@code processes}: {@link ScalabilityWorker}s, each
  * with its own Hybris client and raw client). Each side of a point is measured in {@code --rounds} slices, in the order
- * A B B A (A alternating from one row to the next), and a row reports each side's operations over its slices. The
+ * A B B A A B B A (A alternating from one row to the next), and a row reports each side's operations over its slices
+ * (the pooled ratio) and the median of Hybris/raw over the back-to-back pairs of slices (the paired ratio, which a
+ * change of the machine's speed between pairs does not move; with its range over the pairs). The
  * CPU column is the CPU time per operation of the benchmark's JVM (with the in-process ZooKeeper servers, not the
  * Consul agent) plus, in the processes mode, the worker processes', over the window: where both sides saturate the
  * same cores, it says how much of a gap is CPU.
  *
- * <p>Usage: {@code ScalabilityBenchmark [--seconds 4 (per point and side)] [--rounds 2 (slices per point and side)]
+ * <p>Usage: {@code ScalabilityBenchmark [--seconds 4 (per point and side)] [--rounds 4 (slices per point and side)]
  * [--warmup-ms 1000 (per slice)] [--jit-warmup-ms 10000 (once per side and op, before the first threads row)]
  * [--process-jit-warmup-ms 30000 (the same in the worker processes, before the first processes row)]
  * [--callers 1,4,16,64,256]
@@ -48,7 +50,8 @@ import java.util.Locale;
  */
 public final class ScalabilityBenchmark {
     /** The CSV header of {@code results.csv}. */
-    static final String CSV_HEADER = "store,mode,op,callers,side,ops_per_s,p50_ms,p99_ms,errors,cpu_us_per_op";
+    static final String CSV_HEADER =
+            "store,mode,op,callers,side,ops_per_s,p50_ms,p99_ms,errors,cpu_us_per_op,paired_ratio";
 
     private ScalabilityBenchmark() {
     }
@@ -63,16 +66,33 @@ public final class ScalabilityBenchmark {
      * @param hybris the Hybris side
      * @param raw the raw side
      */
-    record Row(String store, String mode, Op op, int callers, Result hybris, Result raw) {
+    record Row(String store, String mode, Op op, int callers, Result hybris, Result raw, double[] pairRatios) {
+        Row {
+            pairRatios = pairRatios.clone();
+            Arrays.sort(pairRatios);
+        }
+
         double ratio() {
             return hybris.perSecond() / raw.perSecond();
         }
 
+        /**
+         * The median, over the pairs of adjacent slices (one of each side, back to back), of Hybris's throughput over
+         * raw's in the pair: a change of the machine's speed between pairs (this host's CPU moved by up to 2.5x from
+         * one minute to the next, 2026-11-28) moves both slices of a pair alike, where it weighs on the pooled
+         * {@link #ratio()} as much as the difference between the clients.
+         */
+        double pairedRatio() {
+            int n = pairRatios.length;
+            return n % 2 == 1 ? pairRatios[n / 2] : (pairRatios[n / 2 - 1] + pairRatios[n / 2]) / 2;
+        }
+
         String markdown() {
-            return String.format(Locale.ROOT, "| %s | %s | %s | %d | %,.0f | %,.0f | **%.2f** | %.2f / %.2f | %.2f / %.2f"
-                    + " | %s / %s | %d / %d |", store, mode, op, callers, hybris.perSecond(), raw.perSecond(), ratio(),
-                    hybris.percentileMs(50), hybris.percentileMs(99), raw.percentileMs(50), raw.percentileMs(99),
-                    cpu(hybris), cpu(raw), hybris.errors(), raw.errors());
+            return String.format(Locale.ROOT, "| %s | %s | %s | %d | %,.0f | %,.0f | %.2f | **%.2f** (%.2f-%.2f)"
+                    + " | %.2f / %.2f | %.2f / %.2f | %s / %s | %d / %d |", store, mode, op, callers,
+                    hybris.perSecond(), raw.perSecond(), ratio(), pairedRatio(), pairRatios[0],
+                    pairRatios[pairRatios.length - 1], hybris.percentileMs(50), hybris.percentileMs(99),
+                    raw.percentileMs(50), raw.percentileMs(99), cpu(hybris), cpu(raw), hybris.errors(), raw.errors());
         }
 
         private static String cpu(Result r) {
@@ -84,9 +104,10 @@ public final class ScalabilityBenchmark {
             List<String> lines = new ArrayList<>();
             for (Result r : List.of(hybris, raw)) {
                 double cpu = r.cpuMicrosPerOp();
-                lines.add(String.format(Locale.ROOT, "%s,%s,%s,%d,%s,%.1f,%.3f,%.3f,%d,%s", store, mode, op, callers,
-                        r == hybris ? "hybris" : "raw", r.perSecond(), r.percentileMs(50), r.percentileMs(99),
-                        r.errors(), Double.isNaN(cpu) ? "" : String.format(Locale.ROOT, "%.1f", cpu)));
+                lines.add(String.format(Locale.ROOT, "%s,%s,%s,%d,%s,%.1f,%.3f,%.3f,%d,%s,%.3f", store, mode, op,
+                        callers, r == hybris ? "hybris" : "raw", r.perSecond(), r.percentileMs(50),
+                        r.percentileMs(99), r.errors(), Double.isNaN(cpu) ? "" : String.format(Locale.ROOT, "%.1f", cpu),
+                        pairedRatio()));
             }
             return lines;
         }
@@ -107,10 +128,11 @@ public final class ScalabilityBenchmark {
             // the store on 2 cores, ~0.4 each), and after 10-20 s their compiler threads still took 4-23 % of the
             // machine in the Hybris slices; 30 s moved 4-process PUT at 4 callers from 0.57-0.82 to 1.08 (2026-11-25)
             long processJitWarmupMs = 30_000;
-            // each side measured in two slices, in the order A B B A: a drift of the machine (the fsync times of the
-            // ZooKeeper log, the JIT, another process) during a point then weighs on both sides alike (single slices,
-            // A B, moved a point's ratio by up to 0.3 between runs; docs/benchmarks.md, 2026-11-25)
-            int rounds = 2;
+            // each side measured in four slices, in the order A B B A A B B A: a drift of the machine (the fsync
+            // times of the ZooKeeper log, the JIT, another process) during a point then weighs on both sides alike
+            // (single slices, A B, moved a point's ratio by up to 0.3 between runs; docs/benchmarks.md, 2026-11-25),
+            // and the four back-to-back pairs give the paired ratio's median (two slices per side until 2026-11-28)
+            int rounds = 4;
             List<Integer> callers = List.of(1, 4, 16, 64, 256);
             List<String> stores = List.of("zookeeper", "ensemble", "consul");
             int processes = 4;
@@ -158,24 +180,24 @@ public final class ScalabilityBenchmark {
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
         List<Row> rows = run(options, out);
         out.println();
-        out.println("Lowest Hybris/raw ratio per store, mode and operation:");
+        out.println("Lowest paired Hybris/raw ratio per store, mode and operation:");
         out.println();
-        out.println("| store | mode | op | lowest ratio | at callers |");
+        out.println("| store | mode | op | lowest paired ratio | at callers |");
         out.println("|---|---|---|---|---|");
         rows.stream().map(r -> r.store() + " " + r.mode() + " " + r.op()).distinct().forEach(group -> {
             Row worst = rows.stream().filter(r -> (r.store() + " " + r.mode() + " " + r.op()).equals(group))
-                    .min((a, b) -> Double.compare(a.ratio(), b.ratio())).orElseThrow();
-            out.printf(Locale.ROOT, "| %s | %s | %s | %.2f | %d |%n", worst.store(), worst.mode(), worst.op(),
-                    worst.ratio(), worst.callers());
+                    .min((a, b) -> Double.compare(a.pairedRatio(), b.pairedRatio())).orElseThrow();
+            out.printf(Locale.ROOT, "| %s | %s | %s | %.2f (pooled %.2f) | %d |%n", worst.store(), worst.mode(),
+                    worst.op(), worst.pairedRatio(), worst.ratio(), worst.callers());
         });
         System.exit(0); // client libraries may leave non-daemon threads behind
     }
 
     /** Runs every store of {@code options}, printing each row as it is measured; returns the rows. */
     static List<Row> run(Options options, PrintStream out) throws Exception {
-        out.println("| store | mode | op | callers | Hybris ops/s | raw ops/s | Hybris/raw | Hybris p50 / p99 ms"
-                + " | raw p50 / p99 ms | CPU µs/op H / raw | errors H / raw |");
-        out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+        out.println("| store | mode | op | callers | Hybris ops/s | raw ops/s | Hybris/raw pooled | Hybris/raw paired"
+                + " (range) | Hybris p50 / p99 ms | raw p50 / p99 ms | CPU µs/op H / raw | errors H / raw |");
+        out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
         List<Row> rows = new ArrayList<>();
         for (String store : options.stores()) {
             try (Deployment deployment = Deployment.start(store)) {
@@ -214,11 +236,15 @@ public final class ScalabilityBenchmark {
         String b = row % 2 == 0 ? "raw" : "hybris";
         List<Result> hybris = new ArrayList<>();
         List<Result> raw = new ArrayList<>();
+        double[] pairs = new double[options.rounds()];
         for (int turn = 0; turn < 2 * options.rounds(); turn++) {
             String side = turn % 4 == 0 || turn % 4 == 3 ? a : b;
             (side.equals("hybris") ? hybris : raw).add(slice.run(side, sliceMs));
+            if (turn % 2 == 1) { // turns 2k and 2k+1 are one slice of each side, back to back
+                pairs[turn / 2] = hybris.get(turn / 2).perSecond() / raw.get(turn / 2).perSecond();
+            }
         }
-        return new Row(store, mode, op, callers, Result.sequential(hybris), Result.sequential(raw));
+        return new Row(store, mode, op, callers, Result.sequential(hybris), Result.sequential(raw), pairs);
     }
 
     private static List<Row> runStore(String store, Deployment d, Options options, PrintStream out) throws Exception {

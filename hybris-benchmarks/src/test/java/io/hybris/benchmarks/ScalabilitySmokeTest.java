@@ -21,7 +21,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The seconds-long smoke version of {@link ScalabilityBenchmark} that CI runs: half a second per point (two slices
+ * The seconds-long smoke version of {@link ScalabilityBenchmark} that CI runs: half a second per point (four slices
  * per side), 1 and 2 callers, threads and 2 client processes; every row must have measured both Hybris and the raw
  * client, without errors, and their CPU per operation, and the CSV that {@code bench/scalability.sh} plots must hold
  * both sides of every row. It checks that the benchmark runs, not how fast anything is.
@@ -43,6 +43,11 @@ class ScalabilitySmokeTest {
             assertThat(row.hybris().percentileMs(99)).isGreaterThanOrEqualTo(row.hybris().percentileMs(50));
             assertThat(row.hybris().cpuMicrosPerOp()).as("Hybris CPU %s", row).isPositive();
             assertThat(row.raw().cpuMicrosPerOp()).as("raw CPU %s", row).isPositive();
+            // one ratio per back-to-back pair of slices (four slices per side by default); the median among them
+            assertThat(row.pairRatios()).as("pairs of %s", row).hasSize(4).isSorted();
+            assertThat(row.pairRatios()[0]).isPositive();
+            assertThat(row.pairRatios()[3]).isFinite();
+            assertThat(row.pairedRatio()).isBetween(row.pairRatios()[0], row.pairRatios()[3]);
         }
         List<String> csv = Files.readAllLines(out.resolve("results.csv"));
         assertThat(csv).hasSize(1 + 2 * rows.size()).first().isEqualTo(ScalabilityBenchmark.CSV_HEADER);
