@@ -254,10 +254,17 @@ final class CloudCalls {
     // ------------------------------------------------------------------ read races
 
     /**
-     * What one cloud is asked for in a read: the object's expected length and SHA-256, and how to name it in
-     * errors (for instance {@code chunk 2 of 'k#1_c.a'}).
+     * What one cloud is asked for in a read: the object's expected length and SHA-256, and the object (and chunk,
+     * or {@link Expected#WHOLE}) that errors name (for instance {@code chunk 2 of 'k#1_c.a'}).
      */
-    record Expected(long length, byte[] sha256, String what) {
+    record Expected(long length, byte[] sha256, String objectKey, int chunk) {
+        /** A whole object (a replicated value). */
+        static final int WHOLE = -1;
+
+        /** How errors name it: built only when one does (every read makes an {@code Expected}). */
+        String what() {
+            return chunk == WHOLE ? "object '" + objectKey + "'" : "chunk " + chunk + " of '" + objectKey + "'";
+        }
     }
 
     /**

@@ -92,7 +92,7 @@ final class ErasureLayout implements Layout {
 
     private static CloudCalls.Expected expected(String objectKey, Metadata meta, int chunk) {
         return new CloudCalls.Expected(meta.erasure().chunkLength(meta.size()),
-                meta.erasure().chunkHashes().get(chunk), "chunk " + chunk + " of '" + objectKey + "'");
+                meta.erasure().chunkHashes().get(chunk), objectKey, chunk);
     }
 
     /** The configured clouds holding a chunk of this version, with their chunk index. */

@@ -71,7 +71,7 @@ final class ReplicatedLayout implements Layout {
     }
 
     private static CloudCalls.Expected expected(String objectKey, Metadata meta) {
-        return new CloudCalls.Expected(meta.size(), meta.sha256(), "object '" + objectKey + "'");
+        return new CloudCalls.Expected(meta.size(), meta.sha256(), objectKey, CloudCalls.Expected.WHOLE);
     }
 
     /** The listed clouds this client has configured; fails if there are none. */

@@ -30,6 +30,15 @@ final class Uploads {
     /** Decides which clouds are referenced; returns the clouds already storing the version that are not. */
     synchronized List<String> decide(Set<String> referenced) {
         keep = Set.copyOf(referenced);
-        return stored.stream().filter(c -> !keep.contains(c)).toList();
+        List<String> unreferenced = null; // usually none: every cloud that stored the version is referenced
+        for (String cloudId : stored) {
+            if (!keep.contains(cloudId)) {
+                if (unreferenced == null) {
+                    unreferenced = new java.util.ArrayList<>(stored.size());
+                }
+                unreferenced.add(cloudId);
+            }
+        }
+        return unreferenced == null ? List.of() : List.copyOf(unreferenced);
     }
 }
