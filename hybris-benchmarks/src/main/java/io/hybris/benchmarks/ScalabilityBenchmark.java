@@ -40,8 +40,8 @@ import java.util.Locale;
  * Consul agent) plus, in the processes mode, the worker processes', over the window: where both sides saturate the
  * same cores, it says how much of a gap is CPU.
  *
- * <p>Usage: {@code ScalabilityBenchmark [--seconds 4 (per point and side)] [--rounds 4 (slices per point and side)]
- * [--warmup-ms 1000 (per slice)] [--jit-warmup-ms 10000 (once per side and op, before the first threads row)]
+ * <p>Usage: {@code ScalabilityBenchmark [--seconds 6 (per point and side)] [--rounds 12 (slices per point and side)]
+ * [--warmup-ms 250 (per slice)] [--jit-warmup-ms 10000 (once per side and op, before the first threads row)]
  * [--process-jit-warmup-ms 30000 (the same in the worker processes, before the first processes row)]
  * [--callers 1,4,16,64,256]
  * [--stores zookeeper,ensemble,consul] [--processes 4 (0: none)] [--ops GET,PUT] [--out <dir>]}; Consul needs
@@ -118,8 +118,10 @@ public final class ScalabilityBenchmark {
                    List<Integer> callers,
                    List<String> stores, int processes, List<Op> ops, Path out) {
         static Options parse(String... args) {
-            double seconds = 4;
-            long warmupMs = 1000;
+            double seconds = 6;
+            // per slice, before its measurement: the callers' threads start and reach their steady loop (the JIT
+            // warm-up below runs once, before the first row)
+            long warmupMs = 250;
             // the first load of each side and op, before any row: long enough for the JIT to compile Hybris's path
             // in every client JVM (4 child JVMs on 2 cores: with 2 s the first process rows measured Hybris half
             // compiled, 0.38-0.58x raw, against 0.73-0.94x after 10 s; docs/benchmarks.md, 2026-11-25)
@@ -128,11 +130,14 @@ public final class ScalabilityBenchmark {
             // the store on 2 cores, ~0.4 each), and after 10-20 s their compiler threads still took 4-23 % of the
             // machine in the Hybris slices; 30 s moved 4-process PUT at 4 callers from 0.57-0.82 to 1.08 (2026-11-25)
             long processJitWarmupMs = 30_000;
-            // each side measured in four slices, in the order A B B A A B B A: a drift of the machine (the fsync
-            // times of the ZooKeeper log, the JIT, another process) during a point then weighs on both sides alike
-            // (single slices, A B, moved a point's ratio by up to 0.3 between runs; docs/benchmarks.md, 2026-11-25),
-            // and the four back-to-back pairs give the paired ratio's median (two slices per side until 2026-11-28)
-            int rounds = 4;
+            // each side measured in twelve half-second slices, in the order A B B A A B B A ...: a drift of the
+            // machine (the fsync times of the ZooKeeper log, the JIT, another process) during a point then weighs on
+            // both sides alike (single slices, A B, moved a point's ratio by up to 0.3 between runs;
+            // docs/benchmarks.md, 2026-11-25), and the twelve back-to-back pairs give the paired ratio's median.
+            // On the 2-core development host a thread hand-off's cost moves by -10 to +50 % from one second to the
+            // next (a fixed ALU loop by 4 %), so one pair's ratio ranges over 0.6-1.4; with 12 pairs two runs
+            // agreed within 0.07 at every point, with 4 pairs of 1 s slices they did not (2026-11-28)
+            int rounds = 12;
             List<Integer> callers = List.of(1, 4, 16, 64, 256);
             List<String> stores = List.of("zookeeper", "ensemble", "consul");
             int processes = 4;

@@ -32,7 +32,7 @@ class ScalabilitySmokeTest {
 
     private List<Row> run(String store, String callers) throws Exception {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        List<Row> rows = ScalabilityBenchmark.run(Options.parse("--seconds", "0.5", "--warmup-ms", "100",
+        List<Row> rows = ScalabilityBenchmark.run(Options.parse("--seconds", "0.5", "--rounds", "4", "--warmup-ms", "100",
                 "--jit-warmup-ms", "200", "--process-jit-warmup-ms", "200", "--callers", callers, "--stores", store,
                 "--processes", "2", "--out", out.toString()),
                 new PrintStream(printed, true, StandardCharsets.UTF_8));
@@ -43,7 +43,7 @@ class ScalabilitySmokeTest {
             assertThat(row.hybris().percentileMs(99)).isGreaterThanOrEqualTo(row.hybris().percentileMs(50));
             assertThat(row.hybris().cpuMicrosPerOp()).as("Hybris CPU %s", row).isPositive();
             assertThat(row.raw().cpuMicrosPerOp()).as("raw CPU %s", row).isPositive();
-            // one ratio per back-to-back pair of slices (four slices per side by default); the median among them
+            // one ratio per back-to-back pair of slices (four slices per side here); the median among them
             assertThat(row.pairRatios()).as("pairs of %s", row).hasSize(4).isSorted();
             assertThat(row.pairRatios()[0]).isPositive();
             assertThat(row.pairRatios()[3]).isFinite();
