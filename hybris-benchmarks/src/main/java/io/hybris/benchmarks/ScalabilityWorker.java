@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * One client process of {@link ScalabilityBenchmark}'s multi-process mode: it opens both sides on the given store,
  * creates the keys of its callers, prints {@code READY} and then serves commands read from stdin, one a line:
  * {@code RUN <side> <GET|PUT> <callers> <warm-up ms> <measure ms>} answers with one {@code RESULT} line
- * ({@link ScalabilityLoad.Result#encode()}); {@code EXIT} closes the clients and ends the process.
+ * ({@link ScalabilityLoad.Result#encode()}); {@code EXIT} closes the clients and ends the process. It also ends, at
+ * once, when the process that launched it does.
  *
  * <p>Arguments: {@code <ZOOKEEPER|CONSUL> <endpoint> <process index> <callers at most>}.
  */
@@ -33,6 +34,10 @@ public final class ScalabilityWorker {
         String endpoint = args[1];
         String namespace = "p" + args[2];
         int callers = Integer.parseInt(args[3]);
+        // a worker whose benchmark JVM died (killed mid-run) would otherwise finish its current command, up to a 30 s
+        // JIT warm-up, before it read end of input, and load the cores of whatever runs next
+        ProcessHandle.current().parent()
+                .ifPresent(parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(3)));
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         try (ScalabilitySides.Side hybris = ScalabilitySides.open("hybris", kind, endpoint, namespace);
              ScalabilitySides.Side raw = ScalabilitySides.open("raw", kind, endpoint, namespace)) {
