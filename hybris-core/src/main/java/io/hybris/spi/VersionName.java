@@ -73,15 +73,7 @@ public record VersionName(String container, String key, long sn, String clientId
 
     /** The full object name under {@code prefix}. */
     public String render(String prefix) {
-        String encoded = KeyEncoding.encode(key);
-        StringBuilder name = new StringBuilder(prefix.length() + container.length() + encoded.length()
-                + clientId.length() + 36);
-        name.append(prefix).append(container).append('/').append(encoded).append('#').append(sn).append('_')
-                .append(clientId);
-        if (writeId != NO_WRITE_ID) {
-            name.append('.').append(Long.toString(writeId, 36));
-        }
-        return name.toString(); // keyPrefix(prefix, container, key) + version(), in one builder: every GET renders one
+        return keyPrefix(prefix, container, key) + version();
     }
 
     /** The name of chunk {@code index} of this version under {@code prefix}. */
