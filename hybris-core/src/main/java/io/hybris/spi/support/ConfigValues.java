@@ -112,6 +112,18 @@ public final class ConfigValues {
         return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
     }
 
+    /** Writes a byte size the way {@link #parseSize} reads it back: {@code 64MiB} for whole mebibytes, etc. */
+    public static String formatSize(long bytes) {
+        String[] units = {"TiB", "GiB", "MiB", "KiB"};
+        for (int i = 0; i < units.length; i++) {
+            long unit = 1L << (10 * (units.length - i));
+            if (bytes != 0 && bytes % unit == 0) {
+                return bytes / unit + units[i];
+            }
+        }
+        return Long.toString(bytes);
+    }
+
     /**
      * Parses one of a fixed set of words (any case), e.g. a read mode.
      *

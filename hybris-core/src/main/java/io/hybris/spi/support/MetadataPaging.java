@@ -70,7 +70,7 @@ public final class MetadataPaging {
     public static MetadataPage page(Collection<String> encodedNames, String prefix, String startAfter, int limit,
                                     int batchSize, Predicate<String> accept, BatchReader reader) {
         checkLimit(limit);
-        String encodedPrefix = prefix == null || prefix.isEmpty() ? "" : KeyEncoding.encode(prefix);
+        String encodedPrefix = encodedPrefix(prefix);
         String encodedAfter = startAfter == null ? null : KeyEncoding.encode(startAfter);
         List<String> candidates = encodedNames.stream()
                 .filter(name -> name.startsWith(encodedPrefix))
@@ -78,14 +78,71 @@ public final class MetadataPaging {
                 .filter(accept)
                 .sorted()
                 .toList();
+        return read(candidates, 0, candidates.size(), limit, batchSize, reader);
+    }
+
+    /**
+     * One page of a listing from names already sorted (in {@link String#compareTo} order) and filtered to Hybris
+     * keys: the page's range is found by binary search, so a page costs O(log n + limit) whatever the position of
+     * {@code startAfter}, and paging through n names kept between pages costs O(n) in all, not O(n&sup2; / limit).
+     *
+     * @param sortedNames encoded key names, sorted, each a Hybris key; not modified
+     * @param prefix      the key prefix requested (not encoded), null or empty for all keys
+     * @param startAfter  the key after which the page starts (not encoded), or null
+     * @param limit       the most entries in the page, positive
+     * @param batchSize   the most keys fetched by one {@link BatchReader#read}
+     * @param reader      fetches the entries of a batch
+     */
+    public static MetadataPage pageSorted(List<String> sortedNames, String prefix, String startAfter, int limit,
+                                          int batchSize, BatchReader reader) {
+        checkLimit(limit);
+        String encodedPrefix = encodedPrefix(prefix);
+        int from = firstAtOrAfter(sortedNames, encodedPrefix);
+        if (startAfter != null) {
+            String encodedAfter = KeyEncoding.encode(startAfter);
+            int after = firstAtOrAfter(sortedNames, encodedAfter);
+            if (after < sortedNames.size() && sortedNames.get(after).equals(encodedAfter)) {
+                after++;
+            }
+            from = Math.max(from, after);
+        }
+        // the names with the prefix are one run from its lower bound; encoded names are ASCII, so the run ends
+        // before prefix + U+FFFF
+        int to = encodedPrefix.isEmpty() ? sortedNames.size()
+                : firstAtOrAfter(sortedNames, encodedPrefix + Character.MAX_VALUE);
+        return read(sortedNames, from, Math.max(from, to), limit, batchSize, reader);
+    }
+
+    /** Reads up to {@code limit} entries of {@code names[from, to)} in batches; more remain if names are left. */
+    private static MetadataPage read(List<String> names, int from, int to, int limit, int batchSize,
+                                     BatchReader reader) {
         List<MetadataEntry> entries = new ArrayList<>();
-        int next = 0;
-        while (entries.size() < limit && next < candidates.size()) {
-            int n = Math.min(Math.min(limit - entries.size(), candidates.size() - next), batchSize);
-            List<String> batch = candidates.subList(next, next + n);
+        int next = from;
+        while (entries.size() < limit && next < to) {
+            int n = Math.min(Math.min(limit - entries.size(), to - next), batchSize);
+            List<String> batch = names.subList(next, next + n);
             next += n;
             entries.addAll(reader.read(batch));
         }
-        return new MetadataPage(entries, next < candidates.size());
+        return new MetadataPage(entries, next < to);
+    }
+
+    private static String encodedPrefix(String prefix) {
+        return prefix == null || prefix.isEmpty() ? "" : KeyEncoding.encode(prefix);
+    }
+
+    /** The index of the first name not less than {@code bound}. */
+    private static int firstAtOrAfter(List<String> sorted, String bound) {
+        int lo = 0;
+        int hi = sorted.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sorted.get(mid).compareTo(bound) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 }

@@ -141,6 +141,7 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
     private final ZooKeeperChangeLog changeLog;
     private final ZooKeeperWrites writes;
     private final CallDeadline deadline;
+    private final ContainerNames listings = new ContainerNames();
 
     private ZooKeeperMetadataStore(ZooKeeperSettings s, ZooKeeperSession session) {
         this.session = session;
@@ -242,17 +243,42 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         session.checkOpen();
         String containerPath = layout.containerPath(container);
         String what = "container " + container;
-        List<String> children;
+        List<String> names;
         try {
             session.beforeRead();
-            children = client.getChildren().forPath(containerPath);
+            names = sortedNames(containerPath, limit);
         } catch (KeeperException.NoNodeException e) {
+            listings.forget(containerPath);
             return new MetadataPage(List.of(), false);
         } catch (Exception e) {
-            throw session.failure("list", what, e);
+            throw session.listingFailure(what, containerPath, e);
         }
-        return MetadataPaging.page(children, prefix, startAfter, limit, MAX_PIPELINED_READS,
-                name -> isHybrisKey(containerPath, name), batch -> readAll(containerPath, batch, what));
+        return MetadataPaging.pageSorted(names, prefix, startAfter, limit, MAX_PIPELINED_READS,
+                batch -> readAll(containerPath, batch, what));
+    }
+
+    /**
+     * The container's key names, sorted: those kept from an earlier page while the container's children are
+     * unchanged ({@link ContainerNames}), else a new {@code getChildren}, kept when it is longer than one page.
+     */
+    private List<String> sortedNames(String containerPath, int limit) throws Exception {
+        if (listings.holds(containerPath)) {
+            Stat now = client.checkExists().forPath(containerPath);
+            if (now == null) {
+                throw new KeeperException.NoNodeException(containerPath);
+            }
+            List<String> kept = listings.current(containerPath, now, System.nanoTime());
+            if (kept != null) {
+                return kept;
+            }
+        }
+        Stat stat = new Stat();
+        List<String> children = client.getChildren().storingStatIn(stat).forPath(containerPath);
+        List<String> sorted = children.stream().filter(name -> isHybrisKey(containerPath, name)).sorted().toList();
+        if (sorted.size() > limit) {
+            listings.keep(containerPath, stat, sorted, System.nanoTime());
+        }
+        return sorted;
     }
 
     /** The entries of a batch of znodes under a container, read with pipelined background reads. */
@@ -399,6 +425,7 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         Duration requestTimeout = ZooKeeperMetadataStoreProvider.REQUEST_TIMEOUT.defaultValue().orElseThrow();
         Duration startTimeout = ZooKeeperMetadataStoreProvider.START_TIMEOUT.defaultValue().orElseThrow();
         String digest;
+        long maxResponseSize = ZooKeeperMetadataStoreProvider.MAX_RESPONSE_SIZE.defaultValue().orElseThrow();
         int changesRetention = ZooKeeperMetadataStoreProvider.CHANGES_RETENTION.defaultValue().orElseThrow();
         Function<String, String> keyNames = name -> name;
         String description;
@@ -473,6 +500,16 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         /** {@code user:password} for ZooKeeper's digest scheme and creator-only ACLs; null for none. */
         public Builder digest(String digest) {
             this.digest = digest;
+            return this;
+        }
+
+        /**
+         * The largest response this client accepts, in bytes (ZooKeeper's client-side {@code jute.maxbuffer}),
+         * 1 MiB to 1 GiB; default 64 MiB. A container's key listing is one response of about 4 bytes plus the
+         * encoded key per key.
+         */
+        public Builder maxResponseSize(long maxResponseSize) {
+            this.maxResponseSize = maxResponseSize;
             return this;
         }
 

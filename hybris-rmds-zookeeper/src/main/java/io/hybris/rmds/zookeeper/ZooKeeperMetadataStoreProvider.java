@@ -59,6 +59,13 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
             + " `digest` scheme; every node created gets an ACL for that identity only. A secret: set"
             + " `HYBRIS_RMDS_ZOOKEEPER_DIGEST`");
 
+    static final Option<Long> MAX_RESPONSE_SIZE = Option.size("max-response-size", 64L << 20, "the largest"
+            + " response this client accepts (ZooKeeper's client-side `jute.maxbuffer`, 1 MiB if unset). A"
+            + " container's key listing is one response of about 4 bytes + the encoded key per key: 64 MiB holds"
+            + " about a million 60-character keys, 1 MiB about 16,000. A larger response drops the connection and"
+            + " the listing fails. Memory is taken only by responses that large").defaultText("`64MiB`")
+            .between(1L << 20, 1L << 30, " bytes (1MiB to 1GiB)");
+
     static final Option<Integer> CHANGES_RETENTION = StandardOptions.CHANGES_RETENTION.between(1, 50_000,
             " (ZooKeeper lists a log's children in one response, bounded by jute.maxbuffer)");
 
@@ -67,7 +74,7 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
      * embedded ZooKeeper (module {@code hybris-rmds-zookeeper-embedded}).
      */
     public static final OptionSet CLIENT = OptionSet.of(ROOT, READ_MODE, SESSION_TIMEOUT, CONNECT_TIMEOUT,
-            OPERATION_TIMEOUT, REQUEST_TIMEOUT, START_TIMEOUT, DIGEST, CHANGES_RETENTION);
+            OPERATION_TIMEOUT, REQUEST_TIMEOUT, START_TIMEOUT, DIGEST, MAX_RESPONSE_SIZE, CHANGES_RETENTION);
 
     /** Every option of this provider, in the order of its documentation. */
     public static final OptionSet OPTIONS = OptionSet.of(CONNECT).with(CLIENT.options().toArray(Option<?>[]::new));
@@ -133,6 +140,7 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
         REQUEST_TIMEOUT.find(o).ifPresent(b::requestTimeout);
         START_TIMEOUT.find(o).ifPresent(b::startTimeout);
         DIGEST.find(o).ifPresent(b::digest);
+        MAX_RESPONSE_SIZE.find(o).ifPresent(b::maxResponseSize);
         CHANGES_RETENTION.find(o).ifPresent(b::changesRetention);
         return b;
     }

@@ -18,6 +18,7 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.ZKConfig;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
@@ -73,6 +74,8 @@ final class ZooKeeperSession implements AutoCloseable {
         // every synchronous request fails with REQUESTTIMEOUT (and drops the connection) after request-timeout
         ZKClientConfig zkConfig = new ZKClientConfig();
         zkConfig.setProperty(ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, Long.toString(s.requestTimeout().toMillis()));
+        // a response longer than this drops the connection; listings of large containers need more than 1 MiB
+        zkConfig.setProperty(ZKConfig.JUTE_MAXBUFFER, Long.toString(s.maxResponseSize()));
         CuratorFrameworkFactory.Builder cb = CuratorFrameworkFactory.builder()
                 .connectString(s.connect())
                 .sessionTimeoutMs(millis(s.sessionTimeout()))
@@ -257,6 +260,34 @@ final class ZooKeeperSession implements AutoCloseable {
     }
 
     /** Maps a ZooKeeper or Curator failure to the exception the SPI promises. */
+    /**
+     * {@link #failure} for a listing of the container znode {@code path}: a lost connection may have been the
+     * client refusing a listing larger than {@code max-response-size} (it drops the connection then, and every
+     * retry does the same), so the message says how many children the container has, when that can be read,
+     * and which option raises the limit.
+     */
+    MetadataStoreException listingFailure(String what, String path, Exception e) {
+        MetadataStoreException failure = failure("list", what, e);
+        if (!(e instanceof KeeperException.ConnectionLossException)) {
+            return failure;
+        }
+        String children = "";
+        try {
+            // a refused response drops the connection and the client reconnects within about a second (ZooKeeper
+            // waits up to 1 s at random first); during an outage this waits at most 3 s more
+            long waitMs = Math.min(settings.connectTimeout().toMillis(), 3000);
+            Stat stat = client.blockUntilConnected((int) waitMs, TimeUnit.MILLISECONDS)
+                    ? client.checkExists().forPath(path) : null;
+            children = stat == null ? "" : " The container has " + stat.getNumChildren() + " keys.";
+        } catch (Exception unreadable) {
+            // the count is only a hint
+        }
+        return new MetadataUnavailableException(failure.getMessage() + "." + children + " A listing longer than "
+                + settings.key("max-response-size") + "=" + ConfigValues.formatSize(settings.maxResponseSize())
+                + " also ends this way (about 4 bytes + the encoded key per key): raise it if the container has"
+                + " that many keys", e);
+    }
+
     MetadataStoreException failure(String operation, String what, Exception e) {
         if (e instanceof MetadataStoreException m) {
             return m;

@@ -12,12 +12,14 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A TCP proxy on a free loopback port in front of one server that can be <em>frozen</em>: while frozen it keeps
  * every connection open and accepts new ones but forwards nothing in either direction, as a server that stops
  * answering without closing its sockets (a hung process, a network partition that drops packets). What arrived
- * while frozen is forwarded after {@link #thaw()}. For tests; two threads per connection.
+ * while frozen is forwarded after {@link #thaw()}. It also counts the bytes it forwarded from the server
+ * ({@link #bytesFromServer()}). For tests; two threads per connection.
  */
 final class FreezableProxy implements AutoCloseable {
     private final ServerSocket listener;
@@ -25,6 +27,7 @@ final class FreezableProxy implements AutoCloseable {
     private final int upstreamPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final Object gate = new Object();
+    private final AtomicLong fromServer = new AtomicLong();
     private boolean frozen;
     private volatile boolean closed;
 
@@ -41,6 +44,11 @@ final class FreezableProxy implements AutoCloseable {
     /** The proxy's {@code host:port}, for a connect string. */
     String address() {
         return "127.0.0.1:" + listener.getLocalPort();
+    }
+
+    /** How many bytes the proxy has forwarded from the server to its clients. */
+    long bytesFromServer() {
+        return fromServer.get();
     }
 
     /** Stops forwarding (connections stay open). */
@@ -65,8 +73,8 @@ final class FreezableProxy implements AutoCloseable {
                 Socket server = new Socket(upstreamHost, upstreamPort);
                 sockets.add(client);
                 sockets.add(server);
-                pump(client, server);
-                pump(server, client);
+                pump(client, server, null);
+                pump(server, client, fromServer);
             } catch (IOException e) {
                 if (!closed) {
                     continue; // the upstream refused one connection: the client sees it closed and retries
@@ -76,7 +84,7 @@ final class FreezableProxy implements AutoCloseable {
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, AtomicLong counted) {
         Thread t = new Thread(() -> {
             byte[] buffer = new byte[16 * 1024];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
@@ -85,6 +93,9 @@ final class FreezableProxy implements AutoCloseable {
                     awaitThawed();
                     out.write(buffer, 0, n);
                     out.flush();
+                    if (counted != null) {
+                        counted.addAndGet(n);
+                    }
                 }
             } catch (IOException | InterruptedException e) {
                 // a side closed, or the proxy: close both

@@ -35,7 +35,8 @@ class ZooKeeperConfiguredClientTest extends ConfiguredClientContract {
         return new StoreOptions(ZooKeeperMetadataStoreProvider.TYPE, "ZooKeeper", "connect", "connect-timeout",
                 "digest", List.of("sync", "quorum-write", "local"),
                 Set.of("connect", "root", "read-mode", "session-timeout", "connect-timeout", "connection-timeout",
-                        "operation-timeout", "request-timeout", "start-timeout", "digest", "changes-retention"),
+                        "operation-timeout", "request-timeout", "start-timeout", "digest", "max-response-size",
+                        "changes-retention"),
                 ZooKeeperMetadataStoreProvider.class);
     }
 

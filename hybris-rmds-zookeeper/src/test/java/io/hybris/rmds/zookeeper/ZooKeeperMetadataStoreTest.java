@@ -240,6 +240,15 @@ class ZooKeeperMetadataStoreTest {
                 .hasMessageContaining(PREFIX + "operation-timeout");
     }
 
+    @Test
+    void aMaxResponseSizeBelowZooKeepersOwnDefaultIsRejected() {
+        assertThatThrownBy(() -> new ZooKeeperMetadataStoreProvider().create(options(Map.of(
+                "connect", server.getConnectString(), "max-response-size", "512KiB"))))
+                .isInstanceOf(HybrisConfigurationException.class)
+                .hasMessage(PREFIX + "max-response-size=524288 must be between 1048576 and 1073741824 bytes"
+                        + " (1MiB to 1GiB)");
+    }
+
     // ------------------------------------------------------------------ providers
 
     // the zookeeper provider's lookup, missing connect, unknown read mode and unreachable ensemble: in
@@ -260,7 +269,8 @@ class ZooKeeperMetadataStoreTest {
         String root = uniqueRoot();
         Map<String, String> o = Map.of("connect", server.getConnectString(), "root", root,
                 "read-mode", "quorum-write", "session-timeout", "12s", "connect-timeout", "3s",
-                "operation-timeout", "4s", "request-timeout", "2s", "start-timeout", "5s", "digest", "carol:pw");
+                "operation-timeout", "4s", "request-timeout", "2s", "start-timeout", "5s", "digest", "carol:pw",
+                "max-response-size", "8MiB");
         try (MetadataStore store = new ZooKeeperMetadataStoreProvider().create(options(o));
              CuratorFramework asCarol = raw("carol:pw")) {
             MetadataKey k = new MetadataKey("docs", "k");
@@ -275,6 +285,8 @@ class ZooKeeperMetadataStoreTest {
             assertThat(client.getZookeeperClient().getRetryPolicy()).hasToString("BoundedRetryPolicy[bound=4000ms]");
             assertThat(client.getZookeeperClient().getZooKeeper().getClientConfig()
                     .getLong(ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, 0)).isEqualTo(2000);
+            assertThat(client.getZookeeperClient().getZooKeeper().getClientConfig()
+                    .getInt("jute.maxbuffer", 0)).isEqualTo(8 << 20);
             assertThat(store.callTimeBound()).as("connect + operation + request timeouts + 1 s")
                     .hasValue(Duration.ofSeconds(3 + 4 + 2 + 1));
         }
