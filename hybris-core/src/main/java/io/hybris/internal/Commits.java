@@ -6,6 +6,7 @@ package io.hybris.internal;
 
 import io.hybris.HybrisListener;
 import io.hybris.HybrisListener.ConflictResolution;
+import io.hybris.InvalidRequestException;
 import io.hybris.TransactionAbortedException;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;
@@ -24,9 +25,10 @@ import java.util.Map;
  * that retried a request after a lost connection); a newer stored timestamp means this write was overwritten (and
  * is complete); an older one means retry against the new version. Then the version actually replaced is collected.
  *
- * <p>Only a lost race is a definite failure, and only then are a write's copies deleted at once. Any other
- * exception (interrupt, deadline, lost connection, close) leaves the outcome unknown: the update may have been
- * sent and may commit, so the copies stay for the orphan sweep, which checks metadata before deleting.
+ * <p>Only a lost race, or an update the store refused before sending it ({@link InvalidRequestException}, e.g.
+ * larger than its servers accept), is a definite failure, and only then are a write's copies deleted at once. Any
+ * other exception (interrupt, deadline, lost connection, close) leaves the outcome unknown: the update may have
+ * been sent and may commit, so the copies stay for the orphan sweep, which checks metadata before deleting.
  * Thread-safe.
  */
 final class Commits {
@@ -59,6 +61,11 @@ final class Commits {
                 metadata.committed(mk, meta);
                 gc.collectSuperseded(mk.container(), mk.key(), replaced.meta());
                 return;
+            } catch (InvalidRequestException refused) {
+                if (objectKey != null) {
+                    gc.deleteWritten(objectKey, meta); // never sent: nothing can reference the copies
+                }
+                throw refused;
             } catch (VersionConflictException conflict) {
                 Current now = metadata.read(mk, d);
                 if (isOurs(now.meta(), meta)) {
@@ -105,6 +112,9 @@ final class Commits {
                         + container);
                 replaced.forEach((k, c) -> gc.collectSuperseded(container, k, c.meta()));
                 return;
+            } catch (InvalidRequestException refused) {
+                written.forEach((k, m) -> gc.deleteWritten(objectKeys.get(k), m)); // never sent
+                throw refused;
             } catch (VersionConflictException conflict) {
                 // the update is atomic: our identity on any one key proves the whole transaction landed (a store
                 // that retried a request after a lost answer), even if a newer write has since replaced another key

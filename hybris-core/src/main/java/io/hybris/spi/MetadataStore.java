@@ -48,6 +48,9 @@ public interface MetadataStore extends AutoCloseable {
      * Writes {@code update.value()} if the key's version is {@code update.expectedVersion()}.
      *
      * @throws VersionConflictException if the version differs (nothing was written)
+     * @throws io.hybris.InvalidRequestException if the store refuses the update before sending it, e.g. larger than
+     *                                           its servers accept (nothing was written; Hybris then deletes the
+     *                                           write's copies at once, as after a lost race)
      */
     void conditionalUpdate(MetadataUpdate update) throws VersionConflictException;
 
@@ -57,6 +60,9 @@ public interface MetadataStore extends AutoCloseable {
      * empty list is a no-op.
      *
      * @throws VersionConflictException if any version differs (nothing was written)
+     * @throws io.hybris.InvalidRequestException if the store refuses the updates before sending them: more than
+     *                                           {@link #maxAtomicUpdates()}, or larger than its servers accept
+     *                                           (nothing was written)
      */
     void conditionalUpdateAll(List<MetadataUpdate> updates) throws VersionConflictException;
 

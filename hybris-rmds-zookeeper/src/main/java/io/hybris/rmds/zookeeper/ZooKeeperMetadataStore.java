@@ -151,7 +151,9 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         this.readMode = s.readMode();
         this.description = s.describe();
         this.changeLog = new ZooKeeperChangeLog(session, s.root(), description, s.changesRetention());
-        this.writes = new ZooKeeperWrites(session, layout, changeLog);
+        String requestSizeKey = s.key(ZooKeeperMetadataStoreProvider.MAX_REQUEST_SIZE.name());
+        this.writes = new ZooKeeperWrites(session, layout, changeLog,
+                new RequestSize(s.maxRequestSize(), s.connect(), requestSizeKey));
     }
 
     /** A builder with the defaults of {@link ZooKeeperMetadataStoreProvider#OPTIONS}; connect is required. */
@@ -426,6 +428,7 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         Duration startTimeout = ZooKeeperMetadataStoreProvider.START_TIMEOUT.defaultValue().orElseThrow();
         String digest;
         long maxResponseSize = ZooKeeperMetadataStoreProvider.MAX_RESPONSE_SIZE.defaultValue().orElseThrow();
+        long maxRequestSize = ZooKeeperMetadataStoreProvider.MAX_REQUEST_SIZE.defaultValue().orElseThrow();
         int changesRetention = ZooKeeperMetadataStoreProvider.CHANGES_RETENTION.defaultValue().orElseThrow();
         Function<String, String> keyNames = name -> name;
         String description;
@@ -510,6 +513,16 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
          */
         public Builder maxResponseSize(long maxResponseSize) {
             this.maxResponseSize = maxResponseSize;
+            return this;
+        }
+
+        /**
+         * The largest request the servers accept, in bytes: their {@code jute.maxbuffer}, 4 KiB to 1 GiB; default
+         * 1,048,575 (ZooKeeper's default). A larger update is refused with
+         * {@link io.hybris.InvalidRequestException} before it is sent.
+         */
+        public Builder maxRequestSize(long maxRequestSize) {
+            this.maxRequestSize = maxRequestSize;
             return this;
         }
 

@@ -66,6 +66,13 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
             + " the listing fails. Memory is taken only by responses that large").defaultText("`64MiB`")
             .between(1L << 20, 1L << 30, " bytes (1MiB to 1GiB)");
 
+    static final Option<Long> MAX_REQUEST_SIZE = Option.size("max-request-size", 1_048_575L, "the largest request"
+            + " the servers accept: their `jute.maxbuffer` (1 MiB - 1 byte unless set on every server). An update"
+            + " larger than this (a TPUT of many keys with large application metadata, whose change-log record repeats"
+            + " each key's metadata) is refused with `InvalidRequestException` before it is sent; a server would close"
+            + " the connection instead, failing the calls in flight on it").between(4096L, 1L << 30,
+            " bytes (4KiB to 1GiB)");
+
     static final Option<Integer> CHANGES_RETENTION = StandardOptions.CHANGES_RETENTION.between(1, 50_000,
             " (ZooKeeper lists a log's children in one response, bounded by jute.maxbuffer)");
 
@@ -74,7 +81,8 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
      * embedded ZooKeeper (module {@code hybris-rmds-zookeeper-embedded}).
      */
     public static final OptionSet CLIENT = OptionSet.of(ROOT, READ_MODE, SESSION_TIMEOUT, CONNECT_TIMEOUT,
-            OPERATION_TIMEOUT, REQUEST_TIMEOUT, START_TIMEOUT, DIGEST, MAX_RESPONSE_SIZE, CHANGES_RETENTION);
+            OPERATION_TIMEOUT, REQUEST_TIMEOUT, START_TIMEOUT, DIGEST, MAX_RESPONSE_SIZE, MAX_REQUEST_SIZE,
+            CHANGES_RETENTION);
 
     /** Every option of this provider, in the order of its documentation. */
     public static final OptionSet OPTIONS = OptionSet.of(CONNECT).with(CLIENT.options().toArray(Option<?>[]::new));
@@ -141,6 +149,7 @@ public final class ZooKeeperMetadataStoreProvider implements MetadataStoreProvid
         START_TIMEOUT.find(o).ifPresent(b::startTimeout);
         DIGEST.find(o).ifPresent(b::digest);
         MAX_RESPONSE_SIZE.find(o).ifPresent(b::maxResponseSize);
+        MAX_REQUEST_SIZE.find(o).ifPresent(b::maxRequestSize);
         CHANGES_RETENTION.find(o).ifPresent(b::changesRetention);
         return b;
     }

@@ -14,6 +14,7 @@ import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.CONNECT_TI
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.OPERATION_TIMEOUT;
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.REQUEST_TIMEOUT;
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.CHANGES_RETENTION;
+import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.MAX_REQUEST_SIZE;
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.MAX_RESPONSE_SIZE;
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.SESSION_TIMEOUT;
 import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.START_TIMEOUT;
@@ -26,13 +27,14 @@ import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.START_TIME
  * @param operationTimeout the effective operation timeout (the connect timeout unless set)
  * @param requestTimeout   ZooKeeper's {@code zookeeper.request.timeout}: the longest one request waits for its answer
  * @param maxResponseSize  the client's {@code jute.maxbuffer}: the largest response it accepts, in bytes
+ * @param maxRequestSize   the servers' {@code jute.maxbuffer}: the largest request they accept, in bytes
  * @param keyNames         names options in messages (full property keys when the store comes from a configuration)
  * @param description      replaces "ZooKeeper at &lt;connect&gt;" in the description, or null
  * @param owned            closed after the client, or null
  */
 record ZooKeeperSettings(String connect, String root, ZooKeeperMetadataStore.ReadMode readMode,
                          Duration sessionTimeout, Duration connectTimeout, Duration operationTimeout,
-                         Duration requestTimeout, Duration startTimeout, String digest, long maxResponseSize,
+                         Duration requestTimeout, Duration startTimeout, String digest, long maxResponseSize, long maxRequestSize,
                          int changesRetention, Function<String, String> keyNames,
                          String description, AutoCloseable owned) {
 
@@ -59,9 +61,10 @@ record ZooKeeperSettings(String connect, String root, ZooKeeperMetadataStore.Rea
                     + " must have the form user:password (value not shown: it is a secret)");
         }
         long maxResponse = MAX_RESPONSE_SIZE.check(keys.apply(MAX_RESPONSE_SIZE.name()), b.maxResponseSize);
+        long maxRequest = MAX_REQUEST_SIZE.check(keys.apply(MAX_REQUEST_SIZE.name()), b.maxRequestSize);
         int retention = CHANGES_RETENTION.check(keys.apply(CHANGES_RETENTION.name()), b.changesRetention);
         return new ZooKeeperSettings(connect, b.root, b.readMode, session, connectTimeout, operationTimeout, request, start,
-                b.digest, maxResponse, retention, keys, b.description, b.owned);
+                b.digest, maxResponse, maxRequest, retention, keys, b.description, b.owned);
     }
 
     /** The full property key (or the bare name) of an option, for messages. */

@@ -4,6 +4,7 @@
  */
 package io.hybris.rmds.zookeeper;
 
+import io.hybris.InvalidRequestException;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.VersionConflictException;
@@ -22,17 +23,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * The conditional updates of a {@link ZooKeeperMetadataStore}: each is one {@code multi} of the keys' creates
  * ({@link io.hybris.spi.MetadataVersion#ABSENT}) or version-checked {@code setData}s and the sequential create of
  * the commit's change-log record ({@link ZooKeeperChangeLog}), so a commit and its record land together or not at
- * all. Thread-safe.
+ * all; one larger than the servers accept is refused before it is sent ({@link RequestSize}). Thread-safe.
  */
 final class ZooKeeperWrites {
     private final ZooKeeperSession session;
     private final CuratorFramework client;
     private final ZooKeeperLayout layout;
     private final ZooKeeperChangeLog log;
+    private final RequestSize size;
     private final Set<String> knownContainers = ConcurrentHashMap.newKeySet();
 
-    ZooKeeperWrites(ZooKeeperSession session, ZooKeeperLayout layout, ZooKeeperChangeLog log) {
+    ZooKeeperWrites(ZooKeeperSession session, ZooKeeperLayout layout, ZooKeeperChangeLog log, RequestSize size) {
         this.session = session;
+        this.size = size;
         this.client = session.client();
         this.layout = layout;
         this.log = log;
@@ -66,12 +69,13 @@ final class ZooKeeperWrites {
                     }
                 }
                 ops.addAll(log.appendOperations(updates));
+                size.check(updates, ops, operation + " of " + what);
                 session.deadline().beforeRequest(operation, what);
                 client.transaction().forOperations(ops);
                 log.committed(updates);
                 return;
-            } catch (VersionConflictException e) {
-                throw e;
+            } catch (VersionConflictException | InvalidRequestException e) {
+                throw e; // a conflict, or a request refused before it was sent: nothing written either way
             } catch (KeeperException e) {
                 int failed = ZooKeeperLayout.failedOp(e);
                 KeeperException.Code code = e.code();

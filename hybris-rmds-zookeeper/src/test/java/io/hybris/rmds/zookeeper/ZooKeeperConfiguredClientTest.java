@@ -36,7 +36,7 @@ class ZooKeeperConfiguredClientTest extends ConfiguredClientContract {
                 "digest", List.of("sync", "quorum-write", "local"),
                 Set.of("connect", "root", "read-mode", "session-timeout", "connect-timeout", "connection-timeout",
                         "operation-timeout", "request-timeout", "start-timeout", "digest", "max-response-size",
-                        "changes-retention"),
+                        "max-request-size", "changes-retention"),
                 ZooKeeperMetadataStoreProvider.class);
     }
 

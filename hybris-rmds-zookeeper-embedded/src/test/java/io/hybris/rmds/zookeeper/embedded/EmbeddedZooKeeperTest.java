@@ -100,7 +100,8 @@ class EmbeddedZooKeeperTest {
                 .isInstanceOf(EmbeddedZooKeeperMetadataStoreProvider.class)
                 .satisfies(p -> assertThat(p.optionNames()).containsExactlyInAnyOrder("data-dir", "port", "root",
                         "read-mode", "session-timeout", "connect-timeout", "connection-timeout", "operation-timeout",
-                        "request-timeout", "start-timeout", "digest", "max-response-size", "changes-retention"));
+                        "request-timeout", "start-timeout", "digest", "max-response-size", "max-request-size",
+                        "changes-retention"));
         assertThat(found).as("the external-ensemble provider comes along")
                 .anySatisfy(p -> assertThat(p).isInstanceOf(ZooKeeperMetadataStoreProvider.class));
     }
