@@ -103,12 +103,7 @@ class ZooKeeperLargeContainerTest {
 
     @Test
     void pagesSeeKeysCreatedDeletedAndUpdatedSinceTheFirstPage() throws Exception {
-        String root = "/paging-" + ROOTS.incrementAndGet();
-        create(root);
-        create(root + "/c");
-        for (int i = 0; i < 30; i++) {
-            create(root + "/c/" + key(i));
-        }
+        String root = rootWithContainer("/paging-", "", 30);
         try (ZooKeeperMetadataStore store = builder(server.getConnectString()).root(root).build()) {
             MetadataPage first = store.list("c", "", null, 10);
             assertThat(keys(first)).containsExactly(key(0), key(1), key(2), key(3), key(4), key(5), key(6),
@@ -129,12 +124,7 @@ class ZooKeeperLargeContainerTest {
 
     @Test
     void aContainerDeletedAndCreatedAgainWithAsManyChildrenIsListedAfresh() throws Exception {
-        String root = "/recreated-" + ROOTS.incrementAndGet();
-        create(root);
-        create(root + "/c");
-        for (int i = 0; i < 30; i++) {
-            create(root + "/c/a" + key(i));
-        }
+        String root = rootWithContainer("/recreated-", "a", 30);
         try (ZooKeeperMetadataStore store = builder(server.getConnectString()).root(root).build()) {
             assertThat(keys(store.list("c", "", null, 10))).hasSize(10).allMatch(k -> k.startsWith("a"));
 
@@ -200,6 +190,17 @@ class ZooKeeperLargeContainerTest {
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A new root whose container {@code c} holds {@code keys} keys named {@code namePrefix + key(i)}. */
+    private static String rootWithContainer(String rootPrefix, String namePrefix, int keys) throws Exception {
+        String root = rootPrefix + ROOTS.incrementAndGet();
+        create(root);
+        create(root + "/c");
+        for (int i = 0; i < keys; i++) {
+            create(root + "/c/" + namePrefix + key(i));
+        }
+        return root;
     }
 
     private static void create(String path) throws Exception {
