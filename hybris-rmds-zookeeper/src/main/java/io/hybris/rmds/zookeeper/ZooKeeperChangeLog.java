@@ -14,6 +14,7 @@ import io.hybris.spi.support.MetadataPaging;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
@@ -26,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.LongStream;
 
 /**
  * The change logs of a {@link ZooKeeperMetadataStore}: container {@code c}'s log is the znode
@@ -40,6 +42,8 @@ final class ZooKeeperChangeLog implements AutoCloseable {
     static final String DIRECTORY = ".changes";
     private static final String CHILD = "c-";
     private static final int MAX_PIPELINED_READS = 256;
+    /** How many sequence numbers beyond a page a read may try instead of listing the log. */
+    private static final int RANGE_SLACK = 256;
     /** Records a compaction deletes in one multi (about 60 bytes each in the request). */
     private static final int DELETE_BATCH = 250;
 
@@ -109,6 +113,13 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         updates.stream().map(u -> u.key().container()).distinct().forEach(compaction::committed);
     }
 
+    /**
+     * Up to {@code limit} commits from sequence {@code from}. A reader that has caught up (the usual case: a
+     * subscriber woken by a commit) reads the few sequence numbers that can exist, without listing the log: ZooKeeper
+     * names a sequential child after its parent's {@code cversion} when creating it, and every child created or
+     * deleted raises that, so no record's sequence number (the name's plus one) exceeds the log znode's current
+     * {@code cversion}. A reader further behind lists the log's children, up to its retention.
+     */
     MetadataChangePage changes(String container, long from, int limit) {
         MetadataPaging.checkLimit(limit);
         session.checkOpen();
@@ -116,13 +127,20 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         String log = path(container);
         try {
             session.beforeRead();
-            List<Long> sequences = sequences(client.getChildren().forPath(log));
-            List<Long> wanted = sequences.stream().filter(s -> s >= from).sorted().toList();
-            boolean more = wanted.size() > limit;
-            List<Long> page = wanted.subList(0, Math.min(limit, wanted.size()));
-            List<MetadataChange> changes = new ArrayList<>(page.size());
-            for (int i = 0; i < page.size(); i += MAX_PIPELINED_READS) {
-                List<Long> batch = page.subList(i, Math.min(page.size(), i + MAX_PIPELINED_READS));
+            Stat stat = client.checkExists().forPath(log);
+            if (stat == null) {
+                return new MetadataChangePage(List.of(), 0, false);
+            }
+            long newest = stat.getCversion();
+            List<Long> candidates = newest >= 0 && newest - from < (long) limit + RANGE_SLACK
+                    ? LongStream.rangeClosed(Math.max(from, 1), newest).boxed().toList()
+                    : sequences(client.getChildren().forPath(log)).stream().filter(s -> s >= from).sorted().toList();
+            List<MetadataChange> changes = new ArrayList<>(Math.min(limit, candidates.size()));
+            int next = 0;
+            while (changes.size() < limit && next < candidates.size()) {
+                int n = Math.min(Math.min(MAX_PIPELINED_READS, limit - changes.size()), candidates.size() - next);
+                List<Long> batch = candidates.subList(next, next + n);
+                next += n;
                 List<CompletableFuture<CuratorEvent>> reads = new ArrayList<>(batch.size());
                 for (long s : batch) {
                     reads.add(session.getDataInBackground(child(log, s)));
@@ -131,7 +149,9 @@ final class ZooKeeperChangeLog implements AutoCloseable {
                     CuratorEvent event = session.await(reads.get(j), "read", what);
                     KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
                     if (code == KeeperException.Code.NONODE) {
-                        continue; // compacted since getChildren: the marker read below covers it
+                        // no record by that number: compacted since (the marker read below covers it), or a number
+                        // a deletion used
+                        continue;
                     }
                     if (code != KeeperException.Code.OK) {
                         throw session.failure("read", what, KeeperException.create(code, child(log, batch.get(j))));
@@ -140,7 +160,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
                             child(log, batch.get(j)) + " on " + description));
                 }
             }
-            return new MetadataChangePage(changes, readMarker(log), more);
+            return new MetadataChangePage(changes, readMarker(log), next < candidates.size());
         } catch (KeeperException.NoNodeException e) {
             return new MetadataChangePage(List.of(), 0, false);
         } catch (Exception e) {
@@ -163,9 +183,58 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         }
     }
 
+    /**
+     * Watches the log for a record at or after {@code from}. A persistent watch on the log znode (ZooKeeper 3.6+)
+     * sees every child created or deleted without listing the children, and the check for a record already there
+     * reads the few sequence numbers that can hold one (as {@link #changes}); the watch fires once and is then
+     * removed from the server. A server without persistent watches gets a child watch set by listing the log.
+     */
     Subscription watch(String container, long from, Runnable onChange) {
         session.checkOpen();
         String log = path(container);
+        ZooKeeperWatch watch = new ZooKeeperWatch(session, description, log, onChange, true, true);
+        try {
+            try {
+                client.watchers().add().withMode(AddWatchMode.PERSISTENT).usingWatcher(watch).forPath(log);
+            } catch (KeeperException.UnimplementedException olderServer) {
+                return watchByListing(log, from, onChange);
+            }
+            // set first, checked after: a record created in between is seen by one or the other
+            Stat stat = client.checkExists().forPath(log);
+            if (stat != null && hasRecordFrom(log, stat.getCversion(), from)) {
+                watch.fire();
+            }
+            return watch; // a log not created yet: the watch fires when it is
+        } catch (Exception e) {
+            watch.cancel();
+            throw session.failure("watch", "change log of container " + container, e);
+        }
+    }
+
+    /** Whether a record at or after {@code from} exists; {@code newest} is the log znode's cversion. */
+    private boolean hasRecordFrom(String log, long newest, long from) throws Exception {
+        if (newest < from) {
+            return false; // no record's number exceeds the cversion (see changes)
+        }
+        if (newest < 0 || newest - from >= RANGE_SLACK) {
+            return sequences(client.getChildren().forPath(log)).stream().anyMatch(s -> s >= from);
+        }
+        List<CompletableFuture<CuratorEvent>> probes = new ArrayList<>();
+        for (long s = Math.max(from, 1); s <= newest; s++) {
+            CompletableFuture<CuratorEvent> probe = new CompletableFuture<>();
+            client.checkExists().inBackground((c, event) -> probe.complete(event)).forPath(child(log, s));
+            probes.add(probe);
+        }
+        boolean found = false;
+        for (CompletableFuture<CuratorEvent> probe : probes) {
+            CuratorEvent event = session.await(probe, "watch", "change log " + log);
+            found |= event.getResultCode() == KeeperException.Code.OK.intValue();
+        }
+        return found;
+    }
+
+    /** {@link #watch} on a server without persistent watches: a child watch, set by listing the log. */
+    private Subscription watchByListing(String log, long from, Runnable onChange) throws Exception {
         ZooKeeperWatch watch = new ZooKeeperWatch(session, description, log, onChange, true);
         try {
             List<String> children;
@@ -184,7 +253,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             return watch;
         } catch (Exception e) {
             watch.cancel();
-            throw session.failure("watch", "change log of container " + container, e);
+            throw e;
         }
     }
 
