@@ -6,6 +6,7 @@ package io.hybris.benchmarks;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -23,13 +24,16 @@ import java.util.function.Consumer;
  * the watch to fire. That is the least a log follower does.
  *
  * <p>With {@code hybrisReads} it makes the reads Hybris's subscription makes per notification instead
- * (ZooKeeperChangeLog.changes then .watch): a {@code sync} (awaited), {@code getChildren} without a watch, the
- * records, the log znode's data (the compaction marker), delivery, and only then {@code getChildren} with a watch
- * to wait on — so the difference between the two baselines is the cost of those reads, and the rest of Hybris's
- * time is its own work.
+ * (ZooKeeperChangeLog.changes then .watch): a {@code sync} (awaited), an {@code exists} of the log znode (its
+ * {@code cversion} bounds the children's numbers), the records of the numbers after the last delivered up to it
+ * (NONODE: none by that number), the log znode's data (the compaction marker), delivery, and only then a persistent
+ * watch on the log znode, an {@code exists} and the same bounded check for a record already there, the watch
+ * removed in the background once it fired — so the difference between the two baselines is the cost of those
+ * reads, and the rest of Hybris's time is its own work.
  */
 final class ZooKeeperLogFollower implements Runnable, Watcher {
     private static final long RECHECK_MILLIS = 30_000; // as ChangeSubscriber: a re-read in case a watch was lost
+    private static final int RANGE = 512; // as ZooKeeperChangeLog: numbers read instead of listing the log
 
     private final CuratorFramework client;
     private final String log;
@@ -69,10 +73,12 @@ final class ZooKeeperLogFollower implements Runnable, Watcher {
                     CompletableFuture<CuratorEvent> synced = new CompletableFuture<>();
                     client.sync().inBackground((c, e) -> synced.complete(e)).forPath(log);
                     synced.get(30, TimeUnit.SECONDS);
-                    List<byte[]> records = read(client.getChildren().forPath(log));
+                    List<byte[]> records = readUpTo(client.checkExists().forPath(log).getCversion() - 1);
                     client.getData().forPath(log); // the compaction marker
                     records.forEach(deliver);
-                    if (!newer(client.getChildren().usingWatcher(this).forPath(log)).isEmpty()) {
+                    client.watchers().add().withMode(AddWatchMode.PERSISTENT).usingWatcher(this).forPath(log);
+                    if (anyAfterLast(client.checkExists().forPath(log).getCversion() - 1)) {
+                        removeWatch();
                         continue; // as ZooKeeperChangeLog.watch: a commit already there fires at once
                     }
                 } else {
@@ -119,6 +125,60 @@ final class ZooKeeperLogFollower implements Runnable, Watcher {
         return records;
     }
 
+    /** The records numbered after the last delivered up to {@code newest}, skipping numbers without one. */
+    private List<byte[]> readUpTo(long newest) throws Exception {
+        if (newest - last > RANGE) {
+            return read(client.getChildren().forPath(log));
+        }
+        List<CompletableFuture<CuratorEvent>> reads = new ArrayList<>();
+        for (long n = last + 1; n <= newest; n++) {
+            CompletableFuture<CuratorEvent> r = new CompletableFuture<>();
+            client.getData().inBackground((cl, e) -> r.complete(e)).forPath(child(n));
+            reads.add(r);
+        }
+        List<byte[]> records = new ArrayList<>(reads.size());
+        long n = last;
+        for (CompletableFuture<CuratorEvent> read : reads) {
+            n++;
+            CuratorEvent e = read.get(30, TimeUnit.SECONDS);
+            if (e.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+                continue;
+            }
+            if (e.getResultCode() != KeeperException.Code.OK.intValue()) {
+                throw KeeperException.create(KeeperException.Code.get(e.getResultCode()), e.getPath());
+            }
+            records.add(e.getData());
+            last = n;
+        }
+        return records;
+    }
+
+    /** Whether a record numbered after the last delivered, up to {@code newest}, exists. */
+    private boolean anyAfterLast(long newest) throws Exception {
+        if (newest - last > RANGE) {
+            return !newer(client.getChildren().forPath(log)).isEmpty();
+        }
+        List<CompletableFuture<CuratorEvent>> probes = new ArrayList<>();
+        for (long n = last + 1; n <= newest; n++) {
+            CompletableFuture<CuratorEvent> r = new CompletableFuture<>();
+            client.checkExists().inBackground((cl, e) -> r.complete(e)).forPath(child(n));
+            probes.add(r);
+        }
+        boolean found = false;
+        for (CompletableFuture<CuratorEvent> probe : probes) {
+            found |= probe.get(30, TimeUnit.SECONDS).getResultCode() == KeeperException.Code.OK.intValue();
+        }
+        return found;
+    }
+
+    private void removeWatch() throws Exception {
+        client.watchers().remove(this).ofType(Watcher.WatcherType.Any).locally().inBackground().forPath(log);
+    }
+
+    private String child(long suffix) {
+        return log + "/c-" + String.format("%010d", suffix);
+    }
+
     private static long suffix(String child) {
         return Long.parseLong(child.substring(child.length() - 10));
     }
@@ -126,8 +186,16 @@ final class ZooKeeperLogFollower implements Runnable, Watcher {
     @Override
     public void process(WatchedEvent event) {
         if (event.getType() == Event.EventType.NodeChildrenChanged
+                || (hybrisReads && event.getType() == Event.EventType.NodeDataChanged)
                 || event.getState() == Event.KeeperState.Expired) {
             synchronized (lock) {
+                if (hybrisReads && !signalled) {
+                    try {
+                        removeWatch(); // as ZooKeeperWatch: a persistent watch fires once, then goes
+                    } catch (Exception e) {
+                        failed.accept(e);
+                    }
+                }
                 signalled = true;
                 lock.notifyAll();
             }
