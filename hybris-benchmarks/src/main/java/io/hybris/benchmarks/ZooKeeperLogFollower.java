@@ -6,7 +6,6 @@ package io.hybris.benchmarks;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
-import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -26,9 +25,8 @@ import java.util.function.Consumer;
  * <p>With {@code hybrisReads} it makes the reads Hybris's subscription makes per notification instead
  * (ZooKeeperChangeLog.changes then .watch): a {@code sync} (awaited), an {@code exists} of the log znode (its
  * {@code cversion} bounds the children's numbers), the records of the numbers after the last delivered up to it
- * (NONODE: none by that number), the log znode's data (the compaction marker), delivery, and only then a persistent
- * watch on the log znode, an {@code exists} and the same bounded check for a record already there, the watch
- * removed in the background once it fired — so the difference between the two baselines is the cost of those
+ * (NONODE: none by that number), the log znode's data (the compaction marker), delivery, and only then
+ * {@code getChildren} with a watch to wait on — so the difference between the two baselines is the cost of those
  * reads, and the rest of Hybris's time is its own work.
  */
 final class ZooKeeperLogFollower implements Runnable, Watcher {
@@ -76,9 +74,7 @@ final class ZooKeeperLogFollower implements Runnable, Watcher {
                     List<byte[]> records = readUpTo(client.checkExists().forPath(log).getCversion() - 1);
                     client.getData().forPath(log); // the compaction marker
                     records.forEach(deliver);
-                    client.watchers().add().withMode(AddWatchMode.PERSISTENT).usingWatcher(this).forPath(log);
-                    if (anyAfterLast(client.checkExists().forPath(log).getCversion() - 1)) {
-                        removeWatch();
+                    if (!newer(client.getChildren().usingWatcher(this).forPath(log)).isEmpty()) {
                         continue; // as ZooKeeperChangeLog.watch: a commit already there fires at once
                     }
                 } else {
@@ -153,28 +149,6 @@ final class ZooKeeperLogFollower implements Runnable, Watcher {
         return records;
     }
 
-    /** Whether a record numbered after the last delivered, up to {@code newest}, exists. */
-    private boolean anyAfterLast(long newest) throws Exception {
-        if (newest - last > RANGE) {
-            return !newer(client.getChildren().forPath(log)).isEmpty();
-        }
-        List<CompletableFuture<CuratorEvent>> probes = new ArrayList<>();
-        for (long n = last + 1; n <= newest; n++) {
-            CompletableFuture<CuratorEvent> r = new CompletableFuture<>();
-            client.checkExists().inBackground((cl, e) -> r.complete(e)).forPath(child(n));
-            probes.add(r);
-        }
-        boolean found = false;
-        for (CompletableFuture<CuratorEvent> probe : probes) {
-            found |= probe.get(30, TimeUnit.SECONDS).getResultCode() == KeeperException.Code.OK.intValue();
-        }
-        return found;
-    }
-
-    private void removeWatch() throws Exception {
-        client.watchers().remove(this).ofType(Watcher.WatcherType.Any).locally().inBackground().forPath(log);
-    }
-
     private String child(long suffix) {
         return log + "/c-" + String.format("%010d", suffix);
     }
@@ -186,16 +160,8 @@ final class ZooKeeperLogFollower implements Runnable, Watcher {
     @Override
     public void process(WatchedEvent event) {
         if (event.getType() == Event.EventType.NodeChildrenChanged
-                || (hybrisReads && event.getType() == Event.EventType.NodeDataChanged)
                 || event.getState() == Event.KeeperState.Expired) {
             synchronized (lock) {
-                if (hybrisReads && !signalled) {
-                    try {
-                        removeWatch(); // as ZooKeeperWatch: a persistent watch fires once, then goes
-                    } catch (Exception e) {
-                        failed.accept(e);
-                    }
-                }
                 signalled = true;
                 lock.notifyAll();
             }

@@ -14,7 +14,6 @@ import io.hybris.spi.support.MetadataPaging;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorOp;
-import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
@@ -183,58 +182,9 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         }
     }
 
-    /**
-     * Watches the log for a record at or after {@code from}. A persistent watch on the log znode (ZooKeeper 3.6+)
-     * sees every child created or deleted without listing the children, and the check for a record already there
-     * reads the few sequence numbers that can hold one (as {@link #changes}); the watch fires once and is then
-     * removed from the server. A server without persistent watches gets a child watch set by listing the log.
-     */
     Subscription watch(String container, long from, Runnable onChange) {
         session.checkOpen();
         String log = path(container);
-        ZooKeeperWatch watch = new ZooKeeperWatch(session, description, log, onChange, true, true);
-        try {
-            try {
-                client.watchers().add().withMode(AddWatchMode.PERSISTENT).usingWatcher(watch).forPath(log);
-            } catch (KeeperException.UnimplementedException olderServer) {
-                return watchByListing(log, from, onChange);
-            }
-            // set first, checked after: a record created in between is seen by one or the other
-            Stat stat = client.checkExists().forPath(log);
-            if (stat != null && hasRecordFrom(log, stat.getCversion(), from)) {
-                watch.fire();
-            }
-            return watch; // a log not created yet: the watch fires when it is
-        } catch (Exception e) {
-            watch.cancel();
-            throw session.failure("watch", "change log of container " + container, e);
-        }
-    }
-
-    /** Whether a record at or after {@code from} exists; {@code newest} is the log znode's cversion. */
-    private boolean hasRecordFrom(String log, long newest, long from) throws Exception {
-        if (newest < from) {
-            return false; // no record's number exceeds the cversion (see changes)
-        }
-        if (newest < 0 || newest - from >= RANGE_SLACK) {
-            return sequences(client.getChildren().forPath(log)).stream().anyMatch(s -> s >= from);
-        }
-        List<CompletableFuture<CuratorEvent>> probes = new ArrayList<>();
-        for (long s = Math.max(from, 1); s <= newest; s++) {
-            CompletableFuture<CuratorEvent> probe = new CompletableFuture<>();
-            client.checkExists().inBackground((c, event) -> probe.complete(event)).forPath(child(log, s));
-            probes.add(probe);
-        }
-        boolean found = false;
-        for (CompletableFuture<CuratorEvent> probe : probes) {
-            CuratorEvent event = session.await(probe, "watch", "change log " + log);
-            found |= event.getResultCode() == KeeperException.Code.OK.intValue();
-        }
-        return found;
-    }
-
-    /** {@link #watch} on a server without persistent watches: a child watch, set by listing the log. */
-    private Subscription watchByListing(String log, long from, Runnable onChange) throws Exception {
         ZooKeeperWatch watch = new ZooKeeperWatch(session, description, log, onChange, true);
         try {
             List<String> children;
@@ -253,7 +203,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             return watch;
         } catch (Exception e) {
             watch.cancel();
-            throw e;
+            throw session.failure("watch", "change log of container " + container, e);
         }
     }
 

@@ -13,9 +13,9 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A watch of a {@link ZooKeeperMetadataStore}: a data (or exists, or persistent) watch that runs its callback at
- * most once, also when the session expires (the server forgets watches with the session); cancelling disarms it
- * and removes it from the server in the background, as firing does for a persistent watch.
+ * A watch of a {@link ZooKeeperMetadataStore}: a data (or exists) watch that runs its callback at most once, also
+ * when the session expires (the server forgets watches with the session); cancelling disarms it and removes it
+ * from the server in the background.
  */
 final class ZooKeeperWatch implements Watcher, Subscription {
     private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperMetadataStore.class);
@@ -26,7 +26,6 @@ final class ZooKeeperWatch implements Watcher, Subscription {
     private final Runnable onChange;
     private final AtomicBoolean done = new AtomicBoolean();
     private final boolean children;
-    private final boolean persistent;
 
     ZooKeeperWatch(ZooKeeperSession session, String description, String path, Runnable onChange) {
         this(session, description, path, onChange, false);
@@ -34,21 +33,11 @@ final class ZooKeeperWatch implements Watcher, Subscription {
 
     /** A watch that also fires when the node's children change ({@code children}: a change-log watch). */
     ZooKeeperWatch(ZooKeeperSession session, String description, String path, Runnable onChange, boolean children) {
-        this(session, description, path, onChange, children, false);
-    }
-
-    /**
-     * A watch that may be set as a persistent watch ({@code persistent}: ZooKeeper keeps it after it triggers), in
-     * which case firing also removes it from the server, so it still runs its callback once and then costs nothing.
-     */
-    ZooKeeperWatch(ZooKeeperSession session, String description, String path, Runnable onChange, boolean children,
-                   boolean persistent) {
         this.session = session;
         this.description = description;
         this.path = path;
         this.onChange = onChange;
         this.children = children;
-        this.persistent = persistent;
     }
 
     @Override
@@ -79,21 +68,12 @@ final class ZooKeeperWatch implements Watcher, Subscription {
             } catch (RuntimeException e) {
                 LOG.warn("{}: watch callback for {} threw", description, path, e);
             }
-            if (persistent) {
-                removeFromServer();
-            }
         }
     }
 
     @Override
     public void cancel() {
-        if (done.compareAndSet(false, true)) {
-            removeFromServer();
-        }
-    }
-
-    private void removeFromServer() {
-        if (session.isClosed()) {
+        if (!done.compareAndSet(false, true) || session.isClosed()) {
             return;
         }
         try {
