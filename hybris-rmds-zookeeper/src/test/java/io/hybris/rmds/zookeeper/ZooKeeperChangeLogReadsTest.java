@@ -10,17 +10,14 @@ import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.Subscription;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,22 +30,12 @@ import static org.awaitility.Awaitility.await;
  */
 class ZooKeeperChangeLogReadsTest {
     private static final int COMMITS = 3000;
-    private static final AtomicInteger ROOTS = new AtomicInteger();
-    private static TestingServer server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = new TestingServer(true);
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        server.close();
-    }
+    @RegisterExtension
+    static final InProcessZooKeeper ZK = new InProcessZooKeeper();
 
     @Test
     void aCaughtUpReaderReadsTheNewCommitsWithoutListingTheLog() throws Exception {
-        try (FreezableProxy proxy = new FreezableProxy("127.0.0.1", server.getPort());
+        try (FreezableProxy proxy = new FreezableProxy("127.0.0.1", ZK.port());
              ZooKeeperMetadataStore store = builder(proxy.address()).build()) {
             commit(store, "docs", 0, COMMITS);
             long latest = store.latestChange("docs");
@@ -73,7 +60,7 @@ class ZooKeeperChangeLogReadsTest {
 
     @Test
     void pagesReadAcrossTheNumbersCompactionUsedUp() {
-        try (ZooKeeperMetadataStore store = builder(server.getConnectString()).changesRetention(100).build()) {
+        try (ZooKeeperMetadataStore store = builder(ZK.connectString()).changesRetention(100).build()) {
             commit(store, "docs", 0, 600); // compacted every 10 commits down to 100: deletions use numbers up
             await().atMost(Duration.ofSeconds(20)).until(() -> store.changes("docs", 1, 1).compactedThrough() > 0);
             MetadataChangePage first = store.changes("docs", 1, 1);
@@ -110,7 +97,7 @@ class ZooKeeperChangeLogReadsTest {
 
     @Test
     void aWatchFromACommitAlreadyThereFiresAtOnce() {
-        try (ZooKeeperMetadataStore store = builder(server.getConnectString()).build()) {
+        try (ZooKeeperMetadataStore store = builder(ZK.connectString()).build()) {
             commit(store, "docs", 0, 3);
             CountDownLatch woken = new CountDownLatch(1);
             store.watchChanges("docs", 3, woken::countDown);
@@ -130,7 +117,7 @@ class ZooKeeperChangeLogReadsTest {
     }
 
     private static ZooKeeperMetadataStore.Builder builder(String connect) {
-        return ZooKeeperMetadataStore.builder().connect(connect).root("/feed-" + ROOTS.incrementAndGet())
+        return ZooKeeperMetadataStore.builder().connect(connect).root(ZK.uniqueRoot("/feed-"))
                 .connectTimeout(Duration.ofSeconds(5));
     }
 }

@@ -11,27 +11,14 @@ import io.hybris.testkit.ConditionalWriteContract;
 import io.hybris.testkit.HybrisContract;
 import io.hybris.testkit.ScrubContract;
 import io.hybris.testkit.StreamingContract;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.util.concurrent.atomic.AtomicInteger;
 
 /** The end-to-end protocol suite over a real (in-process) ZooKeeper server. */
 class ZooKeeperHybrisContractTest extends HybrisContract {
-    private static TestingServer server;
-    private static final AtomicInteger ROOTS = new AtomicInteger();
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = new TestingServer(true);
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        server.close();
-    }
+    @RegisterExtension
+    static final InProcessZooKeeper ZK = new InProcessZooKeeper();
 
     @Override
     protected MetadataStore newMetadataStore() {
@@ -40,8 +27,8 @@ class ZooKeeperHybrisContractTest extends HybrisContract {
 
     MetadataStore newMetadataStore(int changesRetention) {
         return ZooKeeperMetadataStore.builder()
-                .connect(server.getConnectString())
-                .root("/e2e-" + ROOTS.incrementAndGet())
+                .connect(ZK.connectString())
+                .root(ZK.uniqueRoot("/e2e-"))
                 .changesRetention(changesRetention)
                 .build();
     }

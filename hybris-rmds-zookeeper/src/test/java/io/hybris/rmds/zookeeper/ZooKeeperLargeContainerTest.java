@@ -7,7 +7,6 @@ package io.hybris.rmds.zookeeper;
 import io.hybris.MetadataUnavailableException;
 import io.hybris.spi.MetadataEntry;
 import io.hybris.spi.MetadataPage;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
@@ -15,6 +14,7 @@ import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -36,14 +35,13 @@ class ZooKeeperLargeContainerTest {
     /** 40,000 keys of 40 characters: a children listing of about 1.8 MB, over ZooKeeper's 1 MiB default. */
     private static final int LARGE = 40_000;
     private static final String LARGE_ROOT = "/large";
-    private static final AtomicInteger ROOTS = new AtomicInteger();
-    private static TestingServer server;
+    @RegisterExtension
+    static final InProcessZooKeeper ZK = new InProcessZooKeeper();
     private static ZooKeeper zk;
 
     @BeforeAll
     static void startServerWithALargeContainer() throws Exception {
-        server = new TestingServer(true);
-        zk = new ZooKeeper(server.getConnectString(), 30_000, event -> { });
+        zk = new ZooKeeper(ZK.connectString(), 30_000, event -> { });
         create(LARGE_ROOT);
         create(LARGE_ROOT + "/c");
         List<CompletableFuture<Integer>> created = new ArrayList<>();
@@ -59,9 +57,8 @@ class ZooKeeperLargeContainerTest {
     }
 
     @AfterAll
-    static void stopServer() throws Exception {
+    static void closeClient() throws Exception {
         zk.close();
-        server.close();
     }
 
     private static String largeKey(int i) {
@@ -70,7 +67,7 @@ class ZooKeeperLargeContainerTest {
 
     @Test
     void aContainerListingLargerThanOneMebibyteIsPagedInFullReadingItsChildrenOnce() throws Exception {
-        try (FreezableProxy proxy = new FreezableProxy("127.0.0.1", server.getPort());
+        try (FreezableProxy proxy = new FreezableProxy("127.0.0.1", ZK.port());
              ZooKeeperMetadataStore store = builder(proxy.address()).root(LARGE_ROOT).build()) {
             long before = proxy.bytesFromServer();
             List<String> listed = listAll(store, "c", null, 1000);
@@ -91,7 +88,7 @@ class ZooKeeperLargeContainerTest {
 
     @Test
     void aListingLargerThanMaxResponseSizeFailsNamingTheOptionAndTheContainersSize() {
-        try (ZooKeeperMetadataStore store = builder(server.getConnectString()).root(LARGE_ROOT)
+        try (ZooKeeperMetadataStore store = builder(ZK.connectString()).root(LARGE_ROOT)
                 .maxResponseSize(1L << 20).operationTimeout(Duration.ofSeconds(1)).build()) {
             assertThatThrownBy(() -> store.list("c", "", null, 1000))
                     .isInstanceOf(MetadataUnavailableException.class)
@@ -104,7 +101,7 @@ class ZooKeeperLargeContainerTest {
     @Test
     void pagesSeeKeysCreatedDeletedAndUpdatedSinceTheFirstPage() throws Exception {
         String root = rootWithContainer("/paging-", "", 30);
-        try (ZooKeeperMetadataStore store = builder(server.getConnectString()).root(root).build()) {
+        try (ZooKeeperMetadataStore store = builder(ZK.connectString()).root(root).build()) {
             MetadataPage first = store.list("c", "", null, 10);
             assertThat(keys(first)).containsExactly(key(0), key(1), key(2), key(3), key(4), key(5), key(6),
                     key(7), key(8), key(9));
@@ -125,7 +122,7 @@ class ZooKeeperLargeContainerTest {
     @Test
     void aContainerDeletedAndCreatedAgainWithAsManyChildrenIsListedAfresh() throws Exception {
         String root = rootWithContainer("/recreated-", "a", 30);
-        try (ZooKeeperMetadataStore store = builder(server.getConnectString()).root(root).build()) {
+        try (ZooKeeperMetadataStore store = builder(ZK.connectString()).root(root).build()) {
             assertThat(keys(store.list("c", "", null, 10))).hasSize(10).allMatch(k -> k.startsWith("a"));
 
             for (int i = 0; i < 30; i++) {
@@ -146,13 +143,13 @@ class ZooKeeperLargeContainerTest {
 
     @Test
     void aPrefixPagesOnlyItsOwnKeys() throws Exception {
-        String root = "/prefix-" + ROOTS.incrementAndGet();
+        String root = ZK.uniqueRoot("/prefix-");
         create(root);
         create(root + "/c");
         for (String k : List.of("a1", "b1", "b2", "b3", "b4", "b5", "c1")) {
             create(root + "/c/" + k);
         }
-        try (ZooKeeperMetadataStore store = builder(server.getConnectString()).root(root).build()) {
+        try (ZooKeeperMetadataStore store = builder(ZK.connectString()).root(root).build()) {
             MetadataPage first = store.list("c", "b", null, 2);
             assertThat(keys(first)).containsExactly("b1", "b2");
             assertThat(first.hasMore()).isTrue();
@@ -194,7 +191,7 @@ class ZooKeeperLargeContainerTest {
 
     /** A new root whose container {@code c} holds {@code keys} keys named {@code namePrefix + key(i)}. */
     private static String rootWithContainer(String rootPrefix, String namePrefix, int keys) throws Exception {
-        String root = rootPrefix + ROOTS.incrementAndGet();
+        String root = ZK.uniqueRoot(rootPrefix);
         create(root);
         create(root + "/c");
         for (int i = 0; i < keys; i++) {

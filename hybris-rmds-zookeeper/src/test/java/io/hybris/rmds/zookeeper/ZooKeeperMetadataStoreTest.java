@@ -17,7 +17,6 @@ import io.hybris.spi.WatchedRead;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.ZooDefs;
@@ -26,9 +25,8 @@ import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -40,7 +38,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -48,25 +45,15 @@ import static org.awaitility.Awaitility.await;
 
 /** Configuration, root layout, digest ACLs and provider wiring of {@link ZooKeeperMetadataStore}. */
 class ZooKeeperMetadataStoreTest {
-    private static final AtomicInteger ROOTS = new AtomicInteger();
     private static final String PREFIX = "hybris.rmds.zookeeper.";
-    private static TestingServer server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = new TestingServer(true);
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        server.close();
-    }
+    @RegisterExtension
+    static final InProcessZooKeeper ZK = new InProcessZooKeeper();
 
     // ------------------------------------------------------------------ layout
 
     @Test
     void metadataLivesUnderTheConfiguredRootAtTheEncodedKey() throws Exception {
-        String root = "/apps/team-" + ROOTS.incrementAndGet() + "/hybris";
+        String root = ZK.uniqueRoot("/apps/team-") + "/hybris";
         try (ZooKeeperMetadataStore store = builder().root(root).build();
              CuratorFramework raw = raw(null)) {
             store.conditionalUpdate(new MetadataUpdate(new MetadataKey("photos", "a b/c.jpg"), bytes("meta"),
@@ -78,7 +65,7 @@ class ZooKeeperMetadataStoreTest {
                     .containsExactly("c-0000000000");
             assertThat(raw.getChildren().forPath(root + "/photos")).containsExactly("a%20b%2Fc.jpg");
             assertThat(raw.checkExists().forPath("/hybris")).as("default root untouched").isNull();
-            assertThat(store.describe()).contains("ZooKeeper at " + server.getConnectString())
+            assertThat(store.describe()).contains("ZooKeeper at " + ZK.connectString())
                     .contains("root " + root).contains("read-mode sync");
         }
     }
@@ -215,7 +202,7 @@ class ZooKeeperMetadataStoreTest {
     @ParameterizedTest
     @ValueSource(strings = {"relative", "/trailing/", "/", "//double", "/a/./b", "/zookeeper", "/zookeeper/x"})
     void invalidRootIsRejectedNamingTheOption(String root) {
-        Map<String, String> options = Map.of("connect", server.getConnectString(), "root", root);
+        Map<String, String> options = Map.of("connect", ZK.connectString(), "root", root);
         assertThatThrownBy(() -> new ZooKeeperMetadataStoreProvider().create(options(options)))
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageContaining(PREFIX + "root=" + root)
@@ -225,7 +212,7 @@ class ZooKeeperMetadataStoreTest {
     @Test
     void malformedDigestIsRejectedWithoutShowingIt() {
         assertThatThrownBy(() -> new ZooKeeperMetadataStoreProvider().create(options(Map.of(
-                "connect", server.getConnectString(), "digest", "justapassword"))))
+                "connect", ZK.connectString(), "digest", "justapassword"))))
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageContaining(PREFIX + "digest")
                 .hasMessageContaining("user:password")
@@ -235,7 +222,7 @@ class ZooKeeperMetadataStoreTest {
     @Test
     void nonPositiveTimeoutIsRejected() {
         assertThatThrownBy(() -> new ZooKeeperMetadataStoreProvider().create(options(Map.of(
-                "connect", server.getConnectString(), "operation-timeout", "0s"))))
+                "connect", ZK.connectString(), "operation-timeout", "0s"))))
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageContaining(PREFIX + "operation-timeout");
     }
@@ -243,7 +230,7 @@ class ZooKeeperMetadataStoreTest {
     @Test
     void aMaxResponseSizeBelowZooKeepersOwnDefaultIsRejected() {
         assertThatThrownBy(() -> new ZooKeeperMetadataStoreProvider().create(options(Map.of(
-                "connect", server.getConnectString(), "max-response-size", "512KiB"))))
+                "connect", ZK.connectString(), "max-response-size", "512KiB"))))
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessage(PREFIX + "max-response-size=524288 must be between 1048576 and 1073741824 bytes"
                         + " (1MiB to 1GiB)");
@@ -267,7 +254,7 @@ class ZooKeeperMetadataStoreTest {
     @Test
     void providerAppliesEveryOption() throws Exception {
         String root = uniqueRoot();
-        Map<String, String> o = Map.of("connect", server.getConnectString(), "root", root,
+        Map<String, String> o = Map.of("connect", ZK.connectString(), "root", root,
                 "read-mode", "quorum-write", "session-timeout", "12s", "connect-timeout", "3s",
                 "operation-timeout", "4s", "request-timeout", "2s", "start-timeout", "5s", "digest", "carol:pw",
                 "max-response-size", "8MiB");
@@ -294,14 +281,14 @@ class ZooKeeperMetadataStoreTest {
 
     @Test
     void theDeprecatedConnectionTimeoutNameStillWorks() {
-        Map<String, String> o = Map.of("connect", server.getConnectString(), "root", uniqueRoot(),
+        Map<String, String> o = Map.of("connect", ZK.connectString(), "root", uniqueRoot(),
                 "connection-timeout", "3s");
         try (MetadataStore store = new ZooKeeperMetadataStoreProvider().create(options(o))) {
             CuratorFramework client = ((ZooKeeperMetadataStore) store).curator();
             assertThat(client.getZookeeperClient().getConnectionTimeoutMs()).isEqualTo(3000);
         }
         assertThatThrownBy(() -> new ZooKeeperMetadataStoreProvider().create(options(Map.of(
-                "connect", server.getConnectString(), "connect-timeout", "3s", "connection-timeout", "4s"))))
+                "connect", ZK.connectString(), "connect-timeout", "3s", "connection-timeout", "4s"))))
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageContaining("connection-timeout is the deprecated name of connect-timeout");
     }
@@ -309,12 +296,12 @@ class ZooKeeperMetadataStoreTest {
     // ------------------------------------------------------------------ helpers
 
     private static ZooKeeperMetadataStore.Builder builder() {
-        return ZooKeeperMetadataStore.builder().connect(server.getConnectString())
+        return ZooKeeperMetadataStore.builder().connect(ZK.connectString())
                 .connectTimeout(Duration.ofSeconds(5));
     }
 
     private static String uniqueRoot() {
-        return "/store-test-" + ROOTS.incrementAndGet();
+        return ZK.uniqueRoot("/store-test-");
     }
 
     private static ProviderOptions options(Map<String, String> values) {
@@ -328,7 +315,7 @@ class ZooKeeperMetadataStoreTest {
     /** A plain Curator client on the test server, optionally authenticated with a digest. */
     private static CuratorFramework raw(String digest) throws InterruptedException {
         CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder()
-                .connectString(server.getConnectString())
+                .connectString(ZK.connectString())
                 .retryPolicy(new RetryOneTime(100));
         if (digest != null) {
             b.authorization("digest", digest.getBytes(StandardCharsets.UTF_8));

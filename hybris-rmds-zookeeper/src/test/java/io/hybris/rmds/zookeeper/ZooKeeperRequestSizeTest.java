@@ -14,10 +14,8 @@ import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
 import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -40,18 +38,8 @@ import static org.awaitility.Awaitility.await;
  */
 class ZooKeeperRequestSizeTest {
     private static final int SERVER_LIMIT = 1_048_575;
-    private static final AtomicInteger ROOTS = new AtomicInteger();
-    private static TestingServer server;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = new TestingServer(true);
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        server.close();
-    }
+    @RegisterExtension
+    static final InProcessZooKeeper ZK = new InProcessZooKeeper();
 
     @Test
     void anUpdateLargerThanTheServersAcceptIsRefusedBeforeItIsSent() {
@@ -148,7 +136,7 @@ class ZooKeeperRequestSizeTest {
     }
 
     private static ZooKeeperMetadataStore.Builder builder() {
-        return ZooKeeperMetadataStore.builder().connect(server.getConnectString())
-                .root("/size-" + ROOTS.incrementAndGet()).connectTimeout(Duration.ofSeconds(5));
+        return ZooKeeperMetadataStore.builder().connect(ZK.connectString())
+                .root(ZK.uniqueRoot("/size-")).connectTimeout(Duration.ofSeconds(5));
     }
 }
