@@ -62,12 +62,15 @@ final class RequestSize {
         }
         long size = exactSize(ops);
         if (size > limit) {
-            throw new InvalidRequestException(what + " is a ZooKeeper request of " + String.format(Locale.ROOT, "%,d", size)
-                    + " bytes (the keys' metadata and the commit's change-log record), more than the servers accept ("
-                    + optionKey + "=" + String.format(Locale.ROOT, "%,d", limit) + ", their jute.maxbuffer); nothing was sent."
-                    + " Write fewer keys at once or smaller application metadata, or raise jute.maxbuffer on every"
-                    + " server and " + optionKey + " to match");
+            throw new InvalidRequestException(what + " is a ZooKeeper request of " + bytes(size) + " bytes (the keys'"
+                    + " metadata and the commit's change-log record), more than the servers accept (" + optionKey + "="
+                    + bytes(limit) + ", their jute.maxbuffer); nothing was sent. Write fewer keys at once or smaller"
+                    + " application metadata, or raise jute.maxbuffer on every server and " + optionKey + " to match");
         }
+    }
+
+    private static String bytes(long n) {
+        return String.format(Locale.ROOT, "%,d", n);
     }
 
     /** The length the server checks: header and {@code multi} record, every path with the chroot. */

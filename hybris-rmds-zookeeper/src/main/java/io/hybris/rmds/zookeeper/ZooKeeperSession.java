@@ -282,10 +282,10 @@ final class ZooKeeperSession implements AutoCloseable {
         } catch (Exception unreadable) {
             // the count is only a hint
         }
+        String option = settings.key(ZooKeeperMetadataStoreProvider.MAX_RESPONSE_SIZE.name());
         return new MetadataUnavailableException(failure.getMessage() + "." + children + " A listing longer than "
-                + settings.key("max-response-size") + "=" + ConfigValues.formatSize(settings.maxResponseSize())
-                + " also ends this way (about 4 bytes + the encoded key per key): raise it if the container has"
-                + " that many keys", e);
+                + option + "=" + ConfigValues.formatSize(settings.maxResponseSize()) + " also ends this way (about"
+                + " 4 bytes + the encoded key per key): raise it if the container has that many keys", e);
     }
 
     MetadataStoreException failure(String operation, String what, Exception e) {

@@ -34,8 +34,8 @@ import static io.hybris.rmds.zookeeper.ZooKeeperMetadataStoreProvider.START_TIME
  */
 record ZooKeeperSettings(String connect, String root, ZooKeeperMetadataStore.ReadMode readMode,
                          Duration sessionTimeout, Duration connectTimeout, Duration operationTimeout,
-                         Duration requestTimeout, Duration startTimeout, String digest, long maxResponseSize, long maxRequestSize,
-                         int changesRetention, Function<String, String> keyNames,
+                         Duration requestTimeout, Duration startTimeout, String digest, long maxResponseSize,
+                         long maxRequestSize, int changesRetention, Function<String, String> keyNames,
                          String description, AutoCloseable owned) {
 
     /** Validates a builder's settings; {@code connect} only if {@code withConnect}. */

@@ -34,7 +34,7 @@ class ZooKeeperChangeLogReadsTest {
     static final InProcessZooKeeper ZK = new InProcessZooKeeper();
 
     @Test
-    void aCaughtUpReaderReadsTheNewCommitsWithoutListingTheLog() throws Exception {
+    void aCaughtUpReaderListsTheLogOncePerNotificationNotTwice() throws Exception {
         try (FreezableProxy proxy = new FreezableProxy("127.0.0.1", ZK.port());
              ZooKeeperMetadataStore store = builder(proxy.address()).build()) {
             commit(store, "docs", 0, COMMITS);
