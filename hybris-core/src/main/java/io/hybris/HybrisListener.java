@@ -75,7 +75,9 @@ public interface HybrisListener {
      * @param operation what was asked
      * @param objectKey the object name (the prefix for a LIST)
      * @param outcome   how it ended; {@link Outcome#ABANDONED} is reported when Hybris stops waiting for a
-     *                  request still running, which may later end with its own event
+     *                  request still running, which is then aborted and later ends with its own event: judged as
+     *                  usual if the whole answer arrived, else {@link Outcome#ERROR} with failure kind
+     *                  {@link FailureKind#CANCELLED}
      * @param latency   from sending to the answer (zero for {@link Outcome#ABANDONED})
      * @param bytes     payload bytes moved: for a PUT the object's bytes once the cloud acknowledged them (0 if it
      *                  failed: how much was sent is unknown), for a GET the bytes that arrived (also when they were

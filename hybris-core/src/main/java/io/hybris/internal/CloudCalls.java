@@ -352,7 +352,7 @@ final class CloudCalls {
                 }
             }
         } catch (InterruptedException e) {
-            p.race.cancelAll();
+            abandon(p.race, p.objectKey);
             Thread.currentThread().interrupt();
             throw new CallInterruptedException("get of '" + p.objectKey + "' interrupted", false, e);
         }
@@ -494,8 +494,10 @@ final class CloudCalls {
                 if (abandonedByThisClient()) {
                     // cancelled by this client (the race was abandoned, the caller interrupted, or a stream closed
                     // before the chunks read ahead arrived): that says nothing about the cloud, so no penalty —
-                    // a penalty would rank the fastest cloud last after every early close of a stream
-                    report(cloudId, CloudOperation.GET, objectKey, Outcome.ABANDONED, t0, arrived.bytes, e);
+                    // a penalty would rank the fastest cloud last after every early close of a stream. The request
+                    // still ended, and is reported as cancelled (its abandonment was reported when it happened)
+                    report(cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, t0, arrived.bytes,
+                            cancelled(objectKey, cloudId, e));
                     throw e;
                 }
                 ranking.recordError(cloudId, Op.READ, length, e);
@@ -508,22 +510,29 @@ final class CloudCalls {
                 throw missing;
             }
             byte[] value = got.get();
-            if (abandonedByThisClient()) {
+            boolean abandoned = abandonedByThisClient();
+            if (abandoned && (value.length != length || arrived.bytes != length)) {
                 // aborted here, the stream may have ended early and the driver returned what it had: not the
                 // cloud's fault, so neither a corrupt answer (which would count toward quarantine) nor a sample
-                report(cloudId, CloudOperation.GET, objectKey, Outcome.ABANDONED, t0, value.length, null);
-                throw new CallInterruptedException("get of '" + objectKey + "' from " + cloudId + " abandoned",
-                        false, null);
+                CallInterruptedException cancelled = cancelled(objectKey, cloudId, null);
+                report(cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, t0, arrived.bytes, cancelled);
+                throw cancelled;
             }
+            // a whole answer is judged whether or not this client still waits for it; an abandoned one leaves the
+            // latency ranking alone (its race already recorded what it needed), but a corrupt one is corrupt
             if (value.length != length || !Hashing.matches(expected.sha256(), arrived.sha256.digest())) {
                 CloudValueException corrupt = new CloudValueException(cloudId + " returned " + value.length
                         + " bytes for " + expected.what() + " that do not match the metadata hash");
-                ranking.recordError(cloudId, Op.READ, length, corrupt);
+                if (!abandoned) {
+                    ranking.recordError(cloudId, Op.READ, length, corrupt);
+                }
                 quarantine.hashFailed(cloudId);
                 report(cloudId, CloudOperation.GET, objectKey, Outcome.CORRUPT, t0, value.length, corrupt);
                 throw corrupt;
             }
-            ranking.recordSuccess(cloudId, Op.READ, length, System.nanoTime() - t0);
+            if (!abandoned) {
+                ranking.recordSuccess(cloudId, Op.READ, length, System.nanoTime() - t0);
+            }
             report(cloudId, CloudOperation.GET, objectKey, Outcome.OK, t0, value.length, null);
             return value;
         }, inPlace);
@@ -548,7 +557,12 @@ final class CloudCalls {
         return false;
     }
 
-        private void abandon(Race<?> race, String objectKey) {
+    /**
+     * Stops waiting for the requests of {@code race} still running: reports each as {@link Outcome#ABANDONED} (its
+     * real end, if any, is reported when it comes) and cancels them. A race that launched nothing yet
+     * ({@code objectKey} may then be null) is only cancelled.
+     */
+    void abandon(Race<?> race, String objectKey) {
         for (String cloudId : race.runningClouds()) {
             listener.cloudRequest(new HybrisListener.CloudRequest(cloudId, CloudOperation.GET, objectKey,
                     Outcome.ABANDONED, Duration.ZERO, 0, null));
@@ -568,6 +582,11 @@ final class CloudCalls {
     private static <E extends RuntimeException> E suppressing(E e, List<Throwable> errors) {
         errors.forEach(e::addSuppressed);
         return e;
+    }
+
+    private static CallInterruptedException cancelled(String objectKey, String cloudId, Throwable cause) {
+        return new CallInterruptedException("get of '" + objectKey + "' from " + cloudId + " abandoned", false,
+                cause);
     }
 
     private void report(String cloudId, CloudOperation op, String objectKey, Outcome outcome, long t0, long bytes,

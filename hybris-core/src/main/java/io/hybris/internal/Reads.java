@@ -293,6 +293,7 @@ final class Reads {
             Race<byte[]> race = calls.newReadRace();
             Race.Signal changed = new Race.Signal("metadata changed");
             MetadataCalls.Watched watched = metadata.readAndWatch(mk, () -> race.signal(changed), d);
+            String objectKey = null;
             try {
                 Current cur = watched.current();
                 if (!cur.live()) {
@@ -300,7 +301,7 @@ final class Reads {
                 }
                 Metadata meta = cur.meta();
                 byte[] dataKey = sealer.dataKey(meta, mk);
-                String objectKey = new ObjectKey(mk.container(), mk.key(), meta.timestamp()).render(prefix);
+                objectKey = new ObjectKey(mk.container(), mk.key(), meta.timestamp()).render(prefix);
                 byte[] stored = layouts.forRead(meta).readRound(race, changed, objectKey, meta, d, failures);
                 if (stored != null) {
                     return new Fetched(meta, stored, dataKey);
@@ -310,7 +311,7 @@ final class Reads {
                 Thread.currentThread().interrupt();
                 throw new CallInterruptedException("get of " + mk + " interrupted", false, e);
             } finally {
-                race.cancelAll();
+                calls.abandon(race, objectKey);
                 watched.cancel();
             }
         }
@@ -342,7 +343,7 @@ final class Reads {
                 Thread.currentThread().interrupt();
                 throw new CallInterruptedException("read of " + mk + " interrupted", false, e);
             } finally {
-                race.cancelAll();
+                calls.abandon(race, name);
                 watched.cancel();
             }
         }

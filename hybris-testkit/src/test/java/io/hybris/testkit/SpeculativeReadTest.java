@@ -189,8 +189,10 @@ class SpeculativeReadTest {
         caller.get().interrupt();
         assertThat(get.join()).isInstanceOf(CallInterruptedException.class);
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            assertThat(outcomes(v1)).contains(HybrisListener.Outcome.ABANDONED);
+            assertThat(outcomes(v1)).as("given up when the caller was interrupted, then ended cancelled")
+                    .containsExactly(HybrisListener.Outcome.ABANDONED, HybrisListener.Outcome.ERROR);
         });
+        assertThat(realEnds(v1)).containsExactly(HybrisListener.FailureKind.CANCELLED);
         assertThat(calls()).as("nothing else was asked").containsExactly("GET " + v1);
     }
 
@@ -210,9 +212,20 @@ class SpeculativeReadTest {
 
         assertThat(get.join()).hasValue(V2);
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(outcomes(v1))
-                .as("cut short by this client's abort: not the cloud's fault").isNotEmpty()
-                .containsOnly(HybrisListener.Outcome.ABANDONED));
+                .as("given up, then cut short by this client's abort: not the cloud's fault")
+                .containsExactly(HybrisListener.Outcome.ABANDONED, HybrisListener.Outcome.ERROR));
+        assertThat(realEnds(v1)).containsExactly(HybrisListener.FailureKind.CANCELLED);
         assertThat(a.cloudStatus()).allMatch(s -> s.quarantined().isEmpty());
+    }
+
+    /** How the GETs of {@code objectKey} really ended (the events other than their abandonment). */
+    private List<HybrisListener.FailureKind> realEnds(String objectKey) {
+        synchronized (requests) {
+            return requests.stream().filter(r -> r.objectKey().equals(objectKey)
+                    && r.operation() == HybrisListener.CloudOperation.GET
+                    && r.outcome() != HybrisListener.Outcome.ABANDONED).map(HybrisListener.CloudRequest::failureKind)
+                    .toList();
+        }
     }
 
     private List<HybrisListener.Outcome> outcomes(String objectKey) {
