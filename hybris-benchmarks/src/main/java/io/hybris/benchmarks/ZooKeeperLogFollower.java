@@ -6,6 +6,7 @@ package io.hybris.benchmarks;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -25,13 +26,16 @@ import java.util.function.Consumer;
  * <p>With {@code hybrisReads} it makes the reads Hybris's subscription makes per notification instead
  * (ZooKeeperChangeLog.changes then .watch): a {@code sync} (awaited), an {@code exists} of the log znode (its
  * {@code cversion} bounds the children's numbers), the records of the numbers after the last delivered up to it
- * (NONODE: none by that number), the log znode's data (the compaction marker), delivery, and only then
- * {@code getChildren} with a watch to wait on — so the difference between the two baselines is the cost of those
- * reads, and the rest of Hybris's time is its own work.
+ * (NONODE: none by that number), the log znode's data (the compaction marker), delivery, and then, to watch again,
+ * an {@code exists} of the log znode (and a pipelined {@code exists} per number when its {@code cversion} says a
+ * record may have arrived meanwhile); its watch is one persistent watch on the log znode, set at start, as the one
+ * Hybris shares between a client's subscriptions — so the difference between the two baselines is the cost of
+ * those reads, and the rest of Hybris's time is its own work.
  */
 final class ZooKeeperLogFollower implements Runnable, Watcher {
     private static final long RECHECK_MILLIS = 30_000; // as ChangeSubscriber: a re-read in case a watch was lost
     private static final int RANGE = 512; // as ZooKeeperChangeLog: numbers read instead of listing the log
+    private static final int WATCH_RANGE = 256; // as ZooKeeperChangeLog: numbers probed before a watch
 
     private final CuratorFramework client;
     private final String log;
@@ -58,6 +62,9 @@ final class ZooKeeperLogFollower implements Runnable, Watcher {
         for (String c : client.getChildren().forPath(log)) {
             last = Math.max(last, suffix(c));
         }
+        if (hybrisReads) {
+            client.watchers().add().withMode(AddWatchMode.PERSISTENT).usingWatcher(this).forPath(log);
+        }
         thread = new Thread(this, name);
         thread.setDaemon(true);
         thread.start();
@@ -74,7 +81,10 @@ final class ZooKeeperLogFollower implements Runnable, Watcher {
                     List<byte[]> records = readUpTo(client.checkExists().forPath(log).getCversion() - 1);
                     client.getData().forPath(log); // the compaction marker
                     records.forEach(deliver);
-                    if (!newer(client.getChildren().usingWatcher(this).forPath(log)).isEmpty()) {
+                    synchronized (lock) {
+                        signalled = false; // as a subscription registering with the shared watch
+                    }
+                    if (anyAfterLast(client.checkExists().forPath(log).getCversion() - 1)) {
                         continue; // as ZooKeeperChangeLog.watch: a commit already there fires at once
                     }
                 } else {
@@ -147,6 +157,27 @@ final class ZooKeeperLogFollower implements Runnable, Watcher {
             last = n;
         }
         return records;
+    }
+
+    /** Whether a record numbered after the last delivered exists, up to {@code newest} (as ZooKeeperChangeLog). */
+    private boolean anyAfterLast(long newest) throws Exception {
+        if (newest <= last) {
+            return false;
+        }
+        if (newest - last > WATCH_RANGE) {
+            return !newer(client.getChildren().forPath(log)).isEmpty();
+        }
+        List<CompletableFuture<CuratorEvent>> probes = new ArrayList<>();
+        for (long n = last + 1; n <= newest; n++) {
+            CompletableFuture<CuratorEvent> r = new CompletableFuture<>();
+            client.checkExists().inBackground((cl, e) -> r.complete(e)).forPath(child(n));
+            probes.add(r);
+        }
+        boolean found = false;
+        for (CompletableFuture<CuratorEvent> probe : probes) {
+            found |= probe.get(30, TimeUnit.SECONDS).getResultCode() == KeeperException.Code.OK.intValue();
+        }
+        return found;
     }
 
     private String child(long suffix) {

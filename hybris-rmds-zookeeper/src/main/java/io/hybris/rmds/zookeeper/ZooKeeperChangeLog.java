@@ -53,6 +53,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
     private final int retention;
     private final Set<String> known = ConcurrentHashMap.newKeySet();
     private final ChangeLogCompaction compaction;
+    private final ChangeLogWatches watches;
 
     ZooKeeperChangeLog(ZooKeeperSession session, String root, String description, int retention) {
         this.session = session;
@@ -61,6 +62,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         this.description = description;
         this.retention = retention;
         this.compaction = new ChangeLogCompaction(description, retention, this::compact);
+        this.watches = new ChangeLogWatches(session, description);
     }
 
     String path(String container) {
@@ -167,24 +169,70 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         }
     }
 
+    /**
+     * The newest record's sequence number (the marker when the log holds none). No record's number exceeds the log
+     * znode's {@code cversion} (see {@link #changes}), so the newest is found among the few numbers below it; the log
+     * is listed only when deletions used up more numbers than that since the last commit.
+     */
     long latest(String container) {
         session.checkOpen();
         String log = path(container);
+        String what = "change log of container " + container;
         try {
             session.beforeRead();
+            Stat stat = client.checkExists().forPath(log);
+            if (stat == null) {
+                return 0;
+            }
+            long newest = stat.getCversion();
+            if (newest >= 1) {
+                List<Long> found = existing(log, Math.max(1, newest - RANGE_SLACK + 1), newest, what);
+                if (!found.isEmpty()) {
+                    return found.get(found.size() - 1);
+                }
+            }
             List<Long> sequences = sequences(client.getChildren().forPath(log));
             return sequences.isEmpty() ? readMarker(log) : sequences.stream().mapToLong(Long::longValue).max()
                     .orElseThrow();
         } catch (KeeperException.NoNodeException e) {
             return 0;
         } catch (Exception e) {
-            throw session.failure("read", "change log of container " + container, e);
+            throw session.failure("read", what, e);
         }
     }
 
+    /**
+     * Runs {@code onChange} once when the log may hold a record at or after {@code from}: at once if one is there,
+     * else at the log's next change. The log's persistent watch, shared by this store's subscriptions
+     * ({@link ChangeLogWatches}), is set first and the log checked after, so a record created in between is seen by
+     * one or the other; the check reads the few numbers the log's {@code cversion} allows, without listing the log.
+     */
     Subscription watch(String container, long from, Runnable onChange) {
         session.checkOpen();
         String log = path(container);
+        String what = "change log of container " + container;
+        ChangeLogWatches.OneShot subscription = null;
+        try {
+            try {
+                subscription = watches.subscribe(log, onChange);
+            } catch (KeeperException.UnimplementedException olderServer) {
+                return watchByListing(log, from, onChange); // a server before 3.6: no persistent watches
+            }
+            Stat stat = client.checkExists().forPath(log);
+            if (stat != null && hasRecordFrom(log, stat.getCversion(), from, what)) {
+                subscription.fire();
+            }
+            return subscription; // a log not created yet: the watch fires when it is
+        } catch (Exception e) {
+            if (subscription != null) {
+                subscription.cancel();
+            }
+            throw session.failure("watch", what, e);
+        }
+    }
+
+    /** {@link #watch} on a server without persistent watches: a child watch, set by listing the log. */
+    private Subscription watchByListing(String log, long from, Runnable onChange) throws Exception {
         ZooKeeperWatch watch = new ZooKeeperWatch(session, description, log, onChange, true);
         try {
             List<String> children;
@@ -203,8 +251,38 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             return watch;
         } catch (Exception e) {
             watch.cancel();
-            throw session.failure("watch", "change log of container " + container, e);
+            throw e;
         }
+    }
+
+    /** Whether a record at or after {@code from} exists; {@code newest} is the log znode's cversion. */
+    private boolean hasRecordFrom(String log, long newest, long from, String what) throws Exception {
+        if (newest < from) {
+            return false; // no record's number exceeds the cversion (see changes)
+        }
+        if (newest < 0 || newest - from >= RANGE_SLACK) {
+            return sequences(client.getChildren().forPath(log)).stream().anyMatch(s -> s >= from);
+        }
+        return !existing(log, Math.max(from, 1), newest, what).isEmpty();
+    }
+
+    /** The records among sequence numbers {@code [first, last]}, in order: one pipelined exists per number. */
+    private List<Long> existing(String log, long first, long last, String what) throws Exception {
+        List<CompletableFuture<CuratorEvent>> probes = new ArrayList<>((int) (last - first + 1));
+        for (long s = first; s <= last; s++) {
+            probes.add(session.existsInBackground(child(log, s)));
+        }
+        List<Long> found = new ArrayList<>();
+        for (int i = 0; i < probes.size(); i++) {
+            CuratorEvent event = session.await(probes.get(i), "read", what);
+            KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+            if (code == KeeperException.Code.OK) {
+                found.add(first + i);
+            } else if (code != KeeperException.Code.NONODE) {
+                throw KeeperException.create(code, child(log, first + i));
+            }
+        }
+        return found;
     }
 
     /** Removes the oldest commits beyond the retention: the marker first, then the children it covers. */
@@ -309,8 +387,14 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         }
     }
 
+    /** The shared watches of the logs (for tests). */
+    ChangeLogWatches watches() {
+        return watches;
+    }
+
     @Override
     public void close() {
+        watches.close();
         compaction.close();
     }
 }

@@ -412,6 +412,16 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         return client;
     }
 
+    /** The change logs, for tests. */
+    ZooKeeperChangeLog changeLog() {
+        return changeLog;
+    }
+
+    /** The session, for tests that build a part of the store on it. */
+    ZooKeeperSession session() {
+        return session;
+    }
+
     /**
      * Configures and connects a {@link ZooKeeperMetadataStore}; the defaults and meaning of each setting are those
      * of the option of the same name ({@link ZooKeeperMetadataStoreProvider#OPTIONS}). Not thread-safe;

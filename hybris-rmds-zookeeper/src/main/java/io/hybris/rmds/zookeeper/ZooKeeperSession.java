@@ -228,6 +228,17 @@ final class ZooKeeperSession implements AutoCloseable {
         }
     }
 
+    /** Sends an {@code exists} of {@code path} without waiting for it (pipelined); the event carries its stat. */
+    CompletableFuture<CuratorEvent> existsInBackground(String path) {
+        CompletableFuture<CuratorEvent> result = new CompletableFuture<>();
+        try {
+            client.checkExists().inBackground((c, event) -> result.complete(event)).forPath(path);
+        } catch (Exception e) {
+            result.completeExceptionally(e);
+        }
+        return result;
+    }
+
     /** Starts a {@code getData} in the background. */
     CompletableFuture<CuratorEvent> getDataInBackground(String path) {
         CompletableFuture<CuratorEvent> result = new CompletableFuture<>();

@@ -66,6 +66,14 @@ final class FreezableProxy implements AutoCloseable {
         }
     }
 
+    /** Closes every connection made so far (the clients see them drop, and connect again through the proxy). */
+    void dropConnections() {
+        for (Socket s : sockets) {
+            closeQuietly(s);
+        }
+        sockets.clear();
+    }
+
     private void accept() {
         while (!closed) {
             try {

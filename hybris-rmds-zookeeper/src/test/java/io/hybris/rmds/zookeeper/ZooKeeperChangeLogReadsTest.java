@@ -18,14 +18,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * How the ZooKeeper change log is read by a reader that has caught up (a subscriber woken by a commit): its page
- * reads only the sequence numbers that can hold a record, not the whole log, so one notification lists the log
- * once (for the next watch) instead of twice. The semantics themselves are the {@code ChangeLogContract}'s, run
+ * How the ZooKeeper change log is read and watched by a reader that has caught up (a subscriber woken by a commit):
+ * its page reads only the sequence numbers that can hold a record, and its watch is the log's persistent watch,
+ * shared by the store's subscriptions, so a notification never lists the log. The semantics themselves are the {@code ChangeLogContract}'s, run
  * against this store by {@link ZooKeeperMetadataStoreContractTest}.
  */
 class ZooKeeperChangeLogReadsTest {
@@ -34,27 +35,133 @@ class ZooKeeperChangeLogReadsTest {
     static final InProcessZooKeeper ZK = new InProcessZooKeeper();
 
     @Test
-    void aCaughtUpReaderListsTheLogOncePerNotificationNotTwice() throws Exception {
+    void aCaughtUpReaderNeverListsTheLog() throws Exception {
         try (FreezableProxy proxy = new FreezableProxy("127.0.0.1", ZK.port());
              ZooKeeperMetadataStore store = builder(proxy.address()).build()) {
             commit(store, "docs", 0, COMMITS);
             long latest = store.latestChange("docs");
+            assertThat(latest).isEqualTo(COMMITS);
 
-            long before = proxy.bytesFromServer();
+            for (int cycle = 0; cycle < 3; cycle++) {
+                long before = proxy.bytesFromServer();
+                CountDownLatch woken = new CountDownLatch(1);
+                Subscription watch = store.watchChanges("docs", latest + 1, woken::countDown);
+                commit(store, "docs", COMMITS + 2 * cycle, 2);
+                assertThat(woken.await(10, TimeUnit.SECONDS)).isTrue();
+                MetadataChangePage page = store.changes("docs", latest + 1, 256);
+                long bytes = proxy.bytesFromServer() - before;
+                watch.cancel();
+
+                assertThat(page.changes()).extracting(MetadataChange::sequence)
+                        .containsExactly(latest + 1, latest + 2);
+                assertThat(page.hasMore()).isFalse();
+                // a listing of the log is about 16 bytes per record: 48 KB here, and not one is read
+                assertThat(bytes).as("bytes from the server for a watch, two commits and a page")
+                        .isLessThan(COMMITS * 16L / 8);
+                latest += 2;
+            }
+            assertThat(store.latestChange("docs")).isEqualTo(latest);
+            assertThat(store.changeLog().watches().watchedLogs()).as("one watch, set once")
+                    .containsExactly(store.changeLog().path("docs"));
+        }
+    }
+
+    @Test
+    void subscriptionsToOneLogShareItsWatch() {
+        try (ZooKeeperMetadataStore store = builder(ZK.connectString()).build()) {
+            commit(store, "docs", 0, 1);
+            commit(store, "other", 0, 1);
+            List<CountDownLatch> woken = new ArrayList<>();
+            List<Subscription> subscriptions = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                CountDownLatch latch = new CountDownLatch(1);
+                woken.add(latch);
+                subscriptions.add(store.watchChanges("docs", 2, latch::countDown));
+            }
+            CountDownLatch otherWoken = new CountDownLatch(1);
+            store.watchChanges("other", 2, otherWoken::countDown);
+            subscriptions.get(0).cancel();
+            assertThat(store.changeLog().watches().watchedLogs())
+                    .containsExactlyInAnyOrder(store.changeLog().path("docs"), store.changeLog().path("other"));
+
+            commit(store, "docs", 1, 1);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> woken.subList(1, 20).stream().allMatch(l -> l.getCount() == 0));
+            assertThat(woken.get(0).getCount()).as("cancelled before the commit").isOne();
+            assertThat(otherWoken.getCount()).as("another log's subscription").isOne();
+            commit(store, "other", 1, 1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> otherWoken.getCount() == 0);
+        }
+    }
+
+    /**
+     * A commit made while the subscriber's connection was down wakes it once the connection is back (the server
+     * does not replay what a persistent watch missed meanwhile).
+     */
+    @Test
+    void aCommitWhileTheConnectionWasDownWakesTheSubscriberWhenItComesBack() throws Exception {
+        String root = ZK.uniqueRoot("/feed-");
+        try (FreezableProxy proxy = new FreezableProxy("127.0.0.1", ZK.port());
+             ZooKeeperMetadataStore subscriber = builder(proxy.address(), root).sessionTimeout(Duration.ofSeconds(30))
+                     .build();
+             ZooKeeperMetadataStore writer = builder(ZK.connectString(), root).build()) {
+            commit(writer, "docs", 0, 1);
             CountDownLatch woken = new CountDownLatch(1);
-            Subscription watch = store.watchChanges("docs", latest + 1, woken::countDown);
-            commit(store, "docs", COMMITS, 2);
-            assertThat(woken.await(10, TimeUnit.SECONDS)).isTrue();
-            MetadataChangePage page = store.changes("docs", latest + 1, 256);
-            long cycle = proxy.bytesFromServer() - before;
-            watch.cancel();
+            subscriber.watchChanges("docs", 2, woken::countDown);
 
-            assertThat(page.changes()).extracting(MetadataChange::sequence).containsExactly(latest + 1, latest + 2);
-            assertThat(page.hasMore()).isFalse();
-            // a listing of the log is about 16 bytes per record: the watch's, and no second one for the page
-            long listing = COMMITS * 16L;
-            assertThat(cycle).as("bytes from the server for a watch, two commits and a page")
-                    .isGreaterThan(listing).isLessThan(listing * 3 / 2);
+            proxy.freeze();
+            proxy.dropConnections(); // the subscriber connects again, and waits at the frozen proxy
+            commit(writer, "docs", 1, 1);
+            assertThat(woken.getCount()).as("not woken while disconnected").isOne();
+            proxy.thaw();
+
+            assertThat(woken.await(20, TimeUnit.SECONDS)).as("woken once the connection is back").isTrue();
+            assertThat(subscriber.changes("docs", 2, 10).changes()).hasSize(1);
+        }
+    }
+
+    /** The server forgets the watch with the session; the next subscription sets it again on the new one. */
+    @Test
+    void afterSessionExpiryTheWatchIsSetAgain() throws Exception {
+        try (ZooKeeperMetadataStore store = builder(ZK.connectString()).build()) {
+            commit(store, "docs", 0, 1);
+            CountDownLatch expired = new CountDownLatch(1);
+            store.watchChanges("docs", 2, expired::countDown);
+            store.curator().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+            assertThat(expired.await(20, TimeUnit.SECONDS)).as("fired conservatively").isTrue();
+
+            CountDownLatch woken = new CountDownLatch(1);
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                    .until(() -> store.watchChanges("docs", 2, woken::countDown) != null);
+            commit(store, "docs", 1, 1);
+            assertThat(woken.await(10, TimeUnit.SECONDS)).as("woken by a commit on the new session").isTrue();
+        }
+    }
+
+    /** A log nobody followed for a while has its watch removed at its next change; a new subscriber sets it again. */
+    @Test
+    void anIdleLogsWatchIsRemovedAtItsNextChange() throws Exception {
+        AtomicLong clock = new AtomicLong();
+        try (ZooKeeperMetadataStore store = builder(ZK.connectString()).build();
+             ChangeLogWatches watches = new ChangeLogWatches(store.session(), "test", clock::get)) {
+            String log = store.changeLog().path("docs");
+            commit(store, "docs", 0, 1);
+            CountDownLatch first = new CountDownLatch(1);
+            watches.subscribe(log, first::countDown);
+            commit(store, "docs", 1, 1);
+            assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
+
+            commit(store, "docs", 2, 1); // nobody waits, but not idle for long: kept
+            assertThat(watches.watchedLogs()).containsExactly(log);
+            clock.addAndGet(ChangeLogWatches.IDLE_NANOS);
+            commit(store, "docs", 3, 1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> watches.watchedLogs().isEmpty());
+
+            CountDownLatch second = new CountDownLatch(1);
+            watches.subscribe(log, second::countDown);
+            assertThat(watches.watchedLogs()).containsExactly(log);
+            commit(store, "docs", 4, 1);
+            assertThat(second.await(10, TimeUnit.SECONDS)).as("set again").isTrue();
         }
     }
 
@@ -117,7 +224,10 @@ class ZooKeeperChangeLogReadsTest {
     }
 
     private static ZooKeeperMetadataStore.Builder builder(String connect) {
-        return ZooKeeperMetadataStore.builder().connect(connect).root(ZK.uniqueRoot("/feed-"))
-                .connectTimeout(Duration.ofSeconds(5));
+        return builder(connect, ZK.uniqueRoot("/feed-"));
+    }
+
+    private static ZooKeeperMetadataStore.Builder builder(String connect, String root) {
+        return ZooKeeperMetadataStore.builder().connect(connect).root(root).connectTimeout(Duration.ofSeconds(5));
     }
 }
