@@ -11,7 +11,9 @@ import io.hybris.spi.support.ConfigValues;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.ACLProvider;
+import org.apache.curator.framework.api.Backgroundable;
 import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.Pathable;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -230,20 +232,19 @@ final class ZooKeeperSession implements AutoCloseable {
 
     /** Sends an {@code exists} of {@code path} without waiting for it (pipelined); the event carries its stat. */
     CompletableFuture<CuratorEvent> existsInBackground(String path) {
-        CompletableFuture<CuratorEvent> result = new CompletableFuture<>();
-        try {
-            client.checkExists().inBackground((c, event) -> result.complete(event)).forPath(path);
-        } catch (Exception e) {
-            result.completeExceptionally(e);
-        }
-        return result;
+        return inBackground(client.checkExists(), path);
     }
 
     /** Starts a {@code getData} in the background. */
     CompletableFuture<CuratorEvent> getDataInBackground(String path) {
+        return inBackground(client.getData(), path);
+    }
+
+    private static CompletableFuture<CuratorEvent> inBackground(Backgroundable<? extends Pathable<?>> request,
+                                                                String path) {
         CompletableFuture<CuratorEvent> result = new CompletableFuture<>();
         try {
-            client.getData().inBackground((c, event) -> result.complete(event)).forPath(path);
+            request.inBackground((c, event) -> result.complete(event)).forPath(path);
         } catch (Exception e) {
             result.completeExceptionally(e);
         }
