@@ -20,6 +20,7 @@ import io.hybris.spi.VersionConflictException;
 import io.hybris.spi.VersionedValue;
 import io.hybris.spi.WatchedRead;
 import io.hybris.spi.support.ConfigValues;
+import io.hybris.spi.support.ListedNames;
 import io.hybris.spi.support.MetadataPaging;
 import org.kiwiproject.consul.model.kv.TxResponse;
 import org.kiwiproject.consul.model.kv.Value;
@@ -63,8 +64,9 @@ import java.util.function.Function;
  * {@code cas} operations (index 0 to create), which Consul applies atomically through Raft. Every update is such a
  * transaction, which also appends the commit to its container's change log under
  * {@code <key-prefix>/.changes/<c>/} ({@link #changes}; see {@code ConsulChangeLog} and docs/changes.md). {@link #list} lists the
- * keys under {@code <key-prefix>/<c>/<encoded prefix>} (keys only), pages them in encoded-key order and fetches the
- * page's values with read-only transactions of up to 64 {@code get} operations; {@link #containers()} is a
+ * keys under {@code <key-prefix>/<c>/<encoded prefix>} (keys only; a listing being paged keeps them between pages
+ * while the container's index is unchanged), pages them in encoded-key order and fetches the page's values with
+ * read-only transactions of up to 64 {@code get} operations; {@link #containers()} is a
  * key listing of {@code <key-prefix>/} with separator {@code /}.
  *
  * <h2>Options</h2>
@@ -168,6 +170,7 @@ public final class ConsulMetadataStore implements MetadataStore {
     private final Set<ConsulWatch> watches = ConcurrentHashMap.newKeySet();
     private final ConsulChangeLog changeLog;
     private final ConsulWrites writes;
+    private final ListedNames listings = new ListedNames();
 
     private ConsulMetadataStore(ConsulSettings s, ConsulTransport transport, String description) {
         this.settings = s;
@@ -217,21 +220,42 @@ public final class ConsulMetadataStore implements MetadataStore {
         String what = "container " + container;
         String encodedPrefix = prefix == null ? "" : KeyEncoding.encode(prefix);
         String listed = base + ConsulKv.consulName(encodedPrefix);
-        List<String> keys = transport.call("list", what, () -> transport.kv().getKeys(listed,
-                transport.readOptions()));
-        if (keys.isEmpty()) {
+        List<String> names;
+        if (startAfter == null) {
+            names = sortedNames(base, listed, what);
+        } else {
+            // a listing being paged: the names are kept between pages while the container's index is unchanged
+            // (ListedNames). The index read comes first, so kept or new, a page's names are as fresh as it; a key
+            // deleted meanwhile (its deletion may hide behind an index reaped back) is skipped when its entry is read
+            Long index = transport.folderIndex(base, "list", what);
+            names = listings.current(listed, index, System.nanoTime());
+            if (names == null) {
+                names = sortedNames(base, listed, what);
+                if (names.size() > limit) {
+                    listings.keep(listed, index, names, System.nanoTime());
+                }
+            }
+        }
+        if (names.isEmpty()) {
             checkReadable(listed, "list", what);
             return new MetadataPage(List.of(), false);
         }
+        return MetadataPaging.pageSorted(names, prefix, startAfter, limit, MAX_TRANSACTION_OPERATIONS,
+                batch -> getAll(base, batch, what).stream().map(v -> ConsulKv.entry(base, v)).toList());
+    }
+
+    /** The encoded names of the Hybris keys under {@code listed}, sorted: one key listing (names only). */
+    private List<String> sortedNames(String base, String listed, String what) {
+        List<String> keys = transport.call("list", what, () -> transport.kv().getKeys(listed,
+                transport.readOptions()));
         // paged by the encoded key, not by Consul's order: '~' (for '%') sorts differently from '%'
-        List<String> names = keys.stream()
+        return keys.stream()
                 .filter(k -> k.startsWith(base))
                 .map(k -> k.substring(base.length()))
                 .filter(name -> kv.isHybrisKey(base, name))
                 .map(ConsulKv::encodedName)
+                .sorted()
                 .toList();
-        return MetadataPaging.page(names, prefix, startAfter, limit, MAX_TRANSACTION_OPERATIONS, name -> true,
-                batch -> getAll(base, batch, what).stream().map(v -> ConsulKv.entry(base, v)).toList());
     }
 
     /**

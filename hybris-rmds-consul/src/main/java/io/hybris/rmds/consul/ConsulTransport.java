@@ -241,6 +241,26 @@ final class ConsulTransport implements AutoCloseable {
         return call(operation, what, () -> execute(request, 200, 409), giveUpNanos);
     }
 
+    /**
+     * The index of the keys under {@code folder} (a key prefix ending in {@code /}), read in the read mode from a
+     * listing that rolls them up into one name ({@code ?keys&separator=/} of the prefix without its last slash), so
+     * the answer is a few bytes however many keys there are. Consul's index of a key listing is the highest modify
+     * index among the listed prefix's keys and deletions, so it moves whenever a key under {@code folder} is created
+     * (and when one is changed or deleted, or a key of a sibling folder starting with the same name is).
+     */
+    long folderIndex(String folder, String operation, String what) {
+        if (!folder.endsWith("/")) {
+            throw new IllegalArgumentException("not a folder: " + folder);
+        }
+        HttpUrl.Builder url = api().addPathSegment("kv")
+                .addPathSegments(folder.substring(0, folder.length() - 1))
+                .addQueryParameter("keys", null)
+                .addQueryParameter("separator", "/");
+        addReadMode(url);
+        Request request = new Request.Builder().url(url.build()).get().build();
+        return call(operation, what, () -> execute(request, 200, 404)).index();
+    }
+
     /** The results (200) or errors (409) of a transaction; a 409 denied by the ACL throws. */
     TxResponse parseTransaction(Reply reply, String operation, String what) {
         TxResponse response = parse(reply, TxResponse.class, operation, what);

@@ -20,6 +20,7 @@ import io.hybris.spi.VersionConflictException;
 import io.hybris.spi.VersionedValue;
 import io.hybris.spi.WatchedRead;
 import io.hybris.spi.support.ConfigValues;
+import io.hybris.spi.support.ListedNames;
 import io.hybris.spi.support.MetadataPaging;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
@@ -141,7 +142,7 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
     private final ZooKeeperChangeLog changeLog;
     private final ZooKeeperWrites writes;
     private final CallDeadline deadline;
-    private final ContainerNames listings = new ContainerNames();
+    private final ListedNames listings = new ListedNames();
 
     private ZooKeeperMetadataStore(ZooKeeperSettings s, ZooKeeperSession session) {
         this.session = session;
@@ -261,7 +262,10 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
 
     /**
      * The container's key names, sorted: those kept from an earlier page while the container's children are
-     * unchanged ({@link ContainerNames}), else a new {@code getChildren}, kept when it is longer than one page.
+     * unchanged ({@link ListedNames}; the container znode's {@code czxid} tells a container deleted and created again
+     * apart, its {@code cversion} moves with every child created or deleted, not with a key's update, and the
+     * {@code exists} that reads them comes after the read-mode sync, so a page is as fresh as one from a new
+     * {@code getChildren}), else a new {@code getChildren}, kept when it is longer than one page.
      */
     private List<String> sortedNames(String containerPath, int limit) throws Exception {
         if (listings.holds(containerPath)) {
@@ -269,7 +273,7 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
             if (now == null) {
                 throw new KeeperException.NoNodeException(containerPath);
             }
-            List<String> kept = listings.current(containerPath, now, System.nanoTime());
+            List<String> kept = listings.current(containerPath, ChildrenVersion.of(now), System.nanoTime());
             if (kept != null) {
                 return kept;
             }
@@ -278,7 +282,7 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         List<String> children = client.getChildren().storingStatIn(stat).forPath(containerPath);
         List<String> sorted = children.stream().filter(name -> isHybrisKey(containerPath, name)).sorted().toList();
         if (sorted.size() > limit) {
-            listings.keep(containerPath, stat, sorted, System.nanoTime());
+            listings.keep(containerPath, ChildrenVersion.of(stat), sorted, System.nanoTime());
         }
         return sorted;
     }
@@ -576,6 +580,13 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         public ZooKeeperMetadataStore build() {
             ZooKeeperSettings settings = ZooKeeperSettings.of(this, true);
             return new ZooKeeperMetadataStore(settings, ZooKeeperSession.open(settings));
+        }
+    }
+
+    /** Which set of children a container znode has: the znode ({@code czxid}) and its children's version. */
+    private record ChildrenVersion(long czxid, int cversion) {
+        static ChildrenVersion of(Stat stat) {
+            return new ChildrenVersion(stat.getCzxid(), stat.getCversion());
         }
     }
 }

@@ -13,6 +13,7 @@ import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.VersionedValue;
+import io.hybris.testkit.FreezableProxy;
 import org.apache.curator.test.TestingServer;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;

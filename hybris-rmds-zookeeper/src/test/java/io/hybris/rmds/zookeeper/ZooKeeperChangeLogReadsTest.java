@@ -10,6 +10,7 @@ import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.Subscription;
+import io.hybris.testkit.FreezableProxy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -7,6 +7,7 @@ package io.hybris.rmds.zookeeper;
 import io.hybris.MetadataUnavailableException;
 import io.hybris.spi.MetadataEntry;
 import io.hybris.spi.MetadataPage;
+import io.hybris.testkit.FreezableProxy;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
@@ -29,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Listings of containers larger than ZooKeeper's default 1 MiB response ({@code max-response-size}), and paging
  * that reads a container's children once per listing, not once per page, while staying as fresh as a new
- * {@code getChildren} ({@link ContainerNames}).
+ * {@code getChildren} ({@code ListedNames}).
  */
 class ZooKeeperLargeContainerTest {
     /** 40,000 keys of 40 characters: a children listing of about 1.8 MB, over ZooKeeper's 1 MiB default. */

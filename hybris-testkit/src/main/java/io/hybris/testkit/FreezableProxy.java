@@ -2,7 +2,7 @@
  * Copyright 2026 the Hybris authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.hybris.rmds.zookeeper;
+package io.hybris.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * while frozen is forwarded after {@link #thaw()}. It also counts the bytes it forwarded from the server
  * ({@link #bytesFromServer()}). For tests; two threads per connection.
  */
-final class FreezableProxy implements AutoCloseable {
+public final class FreezableProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final String upstreamHost;
     private final int upstreamPort;
@@ -32,7 +32,7 @@ final class FreezableProxy implements AutoCloseable {
     private volatile boolean closed;
 
     /** Starts a proxy in front of {@code host:port}. */
-    FreezableProxy(String host, int port) throws IOException {
+    public FreezableProxy(String host, int port) throws IOException {
         this.upstreamHost = host;
         this.upstreamPort = port;
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -42,24 +42,24 @@ final class FreezableProxy implements AutoCloseable {
     }
 
     /** The proxy's {@code host:port}, for a connect string. */
-    String address() {
+    public String address() {
         return "127.0.0.1:" + listener.getLocalPort();
     }
 
     /** How many bytes the proxy has forwarded from the server to its clients. */
-    long bytesFromServer() {
+    public long bytesFromServer() {
         return fromServer.get();
     }
 
     /** Stops forwarding (connections stay open). */
-    void freeze() {
+    public void freeze() {
         synchronized (gate) {
             frozen = true;
         }
     }
 
     /** Forwards again, starting with what was held. */
-    void thaw() {
+    public void thaw() {
         synchronized (gate) {
             frozen = false;
             gate.notifyAll();
@@ -67,7 +67,7 @@ final class FreezableProxy implements AutoCloseable {
     }
 
     /** Closes every connection made so far (the clients see them drop, and connect again through the proxy). */
-    void dropConnections() {
+    public void dropConnections() {
         for (Socket s : sockets) {
             closeQuietly(s);
         }
