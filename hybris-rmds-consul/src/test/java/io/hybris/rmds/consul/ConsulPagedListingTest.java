@@ -123,7 +123,8 @@ class ConsulPagedListingTest {
         for (int from = first; from < first + count; from += 50) {
             List<MetadataUpdate> batch = new ArrayList<>();
             for (int i = from; i < Math.min(first + count, from + 50); i++) {
-                batch.add(new MetadataUpdate(new MetadataKey(container, key(i)), new byte[] {1}, MetadataVersion.ABSENT));
+                batch.add(new MetadataUpdate(new MetadataKey(container, key(i)), new byte[] {1},
+                        MetadataVersion.ABSENT));
             }
             store.conditionalUpdateAll(batch);
         }
