@@ -231,7 +231,8 @@ final class GarbageCollector {
      * Lists every cloud under the prefix and deletes what no metadata references; runs on the calling thread. A
      * version's object and its chunks (a chunked value) are judged together: kept while the version is current,
      * deleted once it is superseded, and otherwise (an upload that never committed) only when the newest of its
-     * pieces on any cloud is older than the grace period, so an upload still adding chunks keeps them all.
+     * pieces on any cloud is older than the grace period, so an upload still adding chunks keeps them all. Latency
+     * probe objects left behind ({@code .probe/}) are deleted once older than the grace period too.
      */
     SweepReport sweep(io.hybris.WorkProgress progress) {
         Instant now = clock.instant();
@@ -269,7 +270,19 @@ final class GarbageCollector {
                     chunk = true;
                 }
                 if (parsed.isEmpty()) {
-                    continue; // under our prefix but not named by Hybris: not ours to judge
+                    if (object.key().startsWith(prefix + LatencyProber.DIRECTORY)) {
+                        // a latency probe its client did not delete (the delete failed, or the client died
+                        // mid-probe): a probe takes seconds, so one older than the grace period is left over
+                        examined++;
+                        if (object.lastModified().plus(grace).isAfter(now)) {
+                            young++;
+                        } else if (deleteNow(cloud, object.key(), GcCause.SWEEP)) {
+                            deleted++;
+                        } else {
+                            failed++;
+                        }
+                    }
+                    continue; // else under our prefix but not named by Hybris: not ours to judge
                 }
                 examined++;
                 ObjectKey ok = parsed.get();

@@ -30,11 +30,15 @@ import java.util.function.Supplier;
  * the prober writes one probe object of a size in that class, reads it back, each twice (keeping the faster
  * time: a cold connection is not the cloud's latency), and deletes it. Probe objects live under
  * {@code <prefix>.probe/<client id>/} (container names cannot start with a dot, so probes never collide with
- * values, and the orphan sweep ignores them); the measured latencies feed the ranking. A probe that
+ * values, and the orphan sweep deletes one only once older than the grace period: a delete that failed); the
+ * measured latencies feed the ranking. A probe that
  * fails or exceeds the cloud's timer counts as a failure. Clouds are probed in parallel, each cloud's size classes
  * one after another, every cloud call bounded by its timer; the caller waits for all.
  */
 final class LatencyProber {
+    /** Where under the prefix probe objects go, a folder per client: {@code .probe/<client id>/<n>}. */
+    static final String DIRECTORY = ".probe/";
+
     private static final Logger LOG = LoggerFactory.getLogger(LatencyProber.class);
 
     private static final int SAMPLES = 2;
@@ -51,7 +55,7 @@ final class LatencyProber {
         this.cloudOrder = List.copyOf(cloudOrder);
         this.ranking = ranking;
         this.io = io;
-        this.probePrefix = prefix + ".probe/" + clientId + "/";
+        this.probePrefix = prefix + DIRECTORY + clientId + "/";
     }
 
     /** Measures every cloud whose estimates are older than {@code maxAgeNanos}; returns the slots probed. */

@@ -439,15 +439,18 @@ public abstract class HybrisContract extends HybrisContractFixture {
             cloud.put("other-app/data.bin", bytes("not ours"));
             cloud.put("hybris/box/not-a-hybris-name", bytes("not ours either"));
         }
+        // a latency probe object its client could not delete (the client's folder under .probe/)
+        raw.get(2).put("hybris/.probe/deadclient/0", new byte[16]);
         SweepReport young = h.sweepOrphans();
         assertThat(young.deleted()).isZero();
-        assertThat(young.tooYoung()).isEqualTo(4);
+        assertThat(young.tooYoung()).isEqualTo(5);
         assertThat(young.referenced()).isEqualTo(2);
 
         clock.advance(Duration.ofMinutes(11));
         SweepReport old = h.sweepOrphans();
-        assertThat(old.deleted()).isEqualTo(4);
+        assertThat(old.deleted()).isEqualTo(5);
         assertThat(old.referenced()).isEqualTo(2);
+        assertThat(raw.get(2).get("hybris/.probe/deadclient/0", 100)).isEmpty();
         for (CloudStore cloud : raw.subList(0, 2)) {
             assertThat(cloud.get(orphanNew, 100)).isEmpty();
             assertThat(cloud.get(orphanNewer, 100)).isEmpty();
