@@ -10,11 +10,10 @@ import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.VersionConflictException;
-import io.hybris.testkit.ConsulTestAgent;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -32,7 +31,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,22 +44,14 @@ import static org.awaitility.Awaitility.await;
  * head and still log every commit once.
  */
 class ConsulGroupCommitTest {
-    private static final AtomicInteger PREFIXES = new AtomicInteger();
-    private static ConsulTestAgent agent;
+    @RegisterExtension
+    static final DevConsulAgent CONSUL = new DevConsulAgent();
     private static ConsulHttp raw;
     private final ExecutorService threads = Executors.newCachedThreadPool();
 
     @BeforeAll
-    static void startAgent() {
-        agent = ConsulTestAgent.dev();
-        raw = new ConsulHttp(agent.address());
-    }
-
-    @AfterAll
-    static void stopAgent() {
-        if (agent != null) {
-            agent.close();
-        }
+    static void connectRaw() {
+        raw = new ConsulHttp(CONSUL.address());
     }
 
     @AfterEach
@@ -70,12 +60,12 @@ class ConsulGroupCommitTest {
     }
 
     private static ConsulMetadataStore store(String prefix) {
-        return ConsulMetadataStore.builder().address(agent.address()).keyPrefix(prefix)
+        return ConsulMetadataStore.builder().address(CONSUL.address()).keyPrefix(prefix)
                 .operationTimeout(Duration.ofSeconds(20)).build();
     }
 
     private static String uniquePrefix() {
-        return "group-" + PREFIXES.incrementAndGet();
+        return CONSUL.uniquePrefix("group-");
     }
 
     private static byte[] bytes(String s) {

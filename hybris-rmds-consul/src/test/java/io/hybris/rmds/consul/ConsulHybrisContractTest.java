@@ -4,7 +4,6 @@
  */
 package io.hybris.rmds.consul;
 
-import io.hybris.testkit.ConsulTestAgent;
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.CallerBehaviourContract;
 import io.hybris.testkit.ChangeFeedContract;
@@ -12,28 +11,14 @@ import io.hybris.testkit.ConditionalWriteContract;
 import io.hybris.testkit.HybrisContract;
 import io.hybris.testkit.ScrubContract;
 import io.hybris.testkit.StreamingContract;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.util.concurrent.atomic.AtomicInteger;
 
 /** The end-to-end protocol suite over a real Consul dev agent. */
 class ConsulHybrisContractTest extends HybrisContract {
-    private static final AtomicInteger PREFIXES = new AtomicInteger();
-    private static ConsulTestAgent agent;
-
-    @BeforeAll
-    static void startAgent() {
-        agent = ConsulTestAgent.dev();
-    }
-
-    @AfterAll
-    static void stopAgent() {
-        if (agent != null) {
-            agent.close();
-        }
-    }
+    @RegisterExtension
+    static final DevConsulAgent CONSUL = new DevConsulAgent();
 
     @Override
     protected MetadataStore newMetadataStore() {
@@ -42,8 +27,8 @@ class ConsulHybrisContractTest extends HybrisContract {
 
     MetadataStore newMetadataStore(int changesRetention) {
         return ConsulMetadataStore.builder()
-                .address(agent.address())
-                .keyPrefix("e2e-" + PREFIXES.incrementAndGet())
+                .address(CONSUL.address())
+                .keyPrefix(CONSUL.uniquePrefix("e2e-"))
                 .changesRetention(changesRetention)
                 .build();
     }

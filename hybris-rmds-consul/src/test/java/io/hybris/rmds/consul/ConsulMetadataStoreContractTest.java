@@ -4,35 +4,20 @@
  */
 package io.hybris.rmds.consul;
 
-import io.hybris.testkit.ConsulTestAgent;
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.ChangeLogContract;
 import io.hybris.testkit.MetadataStoreContract;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The {@link MetadataStoreContract} against {@link ConsulMetadataStore} in the default {@code consistent} read mode,
  * on one real Consul dev agent per class; each test gets its own key prefix.
  */
 class ConsulMetadataStoreContractTest extends MetadataStoreContract {
-    private static final AtomicInteger PREFIXES = new AtomicInteger();
-    private static ConsulTestAgent agent;
-
-    @BeforeAll
-    static void startAgent() {
-        agent = ConsulTestAgent.dev();
-    }
-
-    @AfterAll
-    static void stopAgent() {
-        if (agent != null) {
-            agent.close();
-        }
-    }
+    @RegisterExtension
+    static final DevConsulAgent CONSUL = new DevConsulAgent();
 
     /** The read mode under test. */
     ConsulMetadataStore.ReadMode readMode() {
@@ -42,8 +27,8 @@ class ConsulMetadataStoreContractTest extends MetadataStoreContract {
     @Override
     protected MetadataStore newStore() {
         return ConsulMetadataStore.builder()
-                .address(agent.address())
-                .keyPrefix("contract/" + readMode().optionValue() + "-" + PREFIXES.incrementAndGet())
+                .address(CONSUL.address())
+                .keyPrefix("contract/" + readMode().optionValue() + CONSUL.uniquePrefix("-"))
                 .readMode(readMode())
                 .operationTimeout(Duration.ofSeconds(5))
                 .build();

@@ -4,7 +4,6 @@
  */
 package io.hybris.rmds.consul;
 
-import io.hybris.testkit.ConsulTestAgent;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfigurationException;
 import io.hybris.InvalidRequestException;
@@ -20,9 +19,9 @@ import io.hybris.spi.ProviderOptions;
 import io.hybris.spi.VersionConflictException;
 import io.hybris.spi.VersionedValue;
 import io.hybris.spi.WatchedRead;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -47,21 +46,13 @@ import static org.awaitility.Awaitility.await;
  */
 class ConsulMetadataStoreTest {
     private static final String PREFIX = "hybris.rmds.consul.";
-    private static final AtomicInteger PREFIXES = new AtomicInteger();
-    private static ConsulTestAgent agent;
+    @RegisterExtension
+    static final DevConsulAgent CONSUL = new DevConsulAgent();
     private static ConsulHttp raw;
 
     @BeforeAll
-    static void startAgent() {
-        agent = ConsulTestAgent.dev();
-        raw = new ConsulHttp(agent.address());
-    }
-
-    @AfterAll
-    static void stopAgent() {
-        if (agent != null) {
-            agent.close();
-        }
+    static void connectRaw() {
+        raw = new ConsulHttp(CONSUL.address());
     }
 
     // ------------------------------------------------------------------ layout
@@ -325,7 +316,7 @@ class ConsulMetadataStoreTest {
     @ParameterizedTest
     @ValueSource(strings = {"/lead", "trail/", "a//b", "a/./b", "..", "sp ace", "ünï", "a?b"})
     void invalidKeyPrefixIsRejectedNamingTheOption(String keyPrefix) {
-        assertThatThrownBy(() -> provider().create(options(Map.of("address", agent.address(),
+        assertThatThrownBy(() -> provider().create(options(Map.of("address", CONSUL.address(),
                 "key-prefix", keyPrefix))))
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageContaining(PREFIX + "key-prefix=" + keyPrefix)
@@ -344,13 +335,13 @@ class ConsulMetadataStoreTest {
 
     @Test
     void truststoreWithoutTlsIsAContradiction() {
-        assertThatThrownBy(() -> provider().create(options(Map.of("address", agent.address(),
+        assertThatThrownBy(() -> provider().create(options(Map.of("address", CONSUL.address(),
                 "trust-store", "/tmp/trust.p12"))))
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageContaining(PREFIX + "trust-store")
                 .hasMessageContaining(PREFIX + "tls=true");
         // the deprecated name is still read, so the same contradiction is found
-        assertThatThrownBy(() -> provider().create(options(Map.of("address", agent.address(),
+        assertThatThrownBy(() -> provider().create(options(Map.of("address", CONSUL.address(),
                 "tls-truststore", "/tmp/trust.p12"))))
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageContaining(PREFIX + "trust-store")
@@ -359,7 +350,7 @@ class ConsulMetadataStoreTest {
 
     @Test
     void aTrustStoreUnderBothItsNamesIsRejected() {
-        assertThatThrownBy(() -> provider().create(options(Map.of("address", agent.address(), "tls", "true",
+        assertThatThrownBy(() -> provider().create(options(Map.of("address", CONSUL.address(), "tls", "true",
                 "trust-store", "/tmp/a.p12", "tls-truststore", "/tmp/b.p12"))))
                 .isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageContaining(PREFIX + "trust-store and " + PREFIX + "tls-truststore are both set");
@@ -369,7 +360,7 @@ class ConsulMetadataStoreTest {
     void outOfRangeSettingsAreRejectedNamingTheOption() {
         for (Map.Entry<String, String> bad : Map.of("watch-wait", "11m", "operation-timeout", "0s",
                 "read-timeout", "0ms", "datacenter", "dc 1", "tls", "maybe").entrySet()) {
-            assertThatThrownBy(() -> provider().create(options(Map.of("address", agent.address(),
+            assertThatThrownBy(() -> provider().create(options(Map.of("address", CONSUL.address(),
                     bad.getKey(), bad.getValue()))))
                     .as(bad.getKey())
                     .isInstanceOf(HybrisConfigurationException.class)
@@ -385,7 +376,7 @@ class ConsulMetadataStoreTest {
     @Test
     void providerAppliesEveryOption() throws Exception {
         String prefix = "apps/" + uniquePrefix();
-        Map<String, String> o = new HashMap<>(Map.of("address", agent.address(), "key-prefix", prefix,
+        Map<String, String> o = new HashMap<>(Map.of("address", CONSUL.address(), "key-prefix", prefix,
                 "read-mode", "stale", "token", "ignored-without-acls", "datacenter", "dc1", "connect-timeout", "3s",
                 "read-timeout", "4s", "operation-timeout", "5s", "start-timeout", "6s", "watch-wait", "30s"));
         o.put("tls", "false");
@@ -393,7 +384,7 @@ class ConsulMetadataStoreTest {
             MetadataKey k = new MetadataKey("docs", "k");
             store.conditionalUpdate(new MetadataUpdate(k, bytes("v"), MetadataVersion.ABSENT));
 
-            assertThat(store.describe()).isEqualTo("Consul at " + agent.address() + " (datacenter dc1), key-prefix "
+            assertThat(store.describe()).isEqualTo("Consul at " + CONSUL.address() + " (datacenter dc1), key-prefix "
                     + prefix + ", read-mode stale");
             assertThat(raw.rawValue(prefix + "/docs/k")).isEqualTo(bytes("v"));
             assertThat(text(store.read(k).orElseThrow())).isEqualTo("v");
@@ -402,21 +393,21 @@ class ConsulMetadataStoreTest {
 
     @Test
     void unknownDatacenterFailsToStartNamingTheAddressAndDatacenter() {
-        assertThatThrownBy(() -> provider().create(options(Map.of("address", agent.address(),
+        assertThatThrownBy(() -> provider().create(options(Map.of("address", CONSUL.address(),
                 "datacenter", "nowhere", "start-timeout", "2s"))))
                 .isInstanceOf(MetadataUnavailableException.class)
-                .hasMessageContaining("Consul at " + agent.address() + " (datacenter nowhere)")
+                .hasMessageContaining("Consul at " + CONSUL.address() + " (datacenter nowhere)")
                 .hasMessageContaining(PREFIX + "datacenter");
     }
 
     // ------------------------------------------------------------------ helpers
 
     private static ConsulMetadataStore.Builder builder() {
-        return ConsulMetadataStore.builder().address(agent.address()).operationTimeout(Duration.ofSeconds(5));
+        return ConsulMetadataStore.builder().address(CONSUL.address()).operationTimeout(Duration.ofSeconds(5));
     }
 
     private static String uniquePrefix() {
-        return "store-test-" + PREFIXES.incrementAndGet();
+        return CONSUL.uniquePrefix("store-test-");
     }
 
     private static ConsulMetadataStoreProvider provider() {

@@ -10,11 +10,9 @@ import io.hybris.spi.MetadataPage;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.VersionConflictException;
-import io.hybris.testkit.ConsulTestAgent;
 import io.hybris.testkit.FreezableProxy;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -33,24 +31,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConsulPagedListingTest {
     private static final int KEYS = 3000;
     private static final int PAGE = 100;
-    private static final AtomicInteger PREFIXES = new AtomicInteger();
-    private static ConsulTestAgent agent;
-
-    @BeforeAll
-    static void startAgent() {
-        agent = ConsulTestAgent.dev();
-    }
-
-    @AfterAll
-    static void stopAgent() {
-        if (agent != null) {
-            agent.close();
-        }
-    }
+    @RegisterExtension
+    static final DevConsulAgent CONSUL = new DevConsulAgent();
 
     @Test
     void pagingThroughAContainerReadsItsNamesTwiceNotOncePerPage() throws Exception {
-        String[] hostPort = agent.address().split(":");
+        String[] hostPort = CONSUL.address().split(":");
         try (FreezableProxy proxy = new FreezableProxy(hostPort[0], Integer.parseInt(hostPort[1]));
              ConsulMetadataStore store = builder(proxy.address()).build()) {
             write(store, "docs", 0, KEYS);
@@ -73,8 +59,8 @@ class ConsulPagedListingTest {
 
     @Test
     void pagesSeeKeysCreatedChangedAndDeletedSinceTheFirstPage() throws Exception {
-        String prefix = "paged-" + PREFIXES.incrementAndGet();
-        try (ConsulMetadataStore store = builder(agent.address()).keyPrefix(prefix).build()) {
+        String prefix = CONSUL.uniquePrefix("paged-");
+        try (ConsulMetadataStore store = builder(CONSUL.address()).keyPrefix(prefix).build()) {
             write(store, "docs", 0, 500);
             AtomicInteger pages = new AtomicInteger();
             List<MetadataEntry> seen = new ArrayList<>();
@@ -85,7 +71,7 @@ class ConsulPagedListingTest {
                 if (pages.incrementAndGet() == 3) {
                     // past the first pages (the names are kept by now): a key after them, one deleted, one changed
                     write(store, "docs", 999, 1);
-                    new ConsulHttp(agent.address()).delete(prefix + "/docs/" + key(400)); // a store may be shared
+                    new ConsulHttp(CONSUL.address()).delete(prefix + "/docs/" + key(400)); // a store may be shared
                     MetadataKey changed = new MetadataKey("docs", key(450));
                     store.conditionalUpdate(new MetadataUpdate(changed, "new".getBytes(StandardCharsets.UTF_8),
                             store.read(changed).orElseThrow().version()));
@@ -135,7 +121,7 @@ class ConsulPagedListingTest {
     }
 
     private static ConsulMetadataStore.Builder builder(String address) {
-        return ConsulMetadataStore.builder().address(address).keyPrefix("paged-" + PREFIXES.incrementAndGet())
+        return ConsulMetadataStore.builder().address(address).keyPrefix(CONSUL.uniquePrefix("paged-"))
                 .operationTimeout(Duration.ofSeconds(10));
     }
 }
