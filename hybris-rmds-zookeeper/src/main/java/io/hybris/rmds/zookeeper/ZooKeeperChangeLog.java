@@ -43,6 +43,8 @@ final class ZooKeeperChangeLog implements AutoCloseable {
     private static final int MAX_PIPELINED_READS = 256;
     /** How many sequence numbers beyond a page a read may try instead of listing the log. */
     private static final int RANGE_SLACK = 256;
+    /** How many sequence numbers {@link #latest} probes at once, downwards from the log's cversion. */
+    private static final int LATEST_WINDOW = 16;
     /** Records a compaction deletes in one multi (about 60 bytes each in the request). */
     private static final int DELETE_BATCH = 250;
 
@@ -171,8 +173,8 @@ final class ZooKeeperChangeLog implements AutoCloseable {
 
     /**
      * The newest record's sequence number (the marker when the log holds none). No record's number exceeds the log
-     * znode's {@code cversion} (see {@link #changes}), so the newest is found among the few numbers below it; the log
-     * is listed only when deletions used up more numbers than that since the last commit.
+     * znode's {@code cversion} (see {@link #changes}), so the newest is found among the numbers just below it, probed
+     * 16 at a time; the log is listed only when deletions used up more than 256 numbers since the last commit.
      */
     long latest(String container) {
         session.checkOpen();
@@ -185,8 +187,10 @@ final class ZooKeeperChangeLog implements AutoCloseable {
                 return 0;
             }
             long newest = stat.getCversion();
-            if (newest >= 1) {
-                List<Long> found = existing(log, Math.max(1, newest - RANGE_SLACK + 1), newest, what);
+            long lowest = Math.max(1, newest - RANGE_SLACK + 1);
+            // downwards in windows: without deletions since the last commit, the newest record is the cversion's
+            for (long top = newest; top >= lowest; top -= LATEST_WINDOW) {
+                List<Long> found = existing(log, Math.max(lowest, top - LATEST_WINDOW + 1), top, what);
                 if (!found.isEmpty()) {
                     return found.get(found.size() - 1);
                 }
@@ -385,6 +389,11 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         } catch (NumberFormatException e) {
             return 0;
         }
+    }
+
+    /** The log znode's {@code cversion} (for tests). */
+    long cversion(String container) throws Exception {
+        return client.checkExists().forPath(path(container)).getCversion();
     }
 
     /** The shared watches of the logs (for tests). */

@@ -192,6 +192,8 @@ class ZooKeeperChangeLogReadsTest {
             assertThat(keys).as("every commit after the marker, in commit order").last().isEqualTo("k599");
             int firstKey = Integer.parseInt(keys.get(0).substring(1));
             assertThat(keys).hasSize(600 - firstKey);
+            assertThat(store.latestChange("docs")).as("the newest record, below numbers deletions used since")
+                    .isEqualTo(cursor - 1).isLessThan(store.changeLog().cversion("docs"));
             // one commit more wakes a watch from after the last one read, however far compaction moved the numbers
             CountDownLatch woken = new CountDownLatch(1);
             Subscription watch = store.watchChanges("docs", cursor, woken::countDown);
