@@ -167,7 +167,7 @@ class ZooKeeperChangeLogReadsTest {
     }
 
     @Test
-    void pagesReadAcrossTheNumbersCompactionUsedUp() {
+    void pagesReadAcrossTheNumbersCompactionUsedUp() throws Exception {
         try (ZooKeeperMetadataStore store = builder(ZK.connectString()).changesRetention(100).build()) {
             commit(store, "docs", 0, 600); // compacted every 10 commits down to 100: deletions use numbers up
             await().atMost(Duration.ofSeconds(20)).until(() -> store.changes("docs", 1, 1).compactedThrough() > 0);
