@@ -12,19 +12,15 @@ import io.hybris.HybrisListener.CloudOperation;
 import io.hybris.HybrisListener.Outcome;
 import io.hybris.ReadSettings;
 import io.hybris.internal.LatencyRanking.Op;
-import io.hybris.spi.ByteConsumer;
 import io.hybris.spi.CloudStore;
-import io.hybris.spi.OversizedObjectException;
 import io.hybris.spi.support.AbortSignal;
 
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -66,6 +62,7 @@ final class CloudCalls {
     private final Set<AbortSignal> live = ConcurrentHashMap.newKeySet(); // requests running on I/O threads
     private final GarbageCollector gc;
     private final Quarantine quarantine;
+    private final VerifiedGet verifiedGet;
     private final boolean hedge;
     private final long hedgeMinNanos;
 
@@ -81,6 +78,7 @@ final class CloudCalls {
         this.io = io;
         this.gc = gc;
         this.quarantine = quarantine;
+        this.verifiedGet = new VerifiedGet(ranking, quarantine, listener);
         this.hedge = reads.hedge();
         this.hedgeMinNanos = reads.hedgeMinDelay().toNanos();
     }
@@ -477,74 +475,8 @@ final class CloudCalls {
     private void launchGet(Race<byte[]> race, String cloudId, String objectKey, Expected expected, long timerNanos,
                            Deadline d) {
         CloudStore cloud = clouds.get(cloudId);
-        long length = expected.length();
         boolean inPlace = placement.onCallerThread(cloudId, timerNanos, d);
-        race.launch(cloudId, () -> {
-            long t0 = System.nanoTime();
-            Optional<byte[]> got;
-            Arrival arrived = new Arrival(); // hashed and counted while the bytes arrive
-            try {
-                got = cloud.get(objectKey, length, arrived);
-            } catch (OversizedObjectException e) {
-                ranking.recordError(cloudId, Op.READ, length, e);
-                quarantine.hashFailed(cloudId);
-                report(cloudId, CloudOperation.GET, objectKey, Outcome.OVERSIZED, t0, arrived.bytes, e);
-                throw e;
-            } catch (RuntimeException e) {
-                if (abandonedByThisClient()) {
-                    // cancelled by this client (the race was abandoned, the caller interrupted, or a stream closed
-                    // before the chunks read ahead arrived): that says nothing about the cloud, so no penalty —
-                    // a penalty would rank the fastest cloud last after every early close of a stream. The request
-                    // still ended, and is reported as cancelled (its abandonment was reported when it happened)
-                    report(cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, t0, arrived.bytes,
-                            cancelled(objectKey, cloudId, e));
-                    throw e;
-                }
-                ranking.recordError(cloudId, Op.READ, length, e);
-                report(cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, t0, arrived.bytes, e);
-                throw e;
-            }
-            if (got.isEmpty()) {
-                CloudValueException missing = new CloudValueException(cloudId + " has no " + expected.what());
-                report(cloudId, CloudOperation.GET, objectKey, Outcome.NOT_FOUND, t0, 0, missing);
-                throw missing;
-            }
-            byte[] value = got.get();
-            boolean abandoned = abandonedByThisClient();
-            if (abandoned && (value.length != length || arrived.bytes != length)) {
-                // aborted here, the stream may have ended early and the driver returned what it had: not the
-                // cloud's fault, so neither a corrupt answer (which would count toward quarantine) nor a sample
-                CallInterruptedException cancelled = cancelled(objectKey, cloudId, null);
-                report(cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, t0, arrived.bytes, cancelled);
-                throw cancelled;
-            }
-            // a whole answer is judged whether or not this client still waits for it; an abandoned one leaves the
-            // latency ranking alone (its race already recorded what it needed), but a corrupt one is corrupt
-            if (value.length != length || !Hashing.matches(expected.sha256(), arrived.sha256.digest())) {
-                CloudValueException corrupt = new CloudValueException(cloudId + " returned " + value.length
-                        + " bytes for " + expected.what() + " that do not match the metadata hash");
-                if (!abandoned) {
-                    ranking.recordError(cloudId, Op.READ, length, corrupt);
-                }
-                quarantine.hashFailed(cloudId);
-                report(cloudId, CloudOperation.GET, objectKey, Outcome.CORRUPT, t0, value.length, corrupt);
-                throw corrupt;
-            }
-            if (!abandoned) {
-                ranking.recordSuccess(cloudId, Op.READ, length, System.nanoTime() - t0);
-            }
-            report(cloudId, CloudOperation.GET, objectKey, Outcome.OK, t0, value.length, null);
-            return value;
-        }, inPlace);
-    }
-
-    /**
-     * Whether this client abandoned the request running on this thread: its race aborted it (which comes before
-     * the interrupt) or interrupted it. Its failure or short answer says nothing about the cloud.
-     */
-    private static boolean abandonedByThisClient() {
-        AbortSignal signal = AbortSignal.current();
-        return Thread.currentThread().isInterrupted() || (signal != null && signal.isAborted());
+        race.launch(cloudId, () -> verifiedGet.fetch(cloud, cloudId, objectKey, expected), inPlace);
     }
 
     /** Whether any of {@code cloudIds} does not bound its call time (answers over a network, in milliseconds). */
@@ -584,35 +516,8 @@ final class CloudCalls {
         return e;
     }
 
-    private static CallInterruptedException cancelled(String objectKey, String cloudId, Throwable cause) {
-        return new CallInterruptedException("get of '" + objectKey + "' from " + cloudId + " abandoned", false,
-                cause);
-    }
-
     private void report(String cloudId, CloudOperation op, String objectKey, Outcome outcome, long t0, long bytes,
                         Throwable failure) {
-        listener.cloudRequest(new HybrisListener.CloudRequest(cloudId, op, objectKey, outcome,
-                Duration.ofNanos(System.nanoTime() - t0), bytes, failure));
-    }
-
-    /** Hashes the bytes of a GET while they arrive, and counts them (the bytes in, also of a failed download). */
-    private static final class Arrival implements ByteConsumer {
-        final MessageDigest sha256 = Hashing.newSha256();
-        long bytes;
-
-        @Override
-        public void accept(byte[] b, int offset, int length) {
-            sha256.update(b, offset, length);
-            bytes += length;
-        }
-    }
-
-    /** A cloud answered, but not with the value the metadata describes. */
-    static final class CloudValueException extends HybrisException {
-        private static final long serialVersionUID = 1L;
-
-        CloudValueException(String message) {
-            super(message);
-        }
+        VerifiedGet.report(listener, cloudId, op, objectKey, outcome, t0, bytes, failure);
     }
 }
