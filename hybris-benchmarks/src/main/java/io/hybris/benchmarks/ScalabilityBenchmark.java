@@ -41,7 +41,8 @@ import java.util.Locale;
  * same cores, it says how much of a gap is CPU.
  *
  * <p>Usage: {@code ScalabilityBenchmark [--seconds 6 (per point and side)] [--rounds 12 (slices per point and side)]
- * [--warmup-ms 250 (per slice)] [--jit-warmup-ms 10000 (once per side and op, before the first threads row)]
+ * [--warmup-ms 250 (per slice)] [--jit-warmup-ms 10000 (per side and op, before the first threads row, in chunks
+ * taken in turn: {@link JitWarmUp})]
  * [--process-jit-warmup-ms 30000 (the same in the worker processes, before the first processes row)]
  * [--callers 1,4,16,64,256]
  * [--stores zookeeper,ensemble,consul] [--processes 4 (0: none)] [--ops GET,PUT] [--out <dir>]}; Consul needs
@@ -50,6 +51,10 @@ import java.util.Locale;
  */
 public final class ScalabilityBenchmark {
     /** The CSV header of {@code results.csv}. */
+    /** The length of one chunk of the threads mode's JIT warm-up ({@link JitWarmUp}). */
+    private static final long THREADS_WARMUP_CHUNK_MS = 1_000;
+    /** The same in the worker processes: each command to them takes a round trip, and they warm up longer. */
+    private static final long PROCESS_WARMUP_CHUNK_MS = 2_500;
     static final String CSV_HEADER =
             "store,mode,op,callers,side,ops_per_s,p50_ms,p99_ms,errors,cpu_us_per_op,paired_ratio";
 
@@ -258,11 +263,10 @@ public final class ScalabilityBenchmark {
              Side raw = ScalabilitySides.open("raw", d.kind(), d.endpoint(), "t")) {
             hybris.preload(options.maxCallers());
             raw.preload(options.maxCallers());
-            int warmers = Math.min(4, options.maxCallers());
-            for (Op op : options.ops()) { // warms up the JIT on both sides before the first row
-                ScalabilityLoad.run(hybris, op, 0, warmers, 0, options.jitWarmupMs());
-                ScalabilityLoad.run(raw, op, 0, warmers, 0, options.jitWarmupMs());
-            }
+            JitWarmUp.interleaved(options.jitWarmupMs(), THREADS_WARMUP_CHUNK_MS, options.ops(),
+                    Math.min(4, options.maxCallers()),
+                    (side, op, callers, ms) -> ScalabilityLoad.run(side.equals("hybris") ? hybris : raw, op, 0,
+                            callers, 0, ms));
             int row = 0;
             for (Op op : options.ops()) {
                 for (int n : options.callers()) {
@@ -280,10 +284,8 @@ public final class ScalabilityBenchmark {
         int maxEach = spread.stream().mapToInt(Integer::intValue).max().orElseThrow() / p;
         try (ScalabilityWorker.Processes workers = new ScalabilityWorker.Processes(p, d.kind(), d.endpoint(),
                 maxEach)) {
-            for (Op op : options.ops()) {
-                workers.run("hybris", op, Math.min(4, maxEach), 0, options.processJitWarmupMs());
-                workers.run("raw", op, Math.min(4, maxEach), 0, options.processJitWarmupMs());
-            }
+            JitWarmUp.interleaved(options.processJitWarmupMs(), PROCESS_WARMUP_CHUNK_MS, options.ops(),
+                    Math.min(4, maxEach), (side, op, callers, ms) -> workers.run(side, op, callers, 0, ms));
             int row = 0;
             for (Op op : options.ops()) {
                 for (int n : spread) {
