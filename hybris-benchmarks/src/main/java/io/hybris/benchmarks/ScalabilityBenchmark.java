@@ -41,9 +41,9 @@ import java.util.Locale;
  * same cores, it says how much of a gap is CPU.
  *
  * <p>Usage: {@code ScalabilityBenchmark [--seconds 6 (per point and side)] [--rounds 12 (slices per point and side)]
- * [--warmup-ms 250 (per slice)] [--jit-warmup-ms 10000 (per side and op, before the first threads row, in chunks
- * taken in turn: {@link JitWarmUp})]
- * [--process-jit-warmup-ms 30000 (the same in the worker processes, before the first processes row)]
+ * [--warmup-ms 250 (per slice)] [--jit-warmup-ms 10000 (per side and op, before the op's first threads row, in
+ * chunks taken in turn: {@link JitWarmUp})]
+ * [--process-jit-warmup-ms 30000 (the same in the worker processes, before the op's first processes row)]
  * [--callers 1,4,16,64,256]
  * [--stores zookeeper,ensemble,consul] [--processes 4 (0: none)] [--ops GET,PUT] [--out <dir>]}; Consul needs
  * {@code -Dhybris.test.consul=<consul binary>}. Prints a markdown table; with {@code --out}, also writes
@@ -263,12 +263,12 @@ public final class ScalabilityBenchmark {
              Side raw = ScalabilitySides.open("raw", d.kind(), d.endpoint(), "t")) {
             hybris.preload(options.maxCallers());
             raw.preload(options.maxCallers());
-            JitWarmUp.interleaved(options.jitWarmupMs(), THREADS_WARMUP_CHUNK_MS, options.ops(),
-                    Math.min(4, options.maxCallers()),
-                    (side, op, callers, ms) -> ScalabilityLoad.run(side.equals("hybris") ? hybris : raw, op, 0,
-                            callers, 0, ms));
             int row = 0;
             for (Op op : options.ops()) {
+                JitWarmUp.interleaved(options.jitWarmupMs(), THREADS_WARMUP_CHUNK_MS,
+                        Math.min(4, options.maxCallers()),
+                        (side, callers, ms) -> ScalabilityLoad.run(side.equals("hybris") ? hybris : raw, op, 0,
+                                callers, 0, ms));
                 for (int n : options.callers()) {
                     rows.add(print(out, measure(store, "threads", op, n, row++, options,
                             (side, slice) -> ScalabilityLoad.run(side.equals("hybris") ? hybris : raw, op, 0, n,
@@ -284,10 +284,10 @@ public final class ScalabilityBenchmark {
         int maxEach = spread.stream().mapToInt(Integer::intValue).max().orElseThrow() / p;
         try (ScalabilityWorker.Processes workers = new ScalabilityWorker.Processes(p, d.kind(), d.endpoint(),
                 maxEach)) {
-            JitWarmUp.interleaved(options.processJitWarmupMs(), PROCESS_WARMUP_CHUNK_MS, options.ops(),
-                    Math.min(4, maxEach), (side, op, callers, ms) -> workers.run(side, op, callers, 0, ms));
             int row = 0;
             for (Op op : options.ops()) {
+                JitWarmUp.interleaved(options.processJitWarmupMs(), PROCESS_WARMUP_CHUNK_MS, Math.min(4, maxEach),
+                        (side, callers, ms) -> workers.run(side, op, callers, 0, ms));
                 for (int n : spread) {
                     rows.add(print(out, measure(store, p + " processes", op, n, row++, options,
                             (side, slice) -> workers.run(side, op, n / p, options.warmupMs(), slice))));
