@@ -128,8 +128,10 @@ public final class Engine {
         this.chunkThreshold = config.chunkThreshold();
         this.chunkedWriter = new ChunkedWriter(layouts, sealer, gc, io, prefix, config.chunkSize(),
                 config.chunkParallelUploads(), deadline, config.gcEnabled() ? config.gcGrace() : Duration.ZERO);
+        // recent chunk manifests, read or written (4 MiB: about 800 values of 1 GiB in 8 MiB chunks)
+        ManifestCache manifests = new ManifestCache(4 << 20);
         VersionPath path = new VersionPath(layouts, chunkedWriter, new Commits(this.metadata, gc, listener), gc, prefix, io,
-                metadataCalls);
+                metadataCalls, manifests);
         this.cache = new CacheLayer(config.cache(), valueCache, prefix, io, config.clock(), listener);
         ReadPath readPath = path;
         if (cache.enabled()) {
@@ -144,7 +146,7 @@ public final class Engine {
         // no speculative reads through the value cache: a guess read into it could replace a newer entry
         this.reads = new Reads(this.metadata, readPath, config.reads().speculate() && !cache.enabled(),
                 cache, sealer, calls, layouts, listener, prefix, io, deadline,
-                config.chunkReadAhead());
+                config.chunkReadAhead(), manifests);
         this.rewrap = new DataKeyRewrap(metadata, this.metadata, sealer, deadline);
         this.costReports = new CostReports(clouds, usage, config.costs().prices(), prefix, io, deadline,
                 config.clock().instant());

@@ -11,9 +11,10 @@ import java.util.Map;
 /**
  * The chunk manifests this client read or wrote recently, by version object name, so that range reads of one large
  * value (an S3 client's parallel ranged GETs, a media player seeking) read its manifest from a cloud once, not per
- * range. A version's name is unique per write and its manifest never changes, and every hit is checked against the
- * hash in the version's metadata, so a stale or wrong entry can only miss. Least recently used entries leave first,
- * beyond {@code maxBytes} of manifests. Thread-safe.
+ * range, and a read of a version this client wrote reads none (a write keeps the manifest it stored). A version's
+ * name is unique per write and its manifest never changes, and every hit is checked against the hash in the
+ * version's metadata, so a stale or wrong entry can only miss. Least recently used entries leave first, beyond
+ * {@code maxBytes} of manifests. Thread-safe.
  */
 final class ManifestCache {
     private final long maxBytes;

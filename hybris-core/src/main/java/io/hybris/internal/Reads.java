@@ -47,12 +47,13 @@ final class Reads {
     private final Duration deadline;
     private final int readAhead;
     private final Set<ChunkedReader> openStreams = ConcurrentHashMap.newKeySet();
-    /** Recent chunk manifests (4 MiB: about 800 values of 1 GiB in 8 MiB chunks). */
-    private final ManifestCache manifests = new ManifestCache(4 << 20);
+    /** Recent chunk manifests, read here or stored by this client's writes. */
+    private final ManifestCache manifests;
 
     Reads(MetadataCalls metadata, ReadPath reads, boolean speculate, CacheLayer cache, Sealer sealer,
           CloudCalls calls, Layouts layouts,
-          HybrisListener listener, String prefix, ExecutorService io, Duration deadline, int readAhead) {
+          HybrisListener listener, String prefix, ExecutorService io, Duration deadline, int readAhead,
+          ManifestCache manifests) {
         this.metadata = metadata;
         this.reads = reads;
         this.speculate = speculate;
@@ -65,6 +66,7 @@ final class Reads {
         this.io = io;
         this.deadline = deadline;
         this.readAhead = readAhead;
+        this.manifests = manifests;
     }
 
     /** Ends the streams still open: their next read fails with {@code ClientClosedException}. */

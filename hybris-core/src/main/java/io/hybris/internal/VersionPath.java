@@ -33,9 +33,11 @@ final class VersionPath implements WritePath, ReadPath {
     private final ExecutorService io;
     /** Runs the uploads of a transaction's keys in parallel. */
     private final ExecutorService transactionUploads;
+    /** Where a chunked version's manifest is kept once stored, for this client's next reads of it. */
+    private final ManifestCache manifests;
 
     VersionPath(Layouts layouts, ChunkedWriter chunks, Commits commits, GarbageCollector gc, String prefix,
-                ExecutorService io, ExecutorService transactionUploads) {
+                ExecutorService io, ExecutorService transactionUploads, ManifestCache manifests) {
         this.layouts = layouts;
         this.chunks = chunks;
         this.commits = commits;
@@ -43,6 +45,7 @@ final class VersionPath implements WritePath, ReadPath {
         this.prefix = prefix;
         this.io = io;
         this.transactionUploads = transactionUploads;
+        this.manifests = manifests;
     }
 
     @Override
@@ -113,6 +116,9 @@ final class VersionPath implements WritePath, ReadPath {
                     : chunks.store(new ObjectKey(v.key().container(), v.key().key(), v.timestamp()),
                             v.chunked().source());
             v.chunked().stored(s.manifest());
+            // a read of the version this client just wrote (read-your-writes) then needs no manifest request; an
+            // entry of a version that never commits is never asked for (names are unique per write) and ages out
+            manifests.put(objectKey, s.manifest());
             return new Metadata(v.timestamp(), s.placement().clouds(), Hashing.sha256(s.manifest()),
                     s.manifest().length, s.encryption(), v.cacheCounter(), null,
                     new Metadata.Chunked(s.valueLength(), s.chunkSize()), v.userMetadata());

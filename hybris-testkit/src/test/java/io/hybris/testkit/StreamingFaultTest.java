@@ -66,9 +66,9 @@ class StreamingFaultTest {
     void aCorruptChunkCostsExactlyOneMoreReadOfThatChunkFromAnotherCloud() throws Exception {
         AtomicReference<String> corruptedOn = new AtomicReference<>();
         fx = new StreamingFixture(c -> new CorruptsFirstReadOfOneChunk(c, corruptedOn));
-        Hybris h = fx.open(b -> b.listener(events));
         byte[] v = value(L, 1);
-        h.put(C, "big", new ByteArrayInputStream(v), L);
+        fx.open().put(C, "big", new ByteArrayInputStream(v), L);
+        Hybris h = fx.open(b -> b.clientId("r1").listener(events)); // it reads the manifest from a cloud
         fx.resetCalls();
 
         try (ValueStream s = h.getStream(C, "big").orElseThrow()) {

@@ -67,6 +67,7 @@ class StreamingWholeReadTest {
             Hybris h = fx.open();
             byte[] v = value(4 * CHUNK, 7);
             h.put(C, "big", new ByteArrayInputStream(v), v.length);
+            h = fx.open(b -> b.clientId("r1")); // a reader that has not seen the manifest (the writer keeps it)
             fx.resetCalls();
 
             assertThat(h.get(C, "big")).hasValueSatisfying(got -> assertThat(got).isEqualTo(v));
