@@ -160,8 +160,14 @@ public final class CloudPathBenchmark {
             S3Client s3 = s3Client();
             BlobContainerClient azure = azureClient();
             Storage gcs = gcsClient();
+            S3Client s3Pipelined = s3Client();
+            S3Client s3Alongside = s3Client();
             try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(zkDir, 0);
                  CuratorFramework curator = CuratorFrameworkFactory.newClient(zk.connectString(),
+                         new RetryNTimes(3, 100));
+                 CuratorFramework curatorPipelined = CuratorFrameworkFactory.newClient(zk.connectString(),
+                         new RetryNTimes(3, 100));
+                 CuratorFramework curatorAlongside = CuratorFrameworkFactory.newClient(zk.connectString(),
                          new RetryNTimes(3, 100));
                  CloudStore s3Driver = clouds.store("s3", Kind.S3, prefix + "drivers/");
                  CloudStore azureDriver = clouds.store("azure", Kind.AZURE, prefix + "drivers/");
@@ -176,8 +182,15 @@ public final class CloudPathBenchmark {
                          .probeInterval(Duration.ZERO)
                          .deadline(Duration.ofSeconds(120))
                          .build())) {
-                curator.start();
-                curator.blockUntilConnected();
+                for (CuratorFramework c : List.of(curator, curatorPipelined, curatorAlongside)) {
+                    c.start();
+                    c.blockUntilConnected();
+                }
+                // the pipelined and the alongside baselines each on clients of their own, used by nothing else: their
+                // first GET of a round then follows a round of idle connections, as Hybris's does (on the clients
+                // the other raw series share, it followed the previous series' GET by microseconds)
+                RawClients pipelined = new RawClients(curatorPipelined, s3Pipelined);
+                RawClients alongside = new RawClients(curatorAlongside, s3Alongside);
                 drivers.addAll(List.of(s3Driver, azureDriver, gcsDriver));
                 System.out.printf(Locale.ROOT, "# injected latency per response: s3 %d ms, azure %d ms, gcs %d ms%n",
                         latencies[0], latencies[1], latencies[2]);
@@ -185,7 +198,7 @@ public final class CloudPathBenchmark {
                         + "expected (paper §5.1) | Hybris / expected |");
                 System.out.println("|---|---|---|---|---|---|---|---|---|");
                 for (int kib : sizesKiB) {
-                    measure(kib, hybris, curator, s3, azure, gcs);
+                    measure(kib, hybris, curator, s3, azure, gcs, pipelined, alongside);
                 }
                 System.out.println();
                 System.out.println("GET against its raw equivalent: raw Curator's metadata read (sync, then getData), "
@@ -210,12 +223,19 @@ public final class CloudPathBenchmark {
                 diagnostics.forEach(System.out::println);
             } finally {
                 s3.close();
+                s3Pipelined.close();
+                s3Alongside.close();
                 proxies.values().forEach(Toxiproxy.Proxy::reset);
             }
         }
 
+        /** A raw metadata client and S3 client used by one GET series alone. */
+        private record RawClients(CuratorFramework curator, S3Client s3) {
+        }
+
         private void measure(int kib, Hybris hybris, CuratorFramework curator, S3Client s3,
-                             BlobContainerClient azure, Storage gcs) throws Exception {
+                             BlobContainerClient azure, Storage gcs, RawClients pipelined, RawClients alongside)
+                throws Exception {
             byte[] value = new byte[kib << 10];
             new Random(kib).nextBytes(value);
             int rounds = kib >= 8192 ? 20 : kib >= 1024 ? 40 : 60;
@@ -266,9 +286,11 @@ public final class CloudPathBenchmark {
                 for (CloudStore d : drivers) {
                     time(keep, driverPut.get(d.id()), () -> d.put(driverKey, value));
                 }
-                // Every GET series is timed the same way: the first call after the other clients' work (its
-                // connection idle for a round, as a client's first request after a pause), then a second call
-                // right after it (a busy client's warm connection). Hybris GETs come before this round's Hybris
+                // Every GET series is timed the same way: the first call after the other clients' work, then a
+                // second call right after it (a busy client's warm connection). For Hybris and the pipelined and
+                // alongside baselines, each on clients of its own, the first call's connections have been idle for
+                // a round (a client's first request after a pause); the other series share their clients, whose
+                // connections the series before used last. Hybris GETs come before this round's Hybris
                 // PUT, so no background delete of a replaced version competes with them, as none does with the
                 // direct GETs.
                 // what Hybris's GET does, with the raw clients: the metadata read, then the fastest cloud's GET
@@ -280,20 +302,20 @@ public final class CloudPathBenchmark {
                 // the same with the metadata read in one round trip (sync and getData back to back), as
                 // Hybris's ZooKeeper store does it
                 gets(keep, pipelinedSequenceGet, () -> {
-                    pipelinedSyncRead(curator, zkPath);
-                    s3Get(s3, name);
+                    pipelinedSyncRead(pipelined.curator(), zkPath);
+                    s3Get(pipelined.s3(), name);
                 });
                 // the same with the S3 GET started alongside the read, its object name known beforehand: what
                 // Hybris's speculative read (hybris.get.speculate) does for a version it saw last
                 gets(keep, overlappedGet, () -> {
                     CompletableFuture<byte[]> body = CompletableFuture.supplyAsync(() -> {
                         try {
-                            return s3Get(s3, name);
+                            return s3Get(alongside.s3(), name);
                         } catch (IOException e) {
                             throw new java.io.UncheckedIOException(e);
                         }
                     }, parallel);
-                    pipelinedSyncRead(curator, zkPath);
+                    pipelinedSyncRead(alongside.curator(), zkPath);
                     body.join();
                 });
                 gets(keep, s3Get, () -> s3Get(s3, name));
