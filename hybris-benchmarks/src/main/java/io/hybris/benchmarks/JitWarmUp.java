@@ -32,9 +32,9 @@ final class JitWarmUp {
     }
 
     /**
-     * Runs {@code totalMs} of one operation's load per side, in chunks of {@code chunkMs}: each round runs both sides, the side
-     * that goes first alternating from one round to the next, and the callers alternating between {@code callers}
-     * and one.
+     * Runs {@code totalMs} of one operation's load per side, in chunks of {@code chunkMs}: each round runs both
+     * sides, the side that goes first alternating from one round to the next, and the callers alternating between
+     * {@code callers} and one.
      */
     static void interleaved(long totalMs, long chunkMs, int callers, Chunk chunk) throws Exception {
         if (totalMs <= 0) {

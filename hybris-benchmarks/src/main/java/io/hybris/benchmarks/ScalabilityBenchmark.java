@@ -50,11 +50,11 @@ import java.util.Locale;
  * {@code results.csv} there ({@code bench/scalability.sh} plots it).
  */
 public final class ScalabilityBenchmark {
-    /** The CSV header of {@code results.csv}. */
     /** The length of one chunk of the threads mode's JIT warm-up ({@link JitWarmUp}). */
     private static final long THREADS_WARMUP_CHUNK_MS = 1_000;
     /** The same in the worker processes: each command to them takes a round trip, and they warm up longer. */
     private static final long PROCESS_WARMUP_CHUNK_MS = 2_500;
+    /** The CSV header of {@code results.csv}. */
     static final String CSV_HEADER =
             "store,mode,op,callers,side,ops_per_s,p50_ms,p99_ms,errors,cpu_us_per_op,paired_ratio";
 
