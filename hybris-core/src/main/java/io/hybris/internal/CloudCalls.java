@@ -400,13 +400,15 @@ final class CloudCalls {
     }
 
     /**
-     * One round of the worst-case read (paper §3.5): requests the object from every candidate at once, re-requests
-     * from a cloud whose answer failed (with exponential backoff), until {@code needed} clouds answered with
-     * verified bytes. The caller owns {@code race} (created by {@link #newReadRace()}, signalled by a metadata
-     * watch) and cancels it afterwards.
+     * One round of the worst-case read (paper §3.5): requests the object from every candidate at once (but one
+     * still asked in the last round), re-requests from a cloud whose answer failed (with exponential backoff),
+     * until {@code needed} clouds answered with verified bytes. The caller owns {@code race} (created by
+     * {@link #newReadRace()}, signalled by a metadata watch): it may run the next round of the same object on it,
+     * so requests slower than a round are not restarted (which a cloud slower than a round would never answer),
+     * and cancels it when the object changes and at the end.
      *
      * @return the verified answers by cloud, or null when the caller should re-read metadata ({@code changed} was
-     *     signalled, or the round ended)
+     *     signalled, or the round ended: the requests still running are left running)
      * @throws DeadlineExceededException when the deadline passes first
      */
     Map<String, byte[]> readRound(Race<byte[]> race, Race.Signal changed, String objectKey, List<String> candidates,
@@ -416,6 +418,9 @@ final class CloudCalls {
         Map<String, Long> retryAt = new HashMap<>();
         Map<String, Long> backoff = new HashMap<>();
         for (String cloud : candidates) {
+            if (race.isRunning(cloud)) {
+                continue; // still asked from the last round, for the same object: its answer may be close
+            }
             Expected what = expected.apply(cloud);
             launchGet(race, cloud, objectKey, what, ranking.timerNanos(cloud, Op.READ, what.length()), d);
         }

@@ -28,8 +28,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * @param <T> the result type of a request
  */
 final class Race<T> {
-    /** A completed request. */
-    record Done<T>(String cloudId, T value, Throwable error, long nanos) {
+    /**
+     * A completed request; {@code generation} is the race's {@link #cancelAll} count when it was launched (a
+     * completion from before the last {@code cancelAll} is not delivered).
+     */
+    record Done<T>(String cloudId, T value, Throwable error, long nanos, int generation) {
         boolean ok() {
             return error == null;
         }
@@ -53,6 +56,8 @@ final class Race<T> {
     private final Set<AbortSignal> live;
     private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
     private final Map<String, Running> running = new ConcurrentHashMap<>();
+    /** How many times {@link #cancelAll} ran: completions of requests launched before it are dropped. */
+    private volatile int generation;
 
     /**
      * @param live the client's requests running on I/O threads, to abort when it closes: each request launched on
@@ -72,13 +77,14 @@ final class Race<T> {
     void launch(String cloudId, Callable<T> task, boolean onCallerThread) {
         AbortSignal signal = onCallerThread ? null : new AbortSignal();
         AtomicReference<Running> self = new AtomicReference<>();
+        int launchedIn = generation;
         FutureTask<Void> future = new FutureTask<>(() -> {
             long t0 = System.nanoTime();
             Object event;
             try (AbortSignal.Binding bound = signal == null ? null : signal.bind()) {
-                event = new Done<>(cloudId, task.call(), null, System.nanoTime() - t0);
+                event = new Done<>(cloudId, task.call(), null, System.nanoTime() - t0, launchedIn);
             } catch (Throwable e) {
-                event = new Done<T>(cloudId, null, e, System.nanoTime() - t0);
+                event = new Done<T>(cloudId, null, e, System.nanoTime() - t0, launchedIn);
             } finally {
                 if (signal != null) {
                     live.remove(signal);
@@ -107,9 +113,19 @@ final class Race<T> {
         events.add(s);
     }
 
-    /** The next completion or signal, or null after {@code nanos}. */
+    /**
+     * The next completion or signal, or null after {@code nanos}. A completion of a request launched before the
+     * last {@link #cancelAll} is skipped: its caller gave it up (and may since have asked the same cloud for
+     * something else).
+     */
     Object poll(long nanos) throws InterruptedException {
-        return events.poll(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+        long end = System.nanoTime() + Math.max(0, nanos);
+        while (true) {
+            Object event = events.poll(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (!(event instanceof Done<?> done) || done.generation() == generation) {
+                return event;
+            }
+        }
     }
 
     boolean isRunning(String cloudId) {
@@ -125,9 +141,10 @@ final class Race<T> {
 
     /**
      * Aborts (through their signals) and interrupts every request still running; their completions are no longer of
-     * interest.
+     * interest, and {@link #poll} drops them. The race can launch requests again afterwards.
      */
     void cancelAll() {
+        generation++; // only the owner thread writes it
         for (Running r : running.values()) {
             r.cancel();
         }

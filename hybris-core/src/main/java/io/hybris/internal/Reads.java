@@ -283,71 +283,82 @@ final class Reads {
     /**
      * The worst-case GET (paper §3.5): subscribe to the key, run rounds of the version's layout (every listed cloud
      * in parallel, failed ones re-requested with backoff), restart when the metadata changes, give up at the
-     * deadline. Null if the key was deleted meanwhile.
+     * deadline. Null if the key was deleted meanwhile. One race serves every round: a request still running when a
+     * round ends keeps running while the version it reads is current, so a cloud slower than a round still answers.
      */
     private Fetched worstCaseGet(MetadataKey mk, Deadline d, List<Throwable> failures) {
+        Race<byte[]> race = calls.newReadRace();
+        Race.Signal changed = new Race.Signal("metadata changed");
+        String racing = null; // the object the race's requests read
         boolean first = true;
-        while (true) {
-            if (!first) {
-                listener.getRestarted(mk.container(), mk.key());
-            }
-            first = false;
-            Race<byte[]> race = calls.newReadRace();
-            Race.Signal changed = new Race.Signal("metadata changed");
-            MetadataCalls.Watched watched = metadata.readAndWatch(mk, () -> race.signal(changed), d);
-            String objectKey = null;
-            try {
-                Current cur = watched.current();
-                if (!cur.live()) {
-                    return null;
+        try {
+            while (true) {
+                if (!first) {
+                    listener.getRestarted(mk.container(), mk.key());
                 }
-                Metadata meta = cur.meta();
-                byte[] dataKey = sealer.dataKey(meta, mk);
-                objectKey = new ObjectKey(mk.container(), mk.key(), meta.timestamp()).render(prefix);
-                byte[] stored = layouts.forRead(meta).readRound(race, changed, objectKey, meta, d, failures);
-                if (stored != null) {
-                    return new Fetched(meta, stored, dataKey);
+                first = false;
+                MetadataCalls.Watched watched = metadata.readAndWatch(mk, () -> race.signal(changed), d);
+                try {
+                    Current cur = watched.current();
+                    if (!cur.live()) {
+                        return null;
+                    }
+                    Metadata meta = cur.meta();
+                    byte[] dataKey = sealer.dataKey(meta, mk);
+                    String objectKey = new ObjectKey(mk.container(), mk.key(), meta.timestamp()).render(prefix);
+                    if (racing != null && !racing.equals(objectKey)) {
+                        calls.abandon(race, racing); // another version: the old one's requests are of no use
+                    }
+                    racing = objectKey;
+                    byte[] stored = layouts.forRead(meta).readRound(race, changed, objectKey, meta, d, failures);
+                    if (stored != null) {
+                        return new Fetched(meta, stored, dataKey);
+                    }
+                    // the metadata changed or the round ended: re-read
+                } finally {
+                    watched.cancel();
                 }
-                // the metadata changed or the round ended: re-read
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CallInterruptedException("get of " + mk + " interrupted", false, e);
-            } finally {
-                calls.abandon(race, objectKey);
-                watched.cancel();
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CallInterruptedException("get of " + mk + " interrupted", false, e);
+        } finally {
+            calls.abandon(race, racing);
         }
     }
 
     /**
      * The worst case for one chunk of a chunked value no listed cloud provided: rounds over its clouds while the
-     * version is current. Chunks are immutable, so once the version is superseded (and its chunks collected) the
-     * read fails rather than mixing versions.
+     * version is current (on one race, as {@link #worstCaseGet}). Chunks are immutable, so once the version is
+     * superseded (and its chunks collected) the read fails rather than mixing versions.
      */
     private byte[] worstCaseChunk(MetadataKey mk, Timestamp version, String name, Metadata chunk, Deadline d,
                                   List<Throwable> failures) {
-        while (true) {
-            Race<byte[]> race = calls.newReadRace();
-            Race.Signal changed = new Race.Signal("metadata changed");
-            MetadataCalls.Watched watched = metadata.readAndWatch(mk, () -> race.signal(changed), d);
-            try {
-                Metadata now = watched.current().meta();
-                if (now == null || !now.timestamp().equals(version)) {
-                    throw new ConcurrentOverwriteException(mk + " was " + (now == null || now.isTombstone()
-                            ? "deleted" : "overwritten") + " while version " + version + " was being read, and "
-                            + name + " is no longer on any cloud; read the key again");
+        Race<byte[]> race = calls.newReadRace();
+        Race.Signal changed = new Race.Signal("metadata changed");
+        try {
+            while (true) {
+                MetadataCalls.Watched watched = metadata.readAndWatch(mk, () -> race.signal(changed), d);
+                try {
+                    Metadata now = watched.current().meta();
+                    if (now == null || !now.timestamp().equals(version)) {
+                        throw new ConcurrentOverwriteException(mk + " was " + (now == null || now.isTombstone()
+                                ? "deleted" : "overwritten") + " while version " + version + " was being read, and "
+                                + name + " is no longer on any cloud; read the key again");
+                    }
+                    byte[] stored = layouts.forRead(chunk).readRound(race, changed, name, chunk, d, failures);
+                    if (stored != null) {
+                        return stored;
+                    }
+                } finally {
+                    watched.cancel();
                 }
-                byte[] stored = layouts.forRead(chunk).readRound(race, changed, name, chunk, d, failures);
-                if (stored != null) {
-                    return stored;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CallInterruptedException("read of " + mk + " interrupted", false, e);
-            } finally {
-                calls.abandon(race, name);
-                watched.cancel();
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CallInterruptedException("read of " + mk + " interrupted", false, e);
+        } finally {
+            calls.abandon(race, name);
         }
     }
 }
