@@ -289,8 +289,7 @@ final class CloudCalls {
     PendingRead startRead(String objectKey, List<String> candidates, int needed, long size,
                           Function<String, Expected> expected, String shortfall, Deadline d) {
         List<String> ranked = preference.order(candidates, Op.READ, size);
-        PendingRead p = new PendingRead(this, new Race<>(io, live), objectKey, candidates, ranked, needed, size,
-                expected, shortfall);
+        PendingRead p = new PendingRead(this, objectKey, candidates, ranked, needed, size, expected, shortfall);
         p.timerAt = System.nanoTime();
         p.hedging = hedgeable(ranked, Math.min(needed, ranked.size())); // whether the running timer is a hedge
         for (; p.next < Math.min(needed, ranked.size()); p.next++) {
@@ -307,18 +306,18 @@ final class CloudCalls {
     Map<String, byte[]> finishRead(PendingRead p, Deadline d, List<Throwable> failures) {
         try {
             while (true) {
-                Object event = p.race.poll(d.cap(p.timerAt - System.nanoTime()));
+                Object event = p.poll(d.cap(p.timerAt - System.nanoTime()));
                 if (event == null) {
                     if (d.expired()) {
                         throw readDeadline(p.objectKey, p.shortfall, p.candidates, d, failures);
                     }
                     if (!p.hedging) {
-                        for (String slow : p.race.runningClouds()) {
+                        for (String slow : p.runningClouds()) {
                             ranking.recordFailure(slow, Op.READ, p.size);
                         }
                     }
                     if (p.next >= p.ranked.size()) {
-                        abandon(p.race, p.objectKey); // the last timer is the paper's: the slow ones were penalized
+                        abandonRead(p); // the last timer is the paper's: the slow ones were penalized
                         return null;
                     }
                     p.hedging = hedgeable(p.ranked, p.next + 1);
@@ -330,9 +329,12 @@ final class CloudCalls {
                 Race.Done<byte[]> done = (Race.Done<byte[]>) event;
                 p.answered++;
                 if (done.ok()) {
+                    if (p.needed == 1 && !p.raced()) {
+                        return Map.of(done.cloudId(), done.value()); // the usual read of a bounded cloud
+                    }
                     p.got.put(done.cloudId(), done.value());
                     if (p.got.size() >= p.needed) {
-                        leaveBehind(p.race, p.objectKey, p.size, p.launchedAt);
+                        leaveBehind(p);
                         return p.got;
                     }
                     if (p.next >= p.ranked.size() && p.answered == p.next) {
@@ -350,7 +352,7 @@ final class CloudCalls {
                 }
             }
         } catch (InterruptedException e) {
-            abandon(p.race, p.objectKey);
+            abandonRead(p);
             Thread.currentThread().interrupt();
             throw new CallInterruptedException("get of '" + p.objectKey + "' interrupted", false, e);
         }
@@ -358,7 +360,9 @@ final class CloudCalls {
 
     /** Abandons the requests of a read still running (reported as abandoned, no penalty). */
     void abandonRead(PendingRead p) {
-        abandon(p.race, p.objectKey);
+        if (p.raced()) {
+            abandon(p.race(), p.objectKey);
+        }
     }
 
     /**
@@ -379,8 +383,23 @@ final class CloudCalls {
         long timer = p.hedging ? ranking.hedgeNanos(cloudId, p.size, hedgeMinNanos)
                 : ranking.timerNanos(cloudId, Op.READ, p.size);
         long now = System.nanoTime();
+        Expected what = p.expected.apply(cloudId);
+        if (!p.raced() && placement.onCallerThread(cloudId, timer, d)) {
+            // nothing runs elsewhere yet: run it here without a race, as the race would (its timer cannot expire
+            // before it returns)
+            CloudStore cloud = clouds.get(cloudId);
+            Race.Done<byte[]> done;
+            try {
+                done = new Race.Done<>(cloudId, verifiedGet.fetch(cloud, cloudId, p.objectKey, what), null,
+                        System.nanoTime() - now, 0);
+            } catch (Throwable e) {
+                done = new Race.Done<>(cloudId, null, e, System.nanoTime() - now, 0);
+            }
+            p.answeredHere(done);
+            return now + timer;
+        }
         p.launchedAt.put(cloudId, now);
-        launchGet(p.race, cloudId, p.objectKey, p.expected.apply(cloudId), timer, d);
+        launchGet(p.race(), cloudId, p.objectKey, what, timer, d);
         return now + timer;
     }
 
@@ -389,14 +408,14 @@ final class CloudCalls {
      * cloud left behind three times in a row is penalized, so one that hangs sinks while one slow answer costs
      * nothing).
      */
-    private void leaveBehind(Race<?> race, String objectKey, long size, Map<String, Long> launchedAt) {
+    private void leaveBehind(PendingRead p) {
         if (hedge) {
             long now = System.nanoTime();
-            for (String cloudId : race.runningClouds()) {
-                ranking.recordLeftBehind(cloudId, size, now - launchedAt.get(cloudId));
+            for (String cloudId : p.runningClouds()) {
+                ranking.recordLeftBehind(cloudId, p.size, now - p.launchedAt.get(cloudId));
             }
         }
-        abandon(race, objectKey);
+        abandonRead(p);
     }
 
     /**

@@ -4,6 +4,7 @@
  */
 package io.hybris.internal;
 
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,6 @@ import java.util.function.Function;
  */
 final class PendingRead {
     private final CloudCalls calls;
-    final Race<byte[]> race;
     final String objectKey;
     final List<String> candidates;
     final List<String> ranked;
@@ -34,11 +34,17 @@ final class PendingRead {
     long timerAt;
     /** Whether the running timer is a hedge. */
     boolean hedging;
+    /**
+     * The race of the requests run on I/O threads, created by the first one: a read answered on the caller's thread
+     * (the usual read of a cloud that bounds its calls) needs none.
+     */
+    private Race<byte[]> race;
+    /** Completions of requests run on the caller's thread before any race existed, not yet taken. */
+    private ArrayDeque<Race.Done<byte[]>> answeredHere;
 
-    PendingRead(CloudCalls calls, Race<byte[]> race, String objectKey, List<String> candidates, List<String> ranked,
-                int needed, long size, Function<String, CloudCalls.Expected> expected, String shortfall) {
+    PendingRead(CloudCalls calls, String objectKey, List<String> candidates, List<String> ranked, int needed,
+                long size, Function<String, CloudCalls.Expected> expected, String shortfall) {
         this.calls = calls;
-        this.race = race;
         this.objectKey = objectKey;
         this.candidates = candidates;
         this.ranked = ranked;
@@ -46,6 +52,40 @@ final class PendingRead {
         this.size = size;
         this.expected = expected;
         this.shortfall = shortfall;
+    }
+
+    /** The race, created now if no request needed it yet. */
+    Race<byte[]> race() {
+        if (race == null) {
+            race = calls.newReadRace();
+        }
+        return race;
+    }
+
+    /** Whether a race exists: then every request, on whichever thread, reports through it. */
+    boolean raced() {
+        return race != null;
+    }
+
+    /** Queues the completion of a request run on the caller's thread without a race. */
+    void answeredHere(Race.Done<byte[]> done) {
+        if (answeredHere == null) {
+            answeredHere = new ArrayDeque<>(2);
+        }
+        answeredHere.add(done);
+    }
+
+    /** The next completion: one answered on the caller's thread first, else the race's within {@code nanos}. */
+    Object poll(long nanos) throws InterruptedException {
+        if (answeredHere != null && !answeredHere.isEmpty()) {
+            return answeredHere.poll();
+        }
+        return race().poll(nanos);
+    }
+
+    /** The clouds whose requests still run (on I/O threads). */
+    List<String> runningClouds() {
+        return race == null ? List.of() : race.runningClouds();
     }
 
     /** Gives the read up: its running requests are abandoned (no penalty for their clouds). */
