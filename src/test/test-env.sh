@@ -145,9 +145,11 @@ start() {
         -backend memory -log-level warn)"
     await_http fake-gcs-server "http://127.0.0.1:$gcs_port/storage/v1/b" "$pid" "$dir/fake-gcs-server.log"
 
+    # --disableTelemetry: Azurite otherwise sends usage telemetry every few seconds, which here (no internet) is a
+    # failed DNS lookup and an error in its log each time
     pid="$(start_server azurite "$dir/azurite.log" \
         "$azurite" --blobHost 127.0.0.1 --blobPort "$azurite_port" --inMemoryPersistence \
-        --silent --skipApiVersionCheck --loose)"
+        --silent --skipApiVersionCheck --loose --disableTelemetry)"
     await_http Azurite "http://127.0.0.1:$azurite_port/$AZURITE_ACCOUNT?comp=list" "$pid" "$dir/azurite.log"
 
     pid="$(start_server toxiproxy "$dir/toxiproxy.log" "$toxiproxy" -host 127.0.0.1 -port "$toxi_port")"
