@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The worst-case GET (paper §3.5) with the only good copy on a cloud slower than one of its rounds (5 s): the
  * round ends, the metadata is re-read, and the request keeps running, so the GET returns that copy. Until
  * 2026-11-29 every round cancelled its requests and asked again, so such a cloud was never heard and the GET
- * failed at its deadline (seen in CI on a loaded host: an emulator's answer took over 5 s while the other copy was
- * corrupt). Asserted by the requests each cloud received, not by timings.
+ * failed at its deadline (found through a CI failure on a loaded host, where the cloud with the good copy was never
+ * heard while the other copy was corrupt). Asserted by the requests each cloud received, not by timings.
  */
 class WorstCaseReadTest {
     private static final byte[] VALUE = "the only good copy is on the slow cloud".getBytes(StandardCharsets.UTF_8);
