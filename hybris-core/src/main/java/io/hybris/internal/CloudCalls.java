@@ -388,14 +388,7 @@ final class CloudCalls {
             // nothing runs elsewhere yet: run it here without a race, as the race would (its timer cannot expire
             // before it returns)
             CloudStore cloud = clouds.get(cloudId);
-            Race.Done<byte[]> done;
-            try {
-                done = new Race.Done<>(cloudId, verifiedGet.fetch(cloud, cloudId, p.objectKey, what), null,
-                        System.nanoTime() - now, 0);
-            } catch (Throwable e) {
-                done = new Race.Done<>(cloudId, null, e, System.nanoTime() - now, 0);
-            }
-            p.answeredHere(done);
+            p.answeredHere(Race.callHere(cloudId, () -> verifiedGet.fetch(cloud, cloudId, p.objectKey, what)));
             return now + timer;
         }
         p.launchedAt.put(cloudId, now);

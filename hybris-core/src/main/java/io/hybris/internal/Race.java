@@ -109,6 +109,19 @@ final class Race<T> {
         }
     }
 
+    /**
+     * Runs {@code task} on the calling thread, outside any race, and returns its completion as a race would deliver
+     * it (a throw becomes a failed {@link Done}); for a read that needs no race yet ({@link PendingRead}).
+     */
+    static <T> Done<T> callHere(String cloudId, Callable<T> task) {
+        long t0 = System.nanoTime();
+        try {
+            return new Done<>(cloudId, task.call(), null, System.nanoTime() - t0, 0);
+        } catch (Throwable e) {
+            return new Done<>(cloudId, null, e, System.nanoTime() - t0, 0);
+        }
+    }
+
     void signal(Signal s) {
         events.add(s);
     }
