@@ -162,6 +162,11 @@ final class Campaign {
         verdict.undecided().forEach(k -> tally.violation("epoch " + epoch + ": linearizability of " + k
                 + " undecided within the checker's budget (not passed)"));
         verdict.lostWrites().forEach(p -> tally.violation("epoch " + epoch + ": acknowledged write lost: " + p));
+        for (String key : concat(verdict.notLinearizable(), verdict.undecided())) {
+            // the console and the campaign's log keep the history: a violation seen once must be explainable later
+            progress.accept("history of " + key + " in epoch " + epoch + " (ms from its first invoke):\n"
+                    + HistoryChecks.describe(recorder.history().operations(), key));
+        }
         checks.add(String.format("epoch %d: %d ops, %d keys read after quiescence, linearizable %d/%d, lost %d",
                 epoch + 1, recorder.history().operations().size(), finalReads.size(), verdict.linearizable(),
                 verdict.keys(), verdict.lostWrites().size()));
@@ -173,6 +178,12 @@ final class Campaign {
         Map<String, Optional<String>> values = new LinkedHashMap<>();
         finalReads.forEach((k, op) -> values.put(k, Optional.ofNullable(op.value())));
         return values;
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /** Availability after quiescence: every key is read, within the deadline, by a fresh client. */

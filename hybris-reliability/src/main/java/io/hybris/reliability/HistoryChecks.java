@@ -52,6 +52,25 @@ final class HistoryChecks {
         return new Verdict(byKey.size(), ok, bad, undecided, lost);
     }
 
+    /**
+     * The operations of {@code key} in {@code history}, one per line in invoke order, with times in milliseconds
+     * from the first invoke ({@code ?} for an unknown outcome): what a reader needs to see why a key's history is not
+     * linearizable.
+     */
+    static String describe(List<Op> history, String key) {
+        List<Op> ops = history.stream().filter(o -> o.key().equals(key))
+                .sorted(java.util.Comparator.comparingLong(Op::invoke)).toList();
+        long origin = ops.isEmpty() ? 0 : ops.get(0).invoke();
+        StringBuilder text = new StringBuilder();
+        for (Op o : ops) {
+            text.append(String.format("  client%d %-6s %-16s [%.3f, %s]%n", o.client(), o.kind(),
+                    o.kind() == Kind.DELETE ? "" : String.valueOf(o.value()), (o.invoke() - origin) / 1e6,
+                    o.response() == RegisterHistory.UNKNOWN_RESPONSE ? "?"
+                            : String.format("%.3f", (o.response() - origin) / 1e6)));
+        }
+        return text.toString();
+    }
+
     /** Null if {@code read} may follow every acknowledged write of its key, else what is wrong. */
     static String lostWrite(List<Op> ops, Op read) {
         List<Op> acked = ops.stream().filter(o -> o.kind() != Kind.READ && o != read
