@@ -242,7 +242,13 @@ public interface HybrisListener {
         /** The write's precondition no longer holds: it fails with {@link PreconditionFailedException}. */
         PRECONDITION_FAILED,
         /** A TPUT lost to a newer write on one of its keys: it fails with {@link TransactionAbortedException}. */
-        ABORTED
+        ABORTED,
+        /**
+         * The store re-sent the update after losing an answer and newer writes have replaced its keys since: whether
+         * it landed first cannot be told, so a write that would have failed (precondition, TPUT) has an unknown
+         * outcome ({@link MetadataUnavailableException}).
+         */
+        UNKNOWN
     }
 
     /** What a value-cache lookup found. */

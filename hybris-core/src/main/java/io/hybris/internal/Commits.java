@@ -7,6 +7,7 @@ package io.hybris.internal;
 import io.hybris.HybrisListener;
 import io.hybris.HybrisListener.ConflictResolution;
 import io.hybris.InvalidRequestException;
+import io.hybris.MetadataUnavailableException;
 import io.hybris.TransactionAbortedException;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;
@@ -24,6 +25,9 @@ import java.util.Map;
  * our own write identity (unique per call, see {@link Timestamp}) with our hash means our update landed (a store
  * that retried a request after a lost connection); a newer stored timestamp means this write was overwritten (and
  * is complete); an older one means retry against the new version. Then the version actually replaced is collected.
+ * A conflict the store saw on a re-sent update ({@link VersionConflictException#mayHaveApplied()}) after a newer
+ * write replaced every key cannot tell whether our update landed first: a write that would then fail (a broken
+ * precondition, an aborted TPUT) has an unknown outcome instead ({@link io.hybris.MetadataUnavailableException}).
  *
  * <p>Only a lost race, or an update the store refused before sending it ({@link InvalidRequestException}, e.g.
  * larger than its servers accept), is a definite failure, and only then are a write's copies deleted at once. Any
@@ -74,6 +78,12 @@ final class Commits {
                     gc.collectSuperseded(mk.container(), mk.key(), replaced.meta());
                     return;
                 }
+                boolean newer = now.meta() != null && now.meta().timestamp().isAfter(meta.timestamp());
+                if (required != null && newer && conflict.mayHaveApplied()) {
+                    // our update may have landed and been read before the newer write: failing it would be a lie
+                    listener.casConflict(mk.container(), 1, ConflictResolution.UNKNOWN);
+                    throw unknown("conditional update of " + mk, conflict);
+                }
                 if (required != null && !stillHolds(required, now.meta(), meta)) {
                     listener.casConflict(mk.container(), 1, ConflictResolution.PRECONDITION_FAILED);
                     if (objectKey != null) {
@@ -81,8 +91,9 @@ final class Commits {
                     }
                     throw required.failed(mk, now.meta(), true);
                 }
-                if (now.meta() != null && now.meta().timestamp().isAfter(meta.timestamp())) {
-                    // overwritten by a newer write: linearized just before it; our copy is garbage
+                if (newer) {
+                    // overwritten by a newer write: linearized just before it (whether or not our update landed
+                    // first, as after a re-sent update); our copy is garbage
                     listener.casConflict(mk.container(), 1, ConflictResolution.OVERWRITTEN);
                     if (objectKey != null) {
                         gc.deleteWritten(objectKey, meta);
@@ -143,6 +154,11 @@ final class Commits {
                     replaced.forEach((k, c) -> gc.collectSuperseded(container, k, c.meta()));
                     return;
                 }
+                if (newer.size() == written.size() && conflict.mayHaveApplied()) {
+                    // every key holds a newer write: our transaction may have landed before them (a re-sent update)
+                    listener.casConflict(container, written.size(), ConflictResolution.UNKNOWN);
+                    throw unknown("transactional update of " + written.size() + " keys in " + container, conflict);
+                }
                 if (broken != null) {
                     listener.casConflict(container, written.size(), ConflictResolution.PRECONDITION_FAILED);
                     written.forEach((k, m) -> gc.deleteWritten(objectKeys.get(k), m));
@@ -159,6 +175,14 @@ final class Commits {
             }
             // any other exception: the outcome is unknown, the copies stay for the sweep (see commit)
         }
+    }
+
+    /** The unknown outcome of an update whose re-sent request conflicted after newer writes replaced its keys. */
+    private static MetadataUnavailableException unknown(String what, VersionConflictException conflict) {
+        return new MetadataUnavailableException(what + ": the metadata store re-sent the update after losing the"
+                + " answer to an earlier send, and a newer write has replaced the key since, so whether the earlier"
+                + " send landed first cannot be told; the write's outcome is unknown (" + conflict.getMessage() + ")",
+                conflict);
     }
 
     /**

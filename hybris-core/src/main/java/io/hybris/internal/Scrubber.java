@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -305,8 +306,11 @@ final class Scrubber {
                             MetadataCodec.encode(updated), entry.version()), Deadline.after(deadline),
                             "scrub: placement of " + container + "/" + key);
                 } catch (VersionConflictException e) {
-                    return done(container, key, version, check, Status.SUPERSEDED,
-                            "a concurrent write replaced the version; the rebuilt copies are orphans for the sweep");
+                    if (!e.mayHaveApplied() || !landed(container, key, updated)) {
+                        return done(container, key, version, check, Status.SUPERSEDED,
+                                "a concurrent write replaced the version; the rebuilt copies are orphans for the"
+                                        + " sweep");
+                    } // else: a re-sent update whose first send landed
                 }
             }
             if (rewrite) {
@@ -318,6 +322,12 @@ final class Scrubber {
             }
             return done(container, key, version, check, check.unrepaired ? Status.DEGRADED : Status.REPAIRED,
                     check.unrepaired ? "some copies could not be rebuilt: no cloud accepted them" : "");
+        }
+
+        /** Whether the key's metadata now is exactly {@code updated} (a re-sent placement update that landed). */
+        private boolean landed(String container, String key, Metadata updated) {
+            Current now = metadata.read(new MetadataKey(container, key), Deadline.after(deadline));
+            return now.meta() != null && Arrays.equals(MetadataCodec.encode(now.meta()), MetadataCodec.encode(updated));
         }
 
         private KeyHealth done(String container, String key, String version, Check c, Status status, String detail) {

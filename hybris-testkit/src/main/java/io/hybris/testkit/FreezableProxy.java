@@ -18,8 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * A TCP proxy on a free loopback port in front of one server that can be <em>frozen</em>: while frozen it keeps
  * every connection open and accepts new ones but forwards nothing in either direction, as a server that stops
  * answering without closing its sockets (a hung process, a network partition that drops packets). What arrived
- * while frozen is forwarded after {@link #thaw()}. It also counts the bytes it forwarded from the server
- * ({@link #bytesFromServer()}). For tests; two threads per connection.
+ * while frozen is forwarded after {@link #thaw()}. {@link #freezeAnswers()} holds only what the server sends, so
+ * requests still reach it and are applied while their answers wait (with {@link #dropConnections()}: are lost). It
+ * also counts the bytes it forwarded from the server ({@link #bytesFromServer()}). For tests; two threads per
+ * connection.
  */
 public final class FreezableProxy implements AutoCloseable {
     private final ServerSocket listener;
@@ -29,6 +31,7 @@ public final class FreezableProxy implements AutoCloseable {
     private final Object gate = new Object();
     private final AtomicLong fromServer = new AtomicLong();
     private boolean frozen;
+    private boolean answersFrozen;
     private volatile boolean closed;
 
     /** Starts a proxy in front of {@code host:port}. */
@@ -58,10 +61,18 @@ public final class FreezableProxy implements AutoCloseable {
         }
     }
 
-    /** Forwards again, starting with what was held. */
+    /** Stops forwarding what the server sends (requests still reach it; connections stay open). */
+    public void freezeAnswers() {
+        synchronized (gate) {
+            answersFrozen = true;
+        }
+    }
+
+    /** Forwards again in both directions, starting with what was held. */
     public void thaw() {
         synchronized (gate) {
             frozen = false;
+            answersFrozen = false;
             gate.notifyAll();
         }
     }
@@ -98,7 +109,7 @@ public final class FreezableProxy implements AutoCloseable {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
-                    awaitThawed();
+                    awaitThawed(counted != null);
                     out.write(buffer, 0, n);
                     out.flush();
                     if (counted != null) {
@@ -116,9 +127,9 @@ public final class FreezableProxy implements AutoCloseable {
         t.start();
     }
 
-    private void awaitThawed() throws InterruptedException {
+    private void awaitThawed(boolean fromServer) throws InterruptedException {
         synchronized (gate) {
-            while (frozen && !closed) {
+            while ((frozen || fromServer && answersFrozen) && !closed) {
                 gate.wait();
             }
         }

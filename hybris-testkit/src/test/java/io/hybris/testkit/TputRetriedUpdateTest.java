@@ -6,6 +6,7 @@ package io.hybris.testkit;
 
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
+import io.hybris.MetadataUnavailableException;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.CloudStore;
@@ -20,11 +21,13 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A store that retries a multi-key update after losing its answer sees a version conflict caused by its own first
  * attempt; if a newer write replaced one of the keys meanwhile, the transaction still committed (it is atomic):
- * TPUT must succeed and keep its copies, not report "nothing was written" and delete a value that is current.
+ * TPUT must succeed and keep its copies, not report "nothing was written" and delete a value that is current. If
+ * newer writes replaced every key, whether it landed cannot be told: its outcome is unknown, never "aborted".
  */
 class TputRetriedUpdateTest {
     /** Applies each multi-key update, lets {@code meanwhile} run, then answers as a retried request would. */
@@ -43,13 +46,38 @@ class TputRetriedUpdateTest {
             if (!done) {
                 done = true;
                 meanwhile.run();
-                throw new VersionConflictException("retried after a lost answer: the first attempt had applied");
+                throw new VersionConflictException("retried after a lost answer: the first attempt had applied", null,
+                        true);
             }
         }
     }
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aTransactionWhoseKeysAllHoldNewerWritesAfterAReSentUpdateHasAnUnknownOutcome() {
+        InMemoryMetadataStore metadata = new InMemoryMetadataStore();
+        List<CloudStore> clouds = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
+                new InMemoryCloudStore("c2"));
+        HybrisConfig.Builder other = HybrisConfig.builder().f(1).metadataStore(metadata).clientId("other")
+                .deadline(Duration.ofSeconds(10));
+        clouds.forEach(other::cloud);
+        try (Hybris newer = Hybris.open(other.build())) {
+            HybrisConfig.Builder tx = HybrisConfig.builder().f(1).clientId("tx").deadline(Duration.ofSeconds(10))
+                    .metadataStore(new RetryingAfterLostAnswer(metadata, () -> {
+                        newer.put("box", "a", bytes("newer-a"));
+                        newer.put("box", "b", bytes("newer-b"));
+                    }));
+            clouds.forEach(tx::cloud);
+            try (Hybris h = Hybris.open(tx.build())) {
+                assertThatThrownBy(() -> h.tput("box", Map.of("a", bytes("tx-a"), "b", bytes("tx-b"))))
+                        .isInstanceOf(MetadataUnavailableException.class).hasMessageContaining("outcome is unknown");
+            }
+            assertThat(newer.get("box", "a")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer-a")));
+            assertThat(newer.get("box", "b")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer-b")));
+        }
     }
 
     @Test

@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * {@code n + 1 .. n + m} of the batch's {@code m} commits to it, in batch order ({@link ConsulChangeLog}). Consul
  * applies a transaction all or nothing and reports every operation that failed, so a 409 is sorted out per commit:
  * a commit whose key check failed gets its {@link VersionConflictException} (as if it had been sent alone at that
- * Raft index: its key was at another version) and the others are sent again without it; a failure only on a head
+ * Raft index: its key was at another version; {@link VersionConflictException#mayHaveApplied()} if the transport
+ * re-sent the transaction after a failed send) and the others are sent again without it; a failure only on a head
  * or a record (another client committed to the container first) re-reads the head and sends the batch again after
  * a short jittered pause ({@link HeadRaceBackoff}). A commit is retried until its give-up time; the batch's
  * requests retry transient failures until the earliest give-up time among the commits still in it and the
@@ -141,11 +142,11 @@ final class ConsulBatchWrite {
                 }
             }
             if (!failedKeys.isEmpty()) {
-                failConflicts(updates, owners, failedKeys, response.errors());
+                failConflicts(updates, owners, failedKeys, response.errors(), reply.resent());
                 pending.removeIf(ConsulCommit::hasOutcome);
             } else if (response.errors().isEmpty()) { // nothing named: cannot tell whose check failed
                 for (ConsulCommit c : pending) {
-                    c.fail(conflict(c, ""));
+                    c.fail(conflict(c, "", reply.resent()));
                 }
                 return;
             }
@@ -175,7 +176,7 @@ final class ConsulBatchWrite {
 
     /** Fails each commit owning a failed key operation with a conflict naming its failed keys. */
     private static void failConflicts(List<MetadataUpdate> updates, List<ConsulCommit> owners, BitSet failed,
-                                      List<TxError> errors) {
+                                      List<TxError> errors, boolean resent) {
         Map<ConsulCommit, StringBuilder> why = new LinkedHashMap<>();
         for (TxError err : errors) {
             int op = err.opIndex().map(i -> i.intValue()).orElse(-1);
@@ -187,17 +188,21 @@ final class ConsulBatchWrite {
                         .append(err.what().orElse("version check failed"));
             }
         }
-        why.forEach((c, b) -> c.fail(conflict(c, b.toString())));
+        why.forEach((c, b) -> c.fail(conflict(c, b.toString(), resent)));
     }
 
-    private static VersionConflictException conflict(ConsulCommit c, String why) {
+    /** A commit's conflict; {@code resent}: the transaction was re-sent, and an earlier send may have applied it. */
+    private static VersionConflictException conflict(ConsulCommit c, String why, boolean resent) {
+        String outcome = resent ? "the transaction was re-sent after a lost answer, and the earlier send may have"
+                + " applied it" : "nothing written";
         if (c.updates().size() == 1) {
             MetadataUpdate u = c.updates().get(0);
-            return new VersionConflictException(u.expectedVersion().isAbsent()
+            return new VersionConflictException((u.expectedVersion().isAbsent()
                     ? u.key() + " already exists (expected ABSENT)"
-                    : u.key() + " is no longer at version " + u.expectedVersion() + " or does not exist");
+                    : u.key() + " is no longer at version " + u.expectedVersion() + " or does not exist")
+                    + (resent ? " (" + outcome + ")" : ""), null, resent);
         }
-        return new VersionConflictException("atomic update of " + c.updates().size()
-                + " keys aborted, nothing written: " + (why.isEmpty() ? "a version check failed" : why));
+        return new VersionConflictException("atomic update of " + c.updates().size() + " keys aborted, " + outcome
+                + ": " + (why.isEmpty() ? "a version check failed" : why), null, resent);
     }
 }

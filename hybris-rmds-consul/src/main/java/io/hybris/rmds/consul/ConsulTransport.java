@@ -63,8 +63,14 @@ final class ConsulTransport implements AutoCloseable {
         T run() throws IOException;
     }
 
-    /** One HTTP exchange of our own client: status, index header and body. */
-    record Reply(int code, long index, byte[] body) {
+    /**
+     * One HTTP exchange of our own client: status, index header and body; {@code resent} if the request was sent
+     * again after an earlier send failed (that send may have been applied, its answer lost).
+     */
+    record Reply(int code, long index, byte[] body, boolean resent) {
+        Reply(int code, long index, byte[] body) {
+            this(code, index, body, false);
+        }
     }
 
     private final ConsulSettings settings;
@@ -140,6 +146,7 @@ final class ConsulTransport implements AutoCloseable {
                 .dispatcher(dispatcher)
                 .connectionPool(pool)
                 .addNetworkInterceptor(ConsulTransport::noDelay)
+                .addNetworkInterceptor(ConsulTransport::countSend)
                 .connectTimeout(s.connectTimeout())
                 .readTimeout(s.readTimeout())
                 .writeTimeout(s.connectTimeout());
@@ -237,8 +244,17 @@ final class ConsulTransport implements AutoCloseable {
         } else {
             addDatacenter(url);
         }
-        Request request = new Request.Builder().url(url.build()).put(RequestBody.create(json, JSON)).build();
-        return call(operation, what, () -> execute(request, 200, 409), giveUpNanos);
+        // every send on the wire counts, OkHttp's own silent retry of a failed connection as much as ours
+        SendCount sends = new SendCount();
+        Request request = new Request.Builder().url(url.build()).put(RequestBody.create(json, JSON))
+                .tag(SendCount.class, sends).build();
+        Reply reply = call(operation, what, () -> execute(request, 200, 409), giveUpNanos);
+        return sends.get() <= 1 ? reply : new Reply(reply.code(), reply.index(), reply.body(), true);
+    }
+
+    /** How many times a request went out on a connection (counted by a network interceptor, per attempt). */
+    private static final class SendCount extends java.util.concurrent.atomic.AtomicInteger {
+        private static final long serialVersionUID = 1L;
     }
 
     /**
@@ -396,6 +412,15 @@ final class ConsulTransport implements AutoCloseable {
                         + "); a write's outcome is unknown", e);
             }
         }
+    }
+
+    /** Counts an attempt of a request that carries a {@link SendCount}: it is about to go out on a connection. */
+    private static Response countSend(Interceptor.Chain chain) throws IOException {
+        SendCount sends = chain.request().tag(SendCount.class);
+        if (sends != null) {
+            sends.incrementAndGet();
+        }
+        return chain.proceed(chain.request());
     }
 
     /**

@@ -21,7 +21,8 @@ import java.util.function.BooleanSupplier;
  * hanging. Retried: Curator's default (connection loss, operation timeout, session moved or expired) and a request
  * that timed out ({@code REQUESTTIMEOUT}: ZooKeeper then drops the connection, so the retry goes out on a new one,
  * as after a connection loss). Sleeps through Curator's sleeper, never {@code Thread.sleep}; an interrupt ends the
- * retries and is kept.
+ * retries and is kept. Each retry it allows is counted on the calling thread ({@link CallDeadline#retrying}), so a
+ * conditional update can tell a conflict its own earlier send may have caused.
  */
 final class BoundedRetryPolicy implements RetryPolicy {
     private static final long FIRST_SLEEP_MS = 50;
@@ -53,7 +54,11 @@ final class BoundedRetryPolicy implements RetryPolicy {
             Thread.currentThread().interrupt();
             return false;
         }
-        return !closed.getAsBoolean();
+        if (closed.getAsBoolean()) {
+            return false;
+        }
+        deadline.retrying();
+        return true;
     }
 
     @Override

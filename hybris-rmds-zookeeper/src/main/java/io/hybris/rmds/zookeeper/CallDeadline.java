@@ -39,7 +39,8 @@ final class CallDeadline {
     private final long requestNanos;
     private final Duration reported;
     private final String description;
-    private final ThreadLocal<long[]> current = ThreadLocal.withInitial(() -> new long[2]);
+    /** Per thread: whether a call is running, its deadline ({@link System#nanoTime()}), retries made (ever). */
+    private final ThreadLocal<long[]> current = ThreadLocal.withInitial(() -> new long[3]);
 
     CallDeadline(Duration connectTimeout, Duration operationTimeout, Duration requestTimeout, String description) {
         Duration span = connectTimeout.plus(operationTimeout).plus(requestTimeout);
@@ -97,6 +98,19 @@ final class CallDeadline {
     boolean allowsRetry(long sleepMs) {
         long[] c = current.get();
         return c[0] == 0 || c[1] - System.nanoTime() >= sleepMs * 1_000_000L + requestNanos;
+    }
+
+    /** Counts a request re-sent on this thread (the retry policy allowed a retry). */
+    void retrying() {
+        current.get()[2]++;
+    }
+
+    /**
+     * How many requests this thread has re-sent so far: a request during which it changed was re-sent after an
+     * earlier send failed, and that send may have been applied with its answer lost.
+     */
+    long retries() {
+        return current.get()[2];
     }
 
     /** How long to wait for a background answer: {@code maxMs}, cut to the running call's deadline (if any). */

@@ -23,7 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * The conditional updates of a {@link ZooKeeperMetadataStore}: each is one {@code multi} of the keys' creates
  * ({@link io.hybris.spi.MetadataVersion#ABSENT}) or version-checked {@code setData}s and the sequential create of
  * the commit's change-log record ({@link ZooKeeperChangeLog}), so a commit and its record land together or not at
- * all; one larger than the servers accept is refused before it is sent ({@link RequestSize}). Thread-safe.
+ * all; one larger than the servers accept is refused before it is sent ({@link RequestSize}). A conflict found by a
+ * {@code multi} that Curator re-sent after a lost answer says the earlier send may have applied
+ * ({@link VersionConflictException#mayHaveApplied()}). Thread-safe.
  */
 final class ZooKeeperWrites {
     private final ZooKeeperSession session;
@@ -53,6 +55,7 @@ final class ZooKeeperWrites {
                 : updates.size() + " keys (" + updates.get(0).key() + ", ...)";
         String operation = single ? "conditional update" : "atomic update";
         for (int attempt = 0; ; attempt++) {
+            long retriesBefore = session.deadline().retries();
             try {
                 ensureContainers(updates, operation, what);
                 log.ensure(updates);
@@ -71,6 +74,7 @@ final class ZooKeeperWrites {
                 ops.addAll(log.appendOperations(updates));
                 size.check(updates, ops, operation + " of " + what);
                 session.deadline().beforeRequest(operation, what);
+                retriesBefore = session.deadline().retries();
                 client.transaction().forOperations(ops);
                 log.committed(updates);
                 return;
@@ -91,7 +95,8 @@ final class ZooKeeperWrites {
                 }
                 if (u != null && (code == KeeperException.Code.NODEEXISTS || code == KeeperException.Code.BADVERSION
                         || code == KeeperException.Code.NONODE)) {
-                    throw conflict(updates, u, code, e);
+                    // Curator re-sent the multi after a lost answer: the earlier send may be what conflicts now
+                    throw conflict(updates, u, code, e, session.deadline().retries() != retriesBefore);
                 }
                 throw session.failure(operation, what, e);
             } catch (Exception e) {
@@ -101,14 +106,16 @@ final class ZooKeeperWrites {
     }
 
     private static VersionConflictException conflict(List<MetadataUpdate> updates, MetadataUpdate u,
-                                                     KeeperException.Code code, KeeperException e) {
+                                                     KeeperException.Code code, KeeperException e, boolean resent) {
         MetadataKey key = u.key();
         String why = code == KeeperException.Code.NODEEXISTS ? key + " already exists (expected ABSENT)"
                 : code == KeeperException.Code.NONODE ? key + " does not exist (expected version "
                 + u.expectedVersion() + ")"
                 : key + " is no longer at version " + u.expectedVersion();
-        return new VersionConflictException(updates.size() == 1 ? why
-                : "atomic update of " + updates.size() + " keys aborted, nothing written: " + why, e);
+        String outcome = resent ? "the request was re-sent after a lost answer, and the earlier send may have"
+                + " applied it" : "nothing written";
+        return new VersionConflictException(updates.size() == 1 ? why + (resent ? " (" + outcome + ")" : "")
+                : "atomic update of " + updates.size() + " keys aborted, " + outcome + ": " + why, e, resent);
     }
 
     private void ensureContainers(List<MetadataUpdate> updates, String operation, String what) throws Exception {
