@@ -156,16 +156,18 @@ final class Campaign {
         nemeses.stopAndHeal();
         workers.stop();
         Map<String, Op> finalReads = readEveryKey(pool, keys, recorder);
-        HistoryChecks.Verdict verdict = HistoryChecks.check(recorder.history().operations(), finalReads);
+        HistoryChecks.Verdict verdict = HistoryChecks.check(recorder.history().operations(), finalReads,
+                recorder.failedWrites());
         verdict.notLinearizable().forEach(k -> tally.violation("epoch " + epoch + ": history of " + k
                 + " is not linearizable"));
         verdict.undecided().forEach(k -> tally.violation("epoch " + epoch + ": linearizability of " + k
                 + " undecided within the checker's budget (not passed)"));
         verdict.lostWrites().forEach(p -> tally.violation("epoch " + epoch + ": acknowledged write lost: " + p));
+        verdict.failedWritesRead().forEach(p -> tally.violation("epoch " + epoch + ": a failed write was read: " + p));
         for (String key : concat(verdict.notLinearizable(), verdict.undecided())) {
             // the console and the campaign's log keep the history: a violation seen once must be explainable later
             progress.accept("history of " + key + " in epoch " + epoch + " (ms from its first invoke):\n"
-                    + HistoryChecks.describe(recorder.history().operations(), key));
+                    + HistoryChecks.describe(recorder.history().operations(), recorder.failedWrites(), key));
         }
         checks.add(String.format("epoch %d: %d ops, %d keys read after quiescence, linearizable %d/%d, lost %d",
                 epoch + 1, recorder.history().operations().size(), finalReads.size(), verdict.linearizable(),

@@ -27,7 +27,15 @@ final class Recorder {
     /** The largest padding of a value (see {@link CampaignValues}). */
     static final int MAX_PADDING = 64 << 10;
 
+    /**
+     * A write its call reported as definitely failed (nothing written): kept beside the history, which leaves it out,
+     * so a read of its value can be named for what it is.
+     */
+    record FailedWrite(int process, String kind, String key, String id, long invoke, String exception) {
+    }
+
     private final RegisterHistory history = new RegisterHistory();
+    private final List<FailedWrite> failed = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Tally tally;
 
     Recorder(Tally tally) {
@@ -41,6 +49,11 @@ final class Recorder {
 
     RegisterHistory history() {
         return history;
+    }
+
+    /** The writes reported as definitely failed. */
+    List<FailedWrite> failedWrites() {
+        return List.copyOf(failed);
     }
 
     /** A write (or TPUT) of {@code ids} to {@code keys} by {@code process} that returned normally. */
@@ -59,6 +72,12 @@ final class Recorder {
         }
         if (e instanceof TransactionAbortedException || e instanceof NotEnoughCloudsException
                 || e instanceof io.hybris.PreconditionFailedException || e instanceof io.hybris.UploadExpiredException) {
+            for (int i = 0; i < keys.size(); i++) {
+                if (ids.get(i) != null) {
+                    failed.add(new FailedWrite(process, kind, keys.get(i), ids.get(i), invoke,
+                            e.getClass().getSimpleName()));
+                }
+            }
             tally.op(kind, "failed");
             return; // definite: nothing was written (an upload in parts that a later-started one overtook)
         }
