@@ -80,6 +80,8 @@ final class ConsulBatchWrite {
     private void attempt(List<ConsulCommit> batch, long giveUpNanos) {
         List<ConsulCommit> pending = new ArrayList<>(batch);
         boolean fresh = false; // read the heads afresh: the last attempt lost on one
+        // a send of this batch went out more than once: it may have applied, and every commit still pending was in it
+        boolean resent = false;
         for (int lost = 0; ; ) {
             transport.checkOpen();
             long giveUp = giveUpNanos;
@@ -118,6 +120,7 @@ final class ConsulBatchWrite {
                         .toList());
             }
             ConsulTransport.Reply reply = transport.transaction(ops, false, operation, what, giveUp);
+            resent |= reply.resent();
             TxResponse response = transport.parseTransaction(reply, operation, what);
             if (reply.code() == 200) {
                 int headOp = updates.size();
@@ -142,11 +145,11 @@ final class ConsulBatchWrite {
                 }
             }
             if (!failedKeys.isEmpty()) {
-                failConflicts(updates, owners, failedKeys, response.errors(), reply.resent());
+                failConflicts(updates, owners, failedKeys, response.errors(), resent);
                 pending.removeIf(ConsulCommit::hasOutcome);
             } else if (response.errors().isEmpty()) { // nothing named: cannot tell whose check failed
                 for (ConsulCommit c : pending) {
-                    c.fail(conflict(c, "", reply.resent()));
+                    c.fail(conflict(c, "", resent));
                 }
                 return;
             }

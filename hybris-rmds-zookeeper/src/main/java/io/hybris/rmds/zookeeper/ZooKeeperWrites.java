@@ -54,8 +54,8 @@ final class ZooKeeperWrites {
         String what = single ? updates.get(0).key().toString()
                 : updates.size() + " keys (" + updates.get(0).key() + ", ...)";
         String operation = single ? "conditional update" : "atomic update";
+        long resends = 0; // multis of this write Curator re-sent: each earlier send may have applied
         for (int attempt = 0; ; attempt++) {
-            long retriesBefore = session.deadline().retries();
             try {
                 ensureContainers(updates, operation, what);
                 log.ensure(updates);
@@ -74,8 +74,12 @@ final class ZooKeeperWrites {
                 ops.addAll(log.appendOperations(updates));
                 size.check(updates, ops, operation + " of " + what);
                 session.deadline().beforeRequest(operation, what);
-                retriesBefore = session.deadline().retries();
-                client.transaction().forOperations(ops);
+                long retriesBefore = session.deadline().retries();
+                try {
+                    client.transaction().forOperations(ops);
+                } finally {
+                    resends += session.deadline().retries() - retriesBefore;
+                }
                 log.committed(updates);
                 return;
             } catch (VersionConflictException | InvalidRequestException e) {
@@ -96,7 +100,7 @@ final class ZooKeeperWrites {
                 if (u != null && (code == KeeperException.Code.NODEEXISTS || code == KeeperException.Code.BADVERSION
                         || code == KeeperException.Code.NONODE)) {
                     // Curator re-sent the multi after a lost answer: the earlier send may be what conflicts now
-                    throw conflict(updates, u, code, e, session.deadline().retries() != retriesBefore);
+                    throw conflict(updates, u, code, e, resends > 0);
                 }
                 throw session.failure(operation, what, e);
             } catch (Exception e) {
