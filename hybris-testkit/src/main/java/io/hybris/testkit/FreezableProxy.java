@@ -11,8 +11,13 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * A TCP proxy on a free loopback port in front of one server that can be <em>frozen</em>: while frozen it keeps
@@ -75,6 +80,41 @@ public final class FreezableProxy implements AutoCloseable {
             answersFrozen = false;
             gate.notifyAll();
         }
+    }
+
+    /**
+     * Loses the answer to a request the server applies: runs {@code call} on a thread of its own (it or the caller
+     * must {@link #freezeAnswers()} before its request goes out), waits up to 20 s for {@code applied} (the server
+     * applied the request, seen by another client), runs {@code meanwhile}, then drops every connection, so the held
+     * answer is lost, and thaws. Returns what {@code call} threw, or null; waits up to 60 s for it.
+     */
+    public Throwable loseAnswer(Callable<?> call, BooleanSupplier applied, Runnable meanwhile) throws Exception {
+        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        Thread caller = new Thread(() -> {
+            try {
+                call.call();
+                outcome.complete(null);
+            } catch (Throwable t) {
+                outcome.complete(t);
+            }
+        }, "freezable-proxy-caller");
+        caller.setDaemon(true);
+        caller.start();
+        try {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!applied.getAsBoolean()) {
+                if (System.nanoTime() - until > 0 || outcome.isDone()) {
+                    throw new AssertionError("the request was not applied within 20 s"
+                            + (outcome.isDone() ? "; the call ended: " + outcome.getNow(null) : ""));
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10)); // the poll's interval
+            }
+            meanwhile.run();
+        } finally {
+            dropConnections();
+            thaw();
+        }
+        return outcome.get(60, TimeUnit.SECONDS);
     }
 
     /** Closes every connection made so far (the clients see them drop, and connect again through the proxy). */

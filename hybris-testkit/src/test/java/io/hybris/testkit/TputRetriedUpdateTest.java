@@ -56,22 +56,24 @@ class TputRetriedUpdateTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
+    private final InMemoryMetadataStore metadata = new InMemoryMetadataStore();
+    private final List<CloudStore> clouds = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
+            new InMemoryCloudStore("c2"));
+
+    private Hybris open(MetadataStore store, String id) {
+        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(store).clientId(id)
+                .deadline(Duration.ofSeconds(10));
+        clouds.forEach(b::cloud);
+        return Hybris.open(b.build());
+    }
+
     @Test
     void aTransactionWhoseKeysAllHoldNewerWritesAfterAReSentUpdateHasAnUnknownOutcome() {
-        InMemoryMetadataStore metadata = new InMemoryMetadataStore();
-        List<CloudStore> clouds = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
-                new InMemoryCloudStore("c2"));
-        HybrisConfig.Builder other = HybrisConfig.builder().f(1).metadataStore(metadata).clientId("other")
-                .deadline(Duration.ofSeconds(10));
-        clouds.forEach(other::cloud);
-        try (Hybris newer = Hybris.open(other.build())) {
-            HybrisConfig.Builder tx = HybrisConfig.builder().f(1).clientId("tx").deadline(Duration.ofSeconds(10))
-                    .metadataStore(new RetryingAfterLostAnswer(metadata, () -> {
-                        newer.put("box", "a", bytes("newer-a"));
-                        newer.put("box", "b", bytes("newer-b"));
-                    }));
-            clouds.forEach(tx::cloud);
-            try (Hybris h = Hybris.open(tx.build())) {
+        try (Hybris newer = open(metadata, "other")) {
+            try (Hybris h = open(new RetryingAfterLostAnswer(metadata, () -> {
+                newer.put("box", "a", bytes("newer-a"));
+                newer.put("box", "b", bytes("newer-b"));
+            }), "tx")) {
                 assertThatThrownBy(() -> h.tput("box", Map.of("a", bytes("tx-a"), "b", bytes("tx-b"))))
                         .isInstanceOf(MetadataUnavailableException.class).hasMessageContaining("outcome is unknown");
             }
@@ -82,17 +84,9 @@ class TputRetriedUpdateTest {
 
     @Test
     void aTransactionThatLandedBeforeAConflictIsReportedAsCommittedAndKeepsItsValues() {
-        InMemoryMetadataStore metadata = new InMemoryMetadataStore();
-        List<CloudStore> clouds = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
-                new InMemoryCloudStore("c2"));
-        HybrisConfig.Builder other = HybrisConfig.builder().f(1).metadataStore(metadata).clientId("other")
-                .deadline(Duration.ofSeconds(10));
-        clouds.forEach(other::cloud);
-        try (Hybris newer = Hybris.open(other.build())) {
-            HybrisConfig.Builder tx = HybrisConfig.builder().f(1).clientId("tx").deadline(Duration.ofSeconds(10))
-                    .metadataStore(new RetryingAfterLostAnswer(metadata, () -> newer.put("box", "b", bytes("newer"))));
-            clouds.forEach(tx::cloud);
-            try (Hybris h = Hybris.open(tx.build())) {
+        try (Hybris newer = open(metadata, "other")) {
+            try (Hybris h = open(new RetryingAfterLostAnswer(metadata, () -> newer.put("box", "b", bytes("newer"))),
+                    "tx")) {
                 h.tput("box", Map.of("a", bytes("tx-a"), "b", bytes("tx-b"))); // must not throw
             }
             assertThat(newer.get("box", "a")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("tx-a")));

@@ -15,19 +15,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.awaitility.Awaitility.await;
 
 /**
  * A transaction whose answer is lost after Consul applied it is sent again (by OkHttp on a failed connection, or by
  * the store's retry) and then conflicts with its own earlier send. The store must say that the earlier send may have
  * applied ({@link VersionConflictException#mayHaveApplied()}): with newer writes on every key in between, Hybris
  * cannot find its own timestamp and would otherwise report a landed write as failed. The answer is lost for real: a
- * proxy holds the agent's answers while the transaction is applied, then drops the connection.
+ * proxy holds the agent's answers while the transaction is applied, then drops the connection
+ * ({@link FreezableProxy#loseAnswer}).
  */
 class ConsulResentUpdateTest {
     @RegisterExtension
@@ -60,25 +58,19 @@ class ConsulResentUpdateTest {
             MetadataVersion vb = proxied.read(b).orElseThrow().version();
 
             proxy.freezeAnswers();
-            CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
+            Throwable thrown = proxy.loseAnswer(() -> {
+                proxied.conditionalUpdateAll(List.of(new MetadataUpdate(a, bytes("tx"), va),
+                        new MetadataUpdate(b, bytes("tx"), vb)));
+                return null;
+            }, () -> "tx".equals(text(direct, a)), () -> {
                 try {
-                    proxied.conditionalUpdateAll(List.of(new MetadataUpdate(a, bytes("tx"), va),
-                            new MetadataUpdate(b, bytes("tx"), vb)));
-                    return null;
-                } catch (Throwable t) {
-                    return t;
+                    direct.conditionalUpdateAll(List.of(
+                            new MetadataUpdate(a, bytes("newer"), direct.read(a).orElseThrow().version()),
+                            new MetadataUpdate(b, bytes("newer"), direct.read(b).orElseThrow().version())));
+                } catch (VersionConflictException e) {
+                    throw new AssertionError(e);
                 }
-            }, r -> new Thread(r, "caller-with-lost-answer").start());
-            try {
-                await().atMost(Duration.ofSeconds(20)).until(() -> "tx".equals(text(direct, a)));
-                direct.conditionalUpdateAll(List.of(
-                        new MetadataUpdate(a, bytes("newer"), direct.read(a).orElseThrow().version()),
-                        new MetadataUpdate(b, bytes("newer"), direct.read(b).orElseThrow().version())));
-            } finally {
-                proxy.dropConnections();
-                proxy.thaw();
-            }
-            Throwable thrown = outcome.get(60, TimeUnit.SECONDS);
+            });
 
             assertThat(thrown).isInstanceOf(VersionConflictException.class)
                     .hasMessageContaining("re-sent after a lost answer");

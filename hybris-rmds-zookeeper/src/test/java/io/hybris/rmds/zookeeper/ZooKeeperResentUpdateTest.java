@@ -11,8 +11,8 @@ import io.hybris.PutOptions;
 import io.hybris.VersionInfo;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.spi.CloudStore;
-import io.hybris.spi.MetadataStore;
 import io.hybris.spi.MetadataKey;
+import io.hybris.spi.MetadataStore;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.VersionConflictException;
@@ -21,16 +21,14 @@ import io.hybris.testkit.FreezableProxy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * An update whose answer is lost after the server applied it: Curator re-sends the {@code multi}, which then conflicts
@@ -39,7 +37,7 @@ import static org.awaitility.Awaitility.await;
  * ({@link VersionConflictException#mayHaveApplied()}), and Hybris must report the write's outcome as unknown, never
  * as a definite failure (TPUT aborted, precondition failed) of a write that other clients may already have read.
  * The answer is lost for real: a proxy holds the server's answers while the request is applied, then drops the
- * connection.
+ * connection ({@link FreezableProxy#loseAnswer}).
  */
 class ZooKeeperResentUpdateTest {
     @RegisterExtension
@@ -49,7 +47,7 @@ class ZooKeeperResentUpdateTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static String text(ZooKeeperMetadataStore store, MetadataKey key) {
+    private static String text(MetadataStore store, MetadataKey key) {
         return store.read(key).map(v -> new String(v.value(), StandardCharsets.UTF_8)).orElse(null);
     }
 
@@ -67,15 +65,9 @@ class ZooKeeperResentUpdateTest {
             this.proxy = proxy;
         }
 
-        /** Holds the answers from the next conditional update on; returns this. */
-        FreezingBeforeUpdate armed() {
+        /** Holds the answers from the next conditional update on. */
+        void arm() {
             armed = true;
-            return this;
-        }
-
-        /** {@code hybris}, for a call chained after {@link #armed()}. */
-        Hybris client(Hybris hybris) {
-            return hybris;
         }
 
         private void freezeIfArmed() {
@@ -99,35 +91,43 @@ class ZooKeeperResentUpdateTest {
     }
 
     /**
-     * Runs {@code call}, which holds {@code proxy}'s answers before it sends its update, until {@code landed} holds
-     * (the server applied the update), then runs {@code meanwhile}, drops the connection (the answer is lost) and
-     * lets traffic through again; returns what the call threw, or null.
+     * Two Hybris clients on shared in-memory clouds: {@code subject} reaches ZooKeeper through the proxy (and can
+     * have its next update's answer held), {@code other} directly.
      */
-    private static Throwable withLostAnswer(FreezableProxy proxy, ThrowingRunnable call, Supplier<Boolean> landed,
-                                            Runnable meanwhile) throws Exception {
-        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-        Thread caller = new Thread(() -> {
-            try {
-                call.run();
-                outcome.complete(null);
-            } catch (Throwable t) {
-                outcome.complete(t);
-            }
-        }, "caller-with-lost-answer");
-        caller.start();
-        try {
-            await().atMost(Duration.ofSeconds(20)).until(landed::get);
-            meanwhile.run();
-        } finally {
-            proxy.dropConnections();
-            proxy.thaw();
-        }
-        return outcome.get(60, TimeUnit.SECONDS);
-    }
+    private static final class Clients implements AutoCloseable {
+        final FreezableProxy proxy = new FreezableProxy("127.0.0.1", ZK.port());
+        final String root = ZK.uniqueRoot("/resent-");
+        final ZooKeeperMetadataStore proxiedStore = builder(proxy.address(), root).build();
+        final ZooKeeperMetadataStore directStore = builder(ZK.connectString(), root).build();
+        final FreezingBeforeUpdate freezing = new FreezingBeforeUpdate(proxiedStore, proxy);
+        final List<CloudStore> clouds = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
+                new InMemoryCloudStore("c2"));
+        final Hybris subject = open(freezing, "subject");
+        final Hybris other = open(directStore, "other");
 
-    @FunctionalInterface
-    private interface ThrowingRunnable {
-        void run() throws Exception;
+        Clients() throws IOException {
+        }
+
+        private Hybris open(MetadataStore store, String id) {
+            HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(store).clientId(id)
+                    .deadline(Duration.ofSeconds(60));
+            clouds.forEach(b::cloud);
+            return Hybris.open(b.build());
+        }
+
+        /** Whether the key's metadata version is no longer {@code before} (seen directly). */
+        boolean changed(MetadataKey key, MetadataVersion before) {
+            return !directStore.read(key).orElseThrow().version().equals(before);
+        }
+
+        @Override
+        public void close() throws IOException {
+            subject.close();
+            other.close();
+            proxiedStore.close();
+            directStore.close();
+            proxy.close();
+        }
     }
 
     @Test
@@ -145,19 +145,20 @@ class ZooKeeperResentUpdateTest {
             MetadataVersion va = proxied.read(a).orElseThrow().version();
             MetadataVersion vb = proxied.read(b).orElseThrow().version();
 
-            Throwable thrown = withLostAnswer(proxy,
-                    () -> new FreezingBeforeUpdate(proxied, proxy).armed().conditionalUpdateAll(List.of(new MetadataUpdate(a, bytes("tx"), va),
-                            new MetadataUpdate(b, bytes("tx"), vb))),
-                    () -> "tx".equals(text(direct, a)),
-                    () -> {
-                        try {
-                            direct.conditionalUpdateAll(List.of(
-                                    new MetadataUpdate(a, bytes("newer"), direct.read(a).orElseThrow().version()),
-                                    new MetadataUpdate(b, bytes("newer"), direct.read(b).orElseThrow().version())));
-                        } catch (VersionConflictException e) {
-                            throw new AssertionError(e);
-                        }
-                    });
+            proxy.freezeAnswers();
+            Throwable thrown = proxy.loseAnswer(() -> {
+                proxied.conditionalUpdateAll(List.of(new MetadataUpdate(a, bytes("tx"), va),
+                        new MetadataUpdate(b, bytes("tx"), vb)));
+                return null;
+            }, () -> "tx".equals(text(direct, a)), () -> {
+                try {
+                    direct.conditionalUpdateAll(List.of(
+                            new MetadataUpdate(a, bytes("newer"), direct.read(a).orElseThrow().version()),
+                            new MetadataUpdate(b, bytes("newer"), direct.read(b).orElseThrow().version())));
+                } catch (VersionConflictException e) {
+                    throw new AssertionError(e);
+                }
+            });
 
             assertThat(thrown).isInstanceOf(VersionConflictException.class)
                     .hasMessageContaining("re-sent after a lost answer");
@@ -169,92 +170,64 @@ class ZooKeeperResentUpdateTest {
 
     @Test
     void aConflictOfAnUpdateSentOnceSaysNothingWasApplied() throws Exception {
-        String root = ZK.uniqueRoot("/resent-");
         MetadataKey a = new MetadataKey("box", "a");
-        try (ZooKeeperMetadataStore store = builder(ZK.connectString(), root).build()) {
+        try (ZooKeeperMetadataStore store = builder(ZK.connectString(), ZK.uniqueRoot("/resent-")).build()) {
             store.conditionalUpdate(new MetadataUpdate(a, bytes("v0"), MetadataVersion.ABSENT));
             MetadataVersion v0 = store.read(a).orElseThrow().version();
             store.conditionalUpdate(new MetadataUpdate(a, bytes("v1"), v0));
 
-            VersionConflictException conflict = org.junit.jupiter.api.Assertions.assertThrows(
-                    VersionConflictException.class, () -> store.conditionalUpdate(new MetadataUpdate(a,
-                            bytes("stale"), v0)));
+            VersionConflictException conflict = assertThrows(VersionConflictException.class,
+                    () -> store.conditionalUpdate(new MetadataUpdate(a, bytes("stale"), v0)));
 
             assertThat(conflict.mayHaveApplied()).isFalse();
             assertThat(text(store, a)).isEqualTo("v1");
         }
     }
 
-    private static Hybris client(MetadataStore store, List<CloudStore> clouds, String id) {
-        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(store).clientId(id)
-                .deadline(Duration.ofSeconds(60));
-        clouds.forEach(b::cloud);
-        return Hybris.open(b.build());
-    }
-
     @Test
     void aTransactionWhoseReSentUpdateMeetsNewerWritesOnEveryKeyHasAnUnknownOutcomeNotAnAbort() throws Exception {
-        String root = ZK.uniqueRoot("/resent-");
-        List<CloudStore> clouds = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
-                new InMemoryCloudStore("c2"));
         MetadataKey a = new MetadataKey("box", "a");
-        try (FreezableProxy proxy = new FreezableProxy("127.0.0.1", ZK.port());
-             ZooKeeperMetadataStore proxiedStore = builder(proxy.address(), root).build();
-             ZooKeeperMetadataStore directStore = builder(ZK.connectString(), root).build()) {
-            FreezingBeforeUpdate freezing = new FreezingBeforeUpdate(proxiedStore, proxy);
-            try (Hybris tx = client(freezing, clouds, "tx");
-                 Hybris other = client(directStore, clouds, "other")) {
-                tx.tput("box", Map.of("a", bytes("old-a"), "b", bytes("old-b")));
-                MetadataVersion before = directStore.read(a).orElseThrow().version();
+        try (Clients c = new Clients()) {
+            c.subject.tput("box", Map.of("a", bytes("old-a"), "b", bytes("old-b")));
+            MetadataVersion before = c.directStore.read(a).orElseThrow().version();
 
-                Throwable thrown = withLostAnswer(proxy,
-                        () -> freezing.armed().client(tx).tput("box", Map.of("a", bytes("tx-a"), "b", bytes("tx-b"))),
-                        () -> !directStore.read(a).orElseThrow().version().equals(before),
-                        () -> {
-                            assertThat(other.get("box", "a")).as("the transaction landed and is read")
-                                    .hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("tx-a")));
-                            other.put("box", "a", bytes("newer-a"));
-                            other.put("box", "b", bytes("newer-b"));
-                        });
+            Throwable thrown = c.proxy.loseAnswer(() -> {
+                c.freezing.arm();
+                return c.subject.tput("box", Map.of("a", bytes("tx-a"), "b", bytes("tx-b")));
+            }, () -> c.changed(a, before), () -> {
+                assertThat(c.other.get("box", "a")).as("the transaction landed and is read")
+                        .hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("tx-a")));
+                c.other.put("box", "a", bytes("newer-a"));
+                c.other.put("box", "b", bytes("newer-b"));
+            });
 
-                assertThat(thrown).as("a transaction that may have landed (and was read) is not reported aborted")
-                        .isInstanceOf(MetadataUnavailableException.class).hasMessageContaining("outcome is unknown");
-                assertThat(other.get("box", "a")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer-a")));
-                assertThat(other.get("box", "b")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer-b")));
-            }
+            assertThat(thrown).as("a transaction that may have landed (and was read) is not reported aborted")
+                    .isInstanceOf(MetadataUnavailableException.class).hasMessageContaining("outcome is unknown");
+            assertThat(c.other.get("box", "a")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer-a")));
+            assertThat(c.other.get("box", "b")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer-b")));
         }
     }
 
     @Test
     void aConditionalPutWhoseReSentUpdateMeetsANewerWriteHasAnUnknownOutcomeNotAFailedPrecondition()
             throws Exception {
-        String root = ZK.uniqueRoot("/resent-");
-        List<CloudStore> clouds = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
-                new InMemoryCloudStore("c2"));
         MetadataKey k = new MetadataKey("box", "k");
-        try (FreezableProxy proxy = new FreezableProxy("127.0.0.1", ZK.port());
-             ZooKeeperMetadataStore proxiedStore = builder(proxy.address(), root).build();
-             ZooKeeperMetadataStore directStore = builder(ZK.connectString(), root).build()) {
-            FreezingBeforeUpdate freezing = new FreezingBeforeUpdate(proxiedStore, proxy);
-            try (Hybris writer = client(freezing, clouds, "writer");
-                 Hybris other = client(directStore, clouds, "other")) {
-                VersionInfo first = writer.put("box", "k", bytes("first"));
-                MetadataVersion before = directStore.read(k).orElseThrow().version();
+        try (Clients c = new Clients()) {
+            VersionInfo first = c.subject.put("box", "k", bytes("first"));
+            MetadataVersion before = c.directStore.read(k).orElseThrow().version();
 
-                Throwable thrown = withLostAnswer(proxy,
-                        () -> freezing.armed().client(writer).put("box", "k", bytes("mine"),
-                                PutOptions.ifMatch(first.version())),
-                        () -> !directStore.read(k).orElseThrow().version().equals(before),
-                        () -> {
-                            assertThat(other.get("box", "k")).as("the put landed and is read")
-                                    .hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("mine")));
-                            other.put("box", "k", bytes("newer"));
-                        });
+            Throwable thrown = c.proxy.loseAnswer(() -> {
+                c.freezing.arm();
+                return c.subject.put("box", "k", bytes("mine"), PutOptions.ifMatch(first.version()));
+            }, () -> c.changed(k, before), () -> {
+                assertThat(c.other.get("box", "k")).as("the put landed and is read")
+                        .hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("mine")));
+                c.other.put("box", "k", bytes("newer"));
+            });
 
-                assertThat(thrown).as("a put that may have landed (and was read) has not failed its precondition")
-                        .isInstanceOf(MetadataUnavailableException.class).hasMessageContaining("outcome is unknown");
-                assertThat(other.get("box", "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer")));
-            }
+            assertThat(thrown).as("a put that may have landed (and was read) has not failed its precondition")
+                    .isInstanceOf(MetadataUnavailableException.class).hasMessageContaining("outcome is unknown");
+            assertThat(c.other.get("box", "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer")));
         }
     }
 }
