@@ -18,6 +18,7 @@ import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.VersionConflictException;
 import io.hybris.testkit.ForwardingMetadataStore;
 import io.hybris.testkit.FreezableProxy;
+import io.hybris.testkit.ResentUpdateContract;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -28,27 +29,20 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * An update whose answer is lost after the server applied it: Curator re-sends the {@code multi}, which then conflicts
- * with the earlier send's own change. Here a newer write replaces every key in between, so the re-read cannot find
- * the update's own timestamp either: the store must say that the earlier send may have applied
- * ({@link VersionConflictException#mayHaveApplied()}), and Hybris must report the write's outcome as unknown, never
- * as a definite failure (TPUT aborted, precondition failed) of a write that other clients may already have read.
- * The answer is lost for real: a proxy holds the server's answers while the request is applied, then drops the
+ * {@link ResentUpdateContract} on ZooKeeper, where Curator re-sends a {@code multi} whose answer was lost; and what
+ * Hybris makes of such a conflict when a newer write replaced every key in between: the write's outcome is unknown,
+ * never a definite failure (TPUT aborted, precondition failed) of a write that other clients may already have read.
+ * The answer is lost for real: a proxy holds the server's answers while the update is applied, then drops the
  * connection ({@link FreezableProxy#loseAnswer}).
  */
-class ZooKeeperResentUpdateTest {
+class ZooKeeperResentUpdateTest extends ResentUpdateContract {
     @RegisterExtension
     static final InProcessZooKeeper ZK = new InProcessZooKeeper();
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(MetadataStore store, MetadataKey key) {
-        return store.read(key).map(v -> new String(v.value(), StandardCharsets.UTF_8)).orElse(null);
     }
 
     private static ZooKeeperMetadataStore.Builder builder(String connect, String root) {
@@ -130,58 +124,29 @@ class ZooKeeperResentUpdateTest {
         }
     }
 
-    @Test
-    void aConflictFoundByAReSentUpdateSaysTheEarlierSendMayHaveApplied() throws Exception {
-        String root = ZK.uniqueRoot("/resent-");
-        MetadataKey a = new MetadataKey("box", "a");
-        MetadataKey b = new MetadataKey("box", "b");
-        try (FreezableProxy proxy = new FreezableProxy("127.0.0.1", ZK.port());
-             ZooKeeperMetadataStore proxied = builder(proxy.address(), root).build();
-             ZooKeeperMetadataStore direct = builder(ZK.connectString(), root).build()) {
-            // created through the proxied store, which so knows the container and its change log: the update below
-            // is its next request
-            proxied.conditionalUpdateAll(List.of(new MetadataUpdate(a, bytes("v0"), MetadataVersion.ABSENT),
-                    new MetadataUpdate(b, bytes("v0"), MetadataVersion.ABSENT)));
-            MetadataVersion va = proxied.read(a).orElseThrow().version();
-            MetadataVersion vb = proxied.read(b).orElseThrow().version();
-
-            proxy.freezeAnswers();
-            Throwable thrown = proxy.loseAnswer(() -> {
-                proxied.conditionalUpdateAll(List.of(new MetadataUpdate(a, bytes("tx"), va),
-                        new MetadataUpdate(b, bytes("tx"), vb)));
-                return null;
-            }, () -> "tx".equals(text(direct, a)), () -> {
-                try {
-                    direct.conditionalUpdateAll(List.of(
-                            new MetadataUpdate(a, bytes("newer"), direct.read(a).orElseThrow().version()),
-                            new MetadataUpdate(b, bytes("newer"), direct.read(b).orElseThrow().version())));
-                } catch (VersionConflictException e) {
-                    throw new AssertionError(e);
-                }
-            });
-
-            assertThat(thrown).isInstanceOf(VersionConflictException.class)
-                    .hasMessageContaining("re-sent after a lost answer");
-            assertThat(((VersionConflictException) thrown).mayHaveApplied()).isTrue();
-            assertThat(text(direct, a)).isEqualTo("newer");
-            assertThat(text(direct, b)).isEqualTo("newer");
-        }
+    @Override
+    protected String serverHost() {
+        return "127.0.0.1";
     }
 
-    @Test
-    void aConflictOfAnUpdateSentOnceSaysNothingWasApplied() throws Exception {
-        MetadataKey a = new MetadataKey("box", "a");
-        try (ZooKeeperMetadataStore store = builder(ZK.connectString(), ZK.uniqueRoot("/resent-")).build()) {
-            store.conditionalUpdate(new MetadataUpdate(a, bytes("v0"), MetadataVersion.ABSENT));
-            MetadataVersion v0 = store.read(a).orElseThrow().version();
-            store.conditionalUpdate(new MetadataUpdate(a, bytes("v1"), v0));
+    @Override
+    protected int serverPort() {
+        return ZK.port();
+    }
 
-            VersionConflictException conflict = assertThrows(VersionConflictException.class,
-                    () -> store.conditionalUpdate(new MetadataUpdate(a, bytes("stale"), v0)));
+    @Override
+    protected String serverAddress() {
+        return ZK.connectString();
+    }
 
-            assertThat(conflict.mayHaveApplied()).isFalse();
-            assertThat(text(store, a)).isEqualTo("v1");
-        }
+    @Override
+    protected String newNamespace() {
+        return ZK.uniqueRoot("/resent-");
+    }
+
+    @Override
+    protected MetadataStore open(String address, String namespace) {
+        return builder(address, namespace).build();
     }
 
     @Test
