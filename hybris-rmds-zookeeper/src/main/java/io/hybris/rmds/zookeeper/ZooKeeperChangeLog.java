@@ -20,6 +20,7 @@ import org.apache.zookeeper.data.Stat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -137,7 +138,8 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             long newest = stat.getCversion();
             List<Long> candidates = newest >= 0 && newest - from < (long) limit + RANGE_SLACK
                     ? LongStream.rangeClosed(Math.max(from, 1), newest).boxed().toList()
-                    : sequences(client.getChildren().forPath(log)).stream().filter(s -> s >= from).sorted().toList();
+                    : Arrays.stream(sequences(client.getChildren().forPath(log))).filter(s -> s >= from).boxed()
+                            .toList();
             List<MetadataChange> changes = new ArrayList<>(Math.min(limit, candidates.size()));
             int next = 0;
             while (changes.size() < limit && next < candidates.size()) {
@@ -195,9 +197,8 @@ final class ZooKeeperChangeLog implements AutoCloseable {
                     return found.get(found.size() - 1);
                 }
             }
-            List<Long> sequences = sequences(client.getChildren().forPath(log));
-            return sequences.isEmpty() ? readMarker(log) : sequences.stream().mapToLong(Long::longValue).max()
-                    .orElseThrow();
+            long[] sequences = sequences(client.getChildren().forPath(log));
+            return sequences.length == 0 ? readMarker(log) : sequences[sequences.length - 1];
         } catch (KeeperException.NoNodeException e) {
             return 0;
         } catch (Exception e) {
@@ -249,7 +250,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
                 children = List.of();
                 watch.fire(); // created in between: read it
             }
-            if (sequences(children).stream().anyMatch(s -> s >= from)) {
+            if (anyFrom(sequences(children), from)) {
                 watch.fire();
             }
             return watch;
@@ -265,7 +266,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             return false; // no record's number exceeds the cversion (see changes)
         }
         if (newest < 0 || newest - from >= RANGE_SLACK) {
-            return sequences(client.getChildren().forPath(log)).stream().anyMatch(s -> s >= from);
+            return anyFrom(sequences(client.getChildren().forPath(log)), from);
         }
         return !existing(log, Math.max(from, 1), newest, what).isEmpty();
     }
@@ -296,13 +297,12 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         }
         String log = path(container);
         try {
-            List<Long> sequences = new ArrayList<>(sequences(client.getChildren().forPath(log)));
-            if (sequences.size() <= retention) {
+            long[] sequences = sequences(client.getChildren().forPath(log));
+            int dropped = sequences.length - retention;
+            if (dropped <= 0) {
                 return;
             }
-            sequences.sort(null);
-            List<Long> drop = sequences.subList(0, sequences.size() - retention);
-            long through = drop.get(drop.size() - 1);
+            long through = sequences[dropped - 1];
             for (int attempt = 0; ; attempt++) {
                 Stat stat = new Stat();
                 long marker = parseMarker(client.getData().storingStatIn(stat).forPath(log));
@@ -321,8 +321,9 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             // one multi per batch of records: one request and one transaction-log entry per batch instead of one
             // per record, so a compaction no longer puts a thousand writes in front of the commits (measured: the
             // p99 of a PUT under 16 callers; docs/benchmarks.md, scalability)
-            for (int from = 0; from < drop.size(); from += DELETE_BATCH) {
-                List<Long> batch = drop.subList(from, Math.min(drop.size(), from + DELETE_BATCH));
+            for (int from = 0; from < dropped; from += DELETE_BATCH) {
+                List<Long> batch = Arrays.stream(sequences, from, Math.min(dropped, from + DELETE_BATCH)).boxed()
+                        .toList();
                 List<CuratorOp> ops = new ArrayList<>(batch.size());
                 for (long s : batch) {
                     ops.add(client.transactionOp().delete().forPath(child(log, s)));
@@ -357,23 +358,55 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         return parseMarker(client.getData().forPath(log));
     }
 
-    private static String child(String log, long sequence) {
-        return log + "/" + CHILD + String.format("%010d", sequence - 1);
+    /** The path of record {@code sequence}: ZooKeeper's 10-digit, zero-padded suffix is the sequence minus one. */
+    static String child(String log, long sequence) {
+        String digits = Long.toString(sequence - 1);
+        StringBuilder path = new StringBuilder(log.length() + 1 + CHILD.length() + 10).append(log).append('/')
+                .append(CHILD);
+        for (int pad = digits.length(); pad < 10; pad++) {
+            path.append('0');
+        }
+        return path.append(digits).toString();
     }
 
-    /** The sequence numbers of the log's children (ZooKeeper's suffix plus one); other children are ignored. */
-    private static List<Long> sequences(List<String> children) {
-        List<Long> out = new ArrayList<>(children.size());
+    /**
+     * The sequence numbers of the log's children (ZooKeeper's suffix plus one), ascending; other children are ignored.
+     * Parsed in place and sorted as primitives: a compaction lists the whole log (its retention and more, 22,000
+     * names by default) on every tenth of the retention's commits.
+     */
+    static long[] sequences(List<String> children) {
+        long[] out = new long[children.size()];
+        int n = 0;
         for (String name : children) {
-            if (name.startsWith(CHILD) && name.length() == CHILD.length() + 10) {
-                try {
-                    out.add(Long.parseLong(name.substring(CHILD.length())) + 1);
-                } catch (NumberFormatException foreign) {
-                    // not ours
-                }
+            long suffix = suffixOf(name);
+            if (suffix >= 0) {
+                out[n++] = suffix + 1;
             }
         }
-        return out;
+        long[] sorted = n == out.length ? out : Arrays.copyOf(out, n);
+        Arrays.sort(sorted);
+        return sorted;
+    }
+
+    /** The 10-digit suffix of a record's name {@code c-NNNNNNNNNN}, or -1 for any other name. */
+    private static long suffixOf(String name) {
+        if (name.length() != CHILD.length() + 10 || !name.startsWith(CHILD)) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = CHILD.length(); i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v;
+    }
+
+    /** Whether ascending {@code sequences} hold one at or after {@code from}. */
+    private static boolean anyFrom(long[] sequences, long from) {
+        return sequences.length > 0 && sequences[sequences.length - 1] >= from;
     }
 
     private static byte[] marker(long through) {
