@@ -30,6 +30,9 @@ import java.util.concurrent.ExecutorService;
  * Thread-safe.
  */
 final class Reads {
+    /** Rounds (of 5 s) a worst-case request may run before it is asked again: see {@link #restartsRequests}. */
+    static final int ROUNDS_PER_REQUEST = 3;
+
     /** The largest stored version a GET reads speculatively: above it, a wasted read would cost real transfer. */
     static final long SPECULATE_MAX_BYTES = 1 << 20;
 
@@ -290,6 +293,7 @@ final class Reads {
         Race<byte[]> race = calls.newReadRace();
         Race.Signal changed = new Race.Signal("metadata changed");
         String racing = null; // the object the race's requests read
+        int round = 0; // rounds of that object on the race
         boolean first = true;
         try {
             while (true) {
@@ -308,8 +312,12 @@ final class Reads {
                     String objectKey = new ObjectKey(mk.container(), mk.key(), meta.timestamp()).render(prefix);
                     if (racing != null && !racing.equals(objectKey)) {
                         calls.abandon(race, racing); // another version: the old one's requests are of no use
+                        round = 0;
+                    } else if (restartsRequests(round)) {
+                        calls.abandon(race, racing); // requests that ran this long may hang: ask again
                     }
                     racing = objectKey;
+                    round++;
                     byte[] stored = layouts.forRead(meta).readRound(race, changed, objectKey, meta, d, failures);
                     if (stored != null) {
                         return new Fetched(meta, stored, dataKey);
@@ -328,6 +336,17 @@ final class Reads {
     }
 
     /**
+     * Whether round {@code round} (0: the first) of one object's worst-case read cancels the requests still running
+     * and asks those clouds again: every {@value #ROUNDS_PER_REQUEST} rounds. Keeping a request across rounds lets a
+     * cloud slower than a round answer; restarting it after a few lets a request whose connection hangs (seen on a
+     * loaded host: an Azure GET through a proxy unanswered until the driver's 60 s timeout) be asked again before the
+     * deadline.
+     */
+    private static boolean restartsRequests(int round) {
+        return round > 0 && round % ROUNDS_PER_REQUEST == 0;
+    }
+
+    /**
      * The worst case for one chunk of a chunked value no listed cloud provided: rounds over its clouds while the
      * version is current (on one race, as {@link #worstCaseGet}). Chunks are immutable, so once the version is
      * superseded (and its chunks collected) the read fails rather than mixing versions.
@@ -337,7 +356,10 @@ final class Reads {
         Race<byte[]> race = calls.newReadRace();
         Race.Signal changed = new Race.Signal("metadata changed");
         try {
-            while (true) {
+            for (int round = 0; ; round++) {
+                if (restartsRequests(round)) {
+                    calls.abandon(race, name); // requests that ran this long may hang: ask again
+                }
                 MetadataCalls.Watched watched = metadata.readAndWatch(mk, () -> race.signal(changed), d);
                 try {
                     Metadata now = watched.current().meta();

@@ -60,4 +60,49 @@ class WorstCaseReadTest {
         assertThat(gets).filteredOn(g -> g.startsWith("c2")).isEmpty();
         assertThat(gets).filteredOn(g -> g.startsWith("c0")).hasSizeGreaterThan(5); // retried through round one
     }
+
+    /** A cloud whose first GETs never answer until cancelled (a connection that hangs); later ones answer. */
+    private static final class HangingFirstGets extends ForwardingCloudStore {
+        private final java.util.concurrent.atomic.AtomicInteger left;
+
+        HangingFirstGets(CloudStore delegate, int hanging) {
+            super(delegate);
+            this.left = new java.util.concurrent.atomic.AtomicInteger(hanging);
+        }
+
+        @Override
+        public java.util.Optional<byte[]> get(String objectKey, long maxBytes) {
+            if (left.getAndDecrement() > 0) {
+                try {
+                    new java.util.concurrent.CountDownLatch(1).await(); // until the race cancels the request
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new io.hybris.spi.TransientCloudException("c1", "GET cancelled", e);
+                }
+            }
+            return super.get(objectKey, maxBytes);
+        }
+    }
+
+    @Test
+    void aRequestThatHangsIsAskedAgainAfterAFewRoundsWithinTheDeadline() {
+        // c1's first two GETs hang: the common case's, which the worst case's start cancels, and the worst case's first
+        HangingFirstGets hanging1 = new HangingFirstGets(new InMemoryCloudStore("c1"), 2);
+        CloudStore c2 = SlowCloudStore.of(new InMemoryCloudStore("c2"), Duration.ofMillis(40)); // holds no copy
+        hybris = Hybris.open(HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
+                .cloud(contacts.wrap(corrupt0)).cloud(contacts.wrap(hanging1)).cloud(contacts.wrap(c2))
+                .deadline(Duration.ofSeconds(40)).timerMin(Duration.ofMillis(300))
+                .timerInitial(Duration.ofMillis(300)).probeInterval(Duration.ZERO).gcEnabled(false).build());
+        hanging1.left.set(0);
+        assertThat(hybris.put("box", "k", VALUE).clouds()).containsExactlyInAnyOrder("c0", "c1");
+        hanging1.left.set(2);
+        contacts.drain(c -> "");
+        corrupt0.mode(ByzantineCloudStore.Mode.CORRUPT);
+
+        assertThat(hybris.get("box", "k")).hasValue(VALUE);
+
+        // the worst case's request to c1 is kept for three rounds, then cancelled and asked again, which answers
+        var gets = contacts.drain(c -> c.cloudId() + " " + c.op());
+        assertThat(gets).filteredOn(g -> g.startsWith("c1")).containsExactly("c1 GET", "c1 GET", "c1 GET");
+    }
 }
