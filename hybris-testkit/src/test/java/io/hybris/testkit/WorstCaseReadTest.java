@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * round ends, the metadata is re-read, and the request keeps running, so the GET returns that copy. Until
  * 2026-11-29 every round cancelled its requests and asked again, so such a cloud was never heard and the GET
  * failed at its deadline (found through a CI failure on a loaded host, where the cloud with the good copy was never
- * heard while the other copy was corrupt). Asserted by the requests each cloud received, not by timings.
+ * heard while the other copy was corrupt). And a request that hangs is not kept for ever: after three rounds it is
+ * cancelled and asked again, within the deadline. Asserted by the requests each cloud received, not by timings.
  */
 class WorstCaseReadTest {
     private static final byte[] VALUE = "the only good copy is on the slow cloud".getBytes(StandardCharsets.UTF_8);
