@@ -10,7 +10,9 @@ import io.hybris.benchmarks.ScalabilitySides.Side;
 import io.hybris.benchmarks.ScalabilitySides.StoreKind;
 import io.hybris.rmds.zookeeper.embedded.EmbeddedZooKeeper;
 import io.hybris.testkit.ConsulTestAgent;
+import io.hybris.testkit.ServerPorts;
 import io.hybris.testkit.ZooKeeperStatus;
+import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingZooKeeperServer;
 
@@ -329,7 +331,12 @@ public final class ScalabilityBenchmark {
                     if (System.getProperty("zookeeper.electionPortBindRetry") == null) {
                         System.setProperty("zookeeper.electionPortBindRetry", "30");
                     }
-                    TestingCluster cluster = new TestingCluster(3);
+                    List<InstanceSpec> specs = new ArrayList<>(); // below the ephemeral range: see ServerPorts
+                    for (int i = 0; i < 3; i++) {
+                        specs.add(new InstanceSpec(null, ServerPorts.next(), ServerPorts.next(), ServerPorts.next(),
+                                true, -1));
+                    }
+                    TestingCluster cluster = new TestingCluster(specs);
                     cluster.start(); // curator-test's embedded servers set System.exit on start: set it back after
                     org.apache.zookeeper.util.ServiceUtils.setSystemExitProcedure(
                             org.apache.zookeeper.util.ServiceUtils.LOG_ONLY);

@@ -6,6 +6,7 @@ package io.hybris.reliability;
 
 import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
 import io.hybris.spi.MetadataStore;
+import io.hybris.testkit.ServerPorts;
 import io.hybris.testkit.ZooKeeperStatus;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
@@ -34,9 +35,23 @@ final class ZooKeeperEnsemble implements MetadataCluster {
         if (System.getProperty("zookeeper.electionPortBindRetry") == null) {
             System.setProperty("zookeeper.electionPortBindRetry", "30");
         }
-        cluster = new TestingCluster(3);
+        cluster = new TestingCluster(specs(3));
         cluster.start();
         keepZooKeeperFromExitingTheJvm();
+    }
+
+    /**
+     * {@code n} servers on ports below the kernel's ephemeral range ({@link ServerPorts}): a server binds its
+     * ports while the ensemble starts, and a port chosen with {@code bind(0)} may be taken by an outgoing connection
+     * in between (a CI run ended that way: the bind failed during the start, and ZooKeeper exited the JVM before
+     * {@link #keepZooKeeperFromExitingTheJvm} could run).
+     */
+    static List<InstanceSpec> specs(int n) {
+        List<InstanceSpec> specs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            specs.add(new InstanceSpec(null, ServerPorts.next(), ServerPorts.next(), ServerPorts.next(), true, -1));
+        }
+        return specs;
     }
 
     /**

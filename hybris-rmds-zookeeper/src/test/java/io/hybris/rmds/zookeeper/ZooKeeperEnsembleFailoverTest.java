@@ -6,6 +6,7 @@ package io.hybris.rmds.zookeeper;
 
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.MetadataStoreFailoverContract;
+import io.hybris.testkit.ServerPorts;
 import io.hybris.testkit.ZooKeeperStatus;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
@@ -13,6 +14,8 @@ import org.apache.curator.test.TestingZooKeeperServer;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,7 +32,13 @@ class ZooKeeperEnsembleFailoverTest extends MetadataStoreFailoverContract {
 
     @Override
     protected void startCluster() throws Exception {
-        cluster = new TestingCluster(3);
+        // ports below the ephemeral range: one chosen with bind(0) may be taken by a connection before the
+        // server binds it, and ZooKeeper then exits the JVM (ServerPorts)
+        List<InstanceSpec> specs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            specs.add(new InstanceSpec(null, ServerPorts.next(), ServerPorts.next(), ServerPorts.next(), true, -1));
+        }
+        cluster = new TestingCluster(specs);
         cluster.start();
     }
 
