@@ -290,13 +290,22 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         return found;
     }
 
-    /** Removes the oldest commits beyond the retention: the marker first, then the children it covers. */
+    /**
+     * Removes the oldest commits beyond the retention: the marker first, then the children it covers. A log within
+     * its retention is left alone after one stat read.
+     */
     void compact(String container) {
         if (session.isClosed()) {
             return;
         }
         String log = path(container);
         try {
+            // the log's size is in its stat: a log within its retention (every log of a container with fewer
+            // commits than that) is not listed at all, and a listing costs about 16 bytes per record
+            Stat size = client.checkExists().forPath(log);
+            if (size == null || size.getNumChildren() <= retention) {
+                return;
+            }
             long[] sequences = sequences(client.getChildren().forPath(log));
             int dropped = sequences.length - retention;
             if (dropped <= 0) {

@@ -68,6 +68,21 @@ class ZooKeeperChangeLogReadsTest {
     }
 
     @Test
+    void aCompactionOfALogWithinItsRetentionDoesNotListIt() throws Exception {
+        try (FreezableProxy proxy = new FreezableProxy("127.0.0.1", ZK.port());
+             ZooKeeperMetadataStore store = builder(proxy.address()).changesRetention(COMMITS + 1).build()) {
+            commit(store, "docs", 0, COMMITS);
+            long before = proxy.bytesFromServer();
+            store.changeLog().compact("docs");
+            // the background compaction the last commit started may run meanwhile: it too reads only a stat
+            assertThat(proxy.bytesFromServer() - before).as("bytes from the server for a compaction")
+                    .isLessThan(COMMITS * 16L / 8);
+            assertThat(store.changes("docs", 1, 1).changes()).extracting(MetadataChange::sequence)
+                    .containsExactly(1L);
+        }
+    }
+
+    @Test
     void subscriptionsToOneLogShareItsWatch() {
         try (ZooKeeperMetadataStore store = builder(ZK.connectString()).build()) {
             commit(store, "docs", 0, 1);
