@@ -147,8 +147,10 @@ start() {
 
     # --disableTelemetry: Azurite otherwise sends usage telemetry every few seconds, which here (no internet) is a
     # failed DNS lookup and an error in its log each time
+    # azurite-blob-no-gc.js: Azurite's periodic sweep of deleted blobs blocks every request for a minute and more
+    # after ten minutes of tests (it says why); the wrapper starts the same launcher with the sweep off
     pid="$(start_server azurite "$dir/azurite.log" \
-        "$azurite" --blobHost 127.0.0.1 --blobPort "$azurite_port" --inMemoryPersistence \
+        node "$here/azurite-blob-no-gc.js" "$azurite" --blobHost 127.0.0.1 --blobPort "$azurite_port" --inMemoryPersistence \
         --silent --skipApiVersionCheck --loose --disableTelemetry)"
     await_http Azurite "http://127.0.0.1:$azurite_port/$AZURITE_ACCOUNT?comp=list" "$pid" "$dir/azurite.log"
 
