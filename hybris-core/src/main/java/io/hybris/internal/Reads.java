@@ -338,9 +338,8 @@ final class Reads {
     /**
      * Whether round {@code round} (0: the first) of one object's worst-case read cancels the requests still running
      * and asks those clouds again: every {@value #ROUNDS_PER_REQUEST} rounds. Keeping a request across rounds lets a
-     * cloud slower than a round answer; restarting it after a few lets a request whose connection hangs (seen on a
-     * loaded host: an Azure GET through a proxy unanswered until the driver's 60 s timeout) be asked again before the
-     * deadline.
+     * cloud slower than a round answer; restarting it after a few lets a request whose connection hangs (unanswered
+     * until the driver's timeout, 60 s by default, as long as the deadline) be asked again before the deadline.
      */
     private static boolean restartsRequests(int round) {
         return round > 0 && round % ROUNDS_PER_REQUEST == 0;
