@@ -9,11 +9,15 @@ import io.hybris.HybrisConfig;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.CloudStore;
+import io.hybris.spi.TransientCloudException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -64,21 +68,21 @@ class WorstCaseReadTest {
 
     /** A cloud whose first GETs never answer until cancelled (a connection that hangs); later ones answer. */
     private static final class HangingFirstGets extends ForwardingCloudStore {
-        private final java.util.concurrent.atomic.AtomicInteger left;
+        private final AtomicInteger left;
 
         HangingFirstGets(CloudStore delegate, int hanging) {
             super(delegate);
-            this.left = new java.util.concurrent.atomic.AtomicInteger(hanging);
+            this.left = new AtomicInteger(hanging);
         }
 
         @Override
-        public java.util.Optional<byte[]> get(String objectKey, long maxBytes) {
+        public Optional<byte[]> get(String objectKey, long maxBytes) {
             if (left.getAndDecrement() > 0) {
                 try {
-                    new java.util.concurrent.CountDownLatch(1).await(); // until the race cancels the request
+                    new CountDownLatch(1).await(); // until the race cancels the request
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new io.hybris.spi.TransientCloudException("c1", "GET cancelled", e);
+                    throw new TransientCloudException("c1", "GET cancelled", e);
                 }
             }
             return super.get(objectKey, maxBytes);
