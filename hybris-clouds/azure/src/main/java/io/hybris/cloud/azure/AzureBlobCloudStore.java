@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -288,6 +289,7 @@ public final class AzureBlobCloudStore implements CloudStore {
         String trustStorePassword;
         int listPageSize = LIST_PAGE_SIZE;
         UnaryOperator<HttpClient> aroundJdkHttpClient = UnaryOperator.identity();
+        Consumer<java.net.http.HttpRequest> seenByJdkClient = request -> { };
 
         private Builder(String cloudId) {
             this.cloudId = cloudId;
@@ -401,6 +403,12 @@ public final class AzureBlobCloudStore implements CloudStore {
             return this;
         }
 
+        /** Shows {@code seen} every request the SDK's JDK adapter hands to the JDK client (tests record them). */
+        Builder seenByJdkClient(Consumer<java.net.http.HttpRequest> seen) {
+            this.seenByJdkClient = Objects.requireNonNull(seen, "seen");
+            return this;
+        }
+
         /**
          * Validates the options, builds the client and checks (or creates) the container.
          *
@@ -411,7 +419,7 @@ public final class AzureBlobCloudStore implements CloudStore {
         public AzureBlobCloudStore build() {
             AzureBlobSettings settings = AzureBlobSettings.of(this);
             AzureBlobCloudStore store = new AzureBlobCloudStore(settings, AzureBlobClients.open(settings,
-                    aroundJdkHttpClient), listPageSize);
+                    aroundJdkHttpClient, seenByJdkClient), listPageSize);
             try {
                 store.checkContainer();
                 return store;

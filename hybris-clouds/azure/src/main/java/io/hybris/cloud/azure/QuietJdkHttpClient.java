@@ -5,7 +5,6 @@
 package io.hybris.cloud.azure;
 
 import com.azure.core.http.HttpClient;
-import com.azure.core.http.HttpHeaderName;
 import com.azure.core.http.HttpRequest;
 import com.azure.core.http.HttpResponse;
 import com.azure.core.util.Context;
@@ -19,24 +18,16 @@ import java.util.function.Consumer;
 
 /**
  * The Azure SDK's JDK HTTP client without the log lines it writes in normal operation, in front of every request the
- * driver sends:
+ * driver sends. (The adapter's WARN about {@code Content-Length}, which the SDK sets on every request, is avoided
+ * where the adapter is built: {@link ContentLengthDroppingJdkClient}.)
  *
- * <ul>
- * <li><b>{@code Content-Length} on requests without a body.</b> The SDK sets {@code Content-Length: 0} on every
- * GET, HEAD and DELETE; azure-core-http-jdk-httpclient logs a WARN for every request carrying a header the JDK
- * client refuses to take from callers and drops the header, and the JDK client writes the length itself. This class
- * removes the header from a request without a body first: the same bytes on the wire, nothing logged. It runs after
- * the pipeline's policies, so the Shared Key signature is unchanged. A request with a body keeps the header (and
- * the adapter's WARN): the adapter takes the body's length from it, and without it would send the body chunked,
- * which the Blob service refuses.</li>
- * <li><b>Errors of abandoned requests.</b> When Hybris abandons a request (an interrupt, a closed store, a race that
+ * <p><b>Errors of abandoned requests.</b> When Hybris abandons a request (an interrupt, a closed store, a race that
  * no longer needs it) the JDK client fails it with a {@link CancellationException} wrapped in a
  * {@code CompletionException}; Reactor, which no longer has a subscriber for it, sends it to its default
  * {@code onErrorDropped} hook, which logs the stack trace at ERROR. This class sets Reactor's per-subscription
  * {@code onErrorDropped} hook (a {@code reactor.core} Context entry, so nothing JVM-wide changes) to a handler that
  * logs the late error at DEBUG, one line (a cancellation, or a timeout or I/O error the abandoned request met on its
- * way: nobody waits for its outcome).</li>
- * </ul>
+ * way: nobody waits for its outcome).
  *
  * <p>Thread-safe when the client it wraps is.
  */
@@ -67,20 +58,12 @@ final class QuietJdkHttpClient implements HttpClient {
 
     @Override
     public Mono<HttpResponse> send(HttpRequest request, Context context) {
-        dropContentLengthTheJdkComputes(request);
         return jdk.send(request, context).contextWrite(c -> c.put(REACTOR_ON_ERROR_DROPPED, droppedErrors));
     }
 
     @Override
     public HttpResponse sendSync(HttpRequest request, Context context) {
-        dropContentLengthTheJdkComputes(request);
         return jdk.sendSync(request, context);
-    }
-
-    private static void dropContentLengthTheJdkComputes(HttpRequest request) {
-        if (request.getBodyAsBinaryData() == null) {
-            request.getHeaders().remove(HttpHeaderName.CONTENT_LENGTH);
-        }
     }
 
     private static void logDropped(Throwable error) {

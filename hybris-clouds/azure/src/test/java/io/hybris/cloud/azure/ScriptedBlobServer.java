@@ -16,6 +16,8 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,12 +27,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A loopback HTTP server speaking just enough of the Blob API for error-path tests a real emulator cannot produce
  * on demand (throttling, 5xx, a private CA): over HTTP or HTTPS, it answers the store's start-up listing with an empty container and every blob
  * request with one scripted status and Azure error code, counting the blob requests. {@link #hold()} keeps blob
- * requests open (no answer) until {@link #release()}, and says when one has arrived, for interrupt tests.
+ * requests open (no answer) until {@link #release()}, and says when one has arrived, for interrupt tests. It records
+ * each blob request's method and body framing ({@link #framing()}).
  */
 final class ScriptedBlobServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final AtomicInteger blobRequests = new AtomicInteger();
+    private final List<String> framing = new CopyOnWriteArrayList<>();
     private volatile int status = 500;
     private volatile String code = "InternalError";
     private volatile CountDownLatch arrived;
@@ -91,6 +95,14 @@ final class ScriptedBlobServer implements AutoCloseable {
         return blobRequests.get();
     }
 
+    /**
+     * Each blob request's method and body framing as it arrived, e.g. {@code "PUT content-length=11
+     * transfer-encoding=null"}, in order.
+     */
+    List<String> framing() {
+        return framing;
+    }
+
     /** The endpoint for the store (account {@code acct}, path style). */
     String endpoint() {
         return scheme + "://127.0.0.1:" + server.getAddress().getPort() + "/acct";
@@ -106,6 +118,8 @@ final class ScriptedBlobServer implements AutoCloseable {
             return;
         }
         ex.getRequestBody().readAllBytes();
+        framing.add(ex.getRequestMethod() + " content-length=" + ex.getRequestHeaders().getFirst("Content-Length")
+                + " transfer-encoding=" + ex.getRequestHeaders().getFirst("Transfer-Encoding"));
         blobRequests.incrementAndGet();
         CountDownLatch held;
         synchronized (this) {
