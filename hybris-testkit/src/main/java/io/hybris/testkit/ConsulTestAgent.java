@@ -6,8 +6,6 @@ package io.hybris.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -420,28 +418,16 @@ public final class ConsulTestAgent implements AutoCloseable {
         }
     }
 
-    /** Free TCP ports on 127.0.0.1, distinct, held open together while choosing so none repeats. */
+    /**
+     * Distinct free loopback ports below the kernel's ephemeral range ({@link ServerPorts}), where no outgoing
+     * connection takes one between the choice and the agent's bind.
+     */
     private static int[] freePorts(int n) {
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                held.add(s);
-                ports[i] = s.getLocalPort();
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            for (ServerSocket s : held) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // closing a probe socket
-                }
-            }
+        int[] ports = new int[n];
+        for (int i = 0; i < n; i++) {
+            ports[i] = ServerPorts.next();
         }
+        return ports;
     }
 
     /** Several servers of one cluster; closing kills them all. */
