@@ -50,7 +50,6 @@ final class AzureBlobClients implements AutoCloseable {
      */
     static final Configuration ADAPTER_CONFIGURATION = adapterConfiguration();
 
-
     private final BlobContainerClient container;
     private final ExecutorService executor;
 
