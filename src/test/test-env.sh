@@ -126,7 +126,7 @@ start() {
     stop
     # a server that fails to come up must not leave the others running
     trap 'stop' ERR
-    mkdir -p "$dir/data/minio"
+    mkdir -p "$dir/data/minio" "$dir/data/gcs"
     local minio_port minio_console gcs_port azurite_port toxi_port pid
     minio_port="$(free_port)"; minio_console="$(free_port)"; gcs_port="$(free_port)"
     azurite_port="$(free_port)"; toxi_port="$(free_port)"
@@ -139,10 +139,14 @@ start() {
         --console-address "127.0.0.1:$minio_console" --quiet)"
     await_http MinIO "http://127.0.0.1:$minio_port/minio/health/live" "$pid" "$dir/minio.log"
 
+    # -backend filesystem: the memory backend keeps a bucket's objects in one list and scans it (formatting two
+    # strings per object) for every upload and read, under one lock; with the thousands of objects a soak or the
+    # whole suite leaves, a 4 KiB upload took 20 ms against 0.6 ms on a fresh server, and the soak's operations
+    # per epoch halved over 12 minutes. The filesystem backend finds an object by its path.
     pid="$(start_server fake-gcs-server "$dir/fake-gcs-server.log" \
         "$fake_gcs" -scheme http -host 127.0.0.1 -port "$gcs_port" \
         -public-host "127.0.0.1:$gcs_port" -external-url "http://127.0.0.1:$gcs_proxy" \
-        -backend memory -log-level warn)"
+        -backend filesystem -filesystem-root "$dir/data/gcs" -log-level warn)"
     await_http fake-gcs-server "http://127.0.0.1:$gcs_port/storage/v1/b" "$pid" "$dir/fake-gcs-server.log"
 
     # --disableTelemetry: Azurite otherwise sends usage telemetry every few seconds, which here (no internet) is a

@@ -72,7 +72,7 @@ class ReliabilityCampaignTest {
         assertThat(report.faultsOf("client closed")).as("closes (%s)", replay).isPositive();
         assertThat(report.faultsOf("client JVM killed")).as("JVM kills (%s)", replay).isPositive();
         assertThat(report.checks()).as("checks that ran (%s)", replay)
-                .anyMatch(c -> c.startsWith("sweep"))
+                .anyMatch(c -> c.startsWith("sweep (grace 0)"))
                 .anyMatch(c -> c.startsWith("epoch"));
         if (encrypt) {
             assertThat(report.checks()).anyMatch(c -> c.startsWith("no plaintext"));
