@@ -13,7 +13,8 @@ only="${2:-}"
 consul="$(./src/test/install-consul.sh)"
 env_dir="$PWD/target/soak-env"
 trap './src/test/test-env.sh stop "$env_dir"' EXIT
-endpoints="$(./src/test/test-env.sh start "$env_dir")"
+# fake-gcs-server's memory backend slows down as a long run fills its bucket (test-env.sh says why)
+endpoints="$(HYBRIS_TEST_GCS_BACKEND=filesystem ./src/test/test-env.sh start "$env_dir")"
 mvn -B -ntp -q install -DskipTests -pl hybris-reliability -am
 mvn -B -ntp test -pl hybris-reliability -Dtest=ReliabilityCampaignTest \
     -Dhybris.test.require-env=true -Dhybris.test.consul="$consul" -Dhybris.test.env="$endpoints" \
