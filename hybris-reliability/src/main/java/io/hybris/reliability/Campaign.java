@@ -248,7 +248,8 @@ final class Campaign {
      * Sweeps the orphans the epochs so far left (uploads of interrupted, killed and closed writers) older than
      * {@link #BETWEEN_EPOCHS_GRACE}, as an operator's periodic sweep would. Without it they pile up in one bucket per
      * cloud (30,000 objects in a 20-minute soak), and the emulators' per-request cost grows with a bucket's objects
-     * (Azurite's in-memory store scans them for a lookup): the load of the later epochs fell by a third. The sweep
+     * (fake-gcs-server's memory backend and Azurite's in-memory store scan them for a lookup): the load of the later
+     * epochs fell by a third. The sweep
      * runs with the faults healed and no writer left; what it deletes is checked at the end: every key must read
      * after the campaign what it read at its epoch's end (or a write with an unknown outcome), and the final sweeps
      * with grace 0 must leave no orphan.
@@ -257,7 +258,8 @@ final class Campaign {
         MetadataStore store = cluster.newStore(namespace);
         try (Hybris sweeper = Hybris.open(config.builder(store, BETWEEN_EPOCHS_GRACE).build())) {
             SweepReport report = sweeper.sweepOrphans();
-            checks.add("sweep after epoch " + epochs + " (grace " + BETWEEN_EPOCHS_GRACE.toSeconds() + " s): " + report);
+            checks.add("sweep after epoch " + epochs + " (grace " + BETWEEN_EPOCHS_GRACE.toSeconds() + " s): "
+                    + report);
             progress.accept(String.format("[%s seed=%d] sweep after epoch %d: %s", settings.metadata(),
                     settings.seed(), epochs, report));
         } catch (RuntimeException e) {
