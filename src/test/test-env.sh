@@ -124,6 +124,14 @@ start() {
     local memcached
     memcached="$("$here/install-memcached.sh")"
 
+    # checked before any server starts (see the fake-gcs-server start below for why there are two)
+    local gcs_backend=(-backend memory)
+    case "${HYBRIS_TEST_GCS_BACKEND:-memory}" in
+        memory) ;;
+        filesystem) gcs_backend=(-backend filesystem -filesystem-root "$dir/data/gcs") ;;
+        *) log "HYBRIS_TEST_GCS_BACKEND must be memory or filesystem, not '$HYBRIS_TEST_GCS_BACKEND'"; return 1 ;;
+    esac
+
     stop
     # a server that fails to come up must not leave the others running
     trap 'stop' ERR
@@ -145,12 +153,6 @@ start() {
     # 12-minute soak a 4 KiB upload took 20 ms against 0.6 ms on a fresh server, so soak.sh asks for the filesystem
     # backend, which finds an object by its path. The tests keep the memory backend: the filesystem one stores a
     # name's segments as file names, limited to 255 bytes, where GCS allows names of 1,024 (a contract test checks).
-    local gcs_backend=(-backend memory)
-    case "${HYBRIS_TEST_GCS_BACKEND:-memory}" in
-        memory) ;;
-        filesystem) gcs_backend=(-backend filesystem -filesystem-root "$dir/data/gcs") ;;
-        *) log "HYBRIS_TEST_GCS_BACKEND must be memory or filesystem, not '$HYBRIS_TEST_GCS_BACKEND'"; return 1 ;;
-    esac
     pid="$(start_server fake-gcs-server "$dir/fake-gcs-server.log" \
         "$fake_gcs" -scheme http -host 127.0.0.1 -port "$gcs_port" \
         -public-host "127.0.0.1:$gcs_port" -external-url "http://127.0.0.1:$gcs_proxy" \
