@@ -9,9 +9,11 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
@@ -23,7 +25,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -92,21 +93,43 @@ final class LocalFolder {
                 .getSeparator(), "/");
     }
 
-    /** Every regular file of the folder whose key is syncable, by key. */
+    /**
+     * Every regular file of the folder whose key is syncable, by key. The walk skips the state directory, and an
+     * entry that vanishes or cannot be read while it runs (a download moved into place, the state file replaced, a
+     * directory the user deletes) is left out without ending the walk: the next scan sees it as it is then. A file
+     * left out here is not taken as deleted: deletions are decided per synced key, by its own file.
+     */
     Map<String, Path> files() {
         Map<String, Path> files = new TreeMap<>();
         Path state = stateDir();
-        Predicate<Path> synced = p -> !p.startsWith(state);
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.filter(synced).filter(Files::isRegularFile).forEach(p -> {
-                String key = keyOf(p);
-                if (pathOf(key).isPresent()) {
-                    files.put(key, p);
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                    return dir.equals(state) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    String key = keyOf(file);
+                    if (attrs.isRegularFile() && pathOf(key).isPresent()) {
+                        files.put(key, file);
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException e) {
+                    return FileVisitResult.CONTINUE; // a directory whose listing failed part-way: what was seen
                 }
             });
-        } catch (IOException | UncheckedIOException e) {
-            // a file or directory vanished during the walk: the next scan sees the folder as it is then
-            return files;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the sync folder " + root, e); // not thrown by the visitor
         }
         return files;
     }

@@ -8,10 +8,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,6 +41,43 @@ class LocalFolderTest {
         Files.writeString(root.resolve("a.txt"), "a");
         Files.writeString(folder.stateDir().resolve("state-docs.properties"), "");
         assertThat(folder.files()).containsOnlyKeys("a.txt");
+    }
+
+    @Test
+    void filesAndDirectoriesVanishingDuringTheWalkLeaveTheOthersListed() throws Exception {
+        LocalFolder folder = new LocalFolder(root);
+        Set<String> stable = new TreeSet<>();
+        for (int i = 0; i < 20; i++) {
+            Files.writeString(root.resolve("s" + i + ".txt"), "stable " + i);
+            stable.add("s" + i + ".txt");
+        }
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger churned = new AtomicInteger();
+        Thread churn = new Thread(() -> { // what a sync client and a user do meanwhile: files come and go
+            try {
+                for (int i = 0; !stop.get(); i++) {
+                    Path dir = Files.createDirectories(root.resolve("gone-" + (i % 7)).resolve("sub"));
+                    Path file = Files.writeString(dir.resolve("f.txt"), "x");
+                    Path part = Files.writeString(folder.tmpDir().resolve("download-" + i + ".part"), "x");
+                    Files.delete(file);
+                    Files.delete(dir);
+                    Files.delete(dir.getParent());
+                    Files.delete(part);
+                    churned.incrementAndGet();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        churn.start();
+        try {
+            for (int walks = 0; walks < 300 || churned.get() < 300; walks++) {
+                assertThat(folder.files().keySet()).containsAll(stable);
+            }
+        } finally {
+            stop.set(true);
+            churn.join();
+        }
     }
 
     @Test

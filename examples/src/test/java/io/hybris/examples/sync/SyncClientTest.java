@@ -19,8 +19,12 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -371,14 +375,49 @@ class SyncClientTest {
                 .hasValueSatisfying(v -> assertThat(new String(v, StandardCharsets.UTF_8)).isEqualTo(content)));
     }
 
-    /** The synced files of {@code folder} (without the state directory), by key, with their content. */
+    /**
+     * The synced files of {@code folder} (without the state directory), by key, with their content. The sync
+     * clients keep working while it runs, so an entry that vanishes between the directory's listing and its read
+     * (a download moved into place, the state file replaced, a directory deleted) is left out, not an error: the
+     * assertions that use it wait for the folders to settle.
+     */
     static Map<String, String> listing(Path folder) throws IOException {
         Map<String, String> files = new TreeMap<>();
-        try (Stream<Path> walk = Files.walk(folder)) {
-            walk.filter(Files::isRegularFile)
-                    .filter(p -> !folder.relativize(p).startsWith(LocalFolder.STATE_DIR))
-                    .forEach(p -> files.put(folder.relativize(p).toString().replace('\\', '/'), read(p)));
-        }
+        Files.walkFileTree(folder, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                return dir.equals(folder.resolve(LocalFolder.STATE_DIR)) ? FileVisitResult.SKIP_SUBTREE
+                        : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                if (attrs.isRegularFile()) {
+                    try {
+                        files.put(folder.relativize(file).toString().replace('\\', '/'), Files.readString(file));
+                    } catch (NoSuchFileException vanished) {
+                        // deleted or replaced since the directory was listed
+                    }
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+                if (e != null && !(e instanceof NoSuchFileException)) {
+                    throw e;
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
         return files;
     }
 
