@@ -11,8 +11,8 @@ import java.time.Duration;
 import java.util.SplittableRandom;
 
 /**
- * Kills the metadata service's leader, and on its next step restarts it (never two servers down at once: the
- * 3-server cluster keeps its quorum).
+ * Kills the metadata service's leader, and on its next step restarts it and waits until it counts in the quorum
+ * again (never two servers out at once: the 3-server cluster keeps its quorum).
  */
 final class LeaderNemesis extends Nemesis {
     private static final Logger LOG = LoggerFactory.getLogger(LeaderNemesis.class);

@@ -25,7 +25,7 @@ interface MetadataCluster extends AutoCloseable {
     /** Kills the current leader (SIGKILL or the in-process equivalent); returns which server it was. */
     String killLeader() throws Exception;
 
-    /** Restarts every killed server and waits until the cluster has a leader again. */
+    /** Restarts every killed server and waits until the cluster has a leader and every server counts in its quorum. */
     void restartKilled() throws Exception;
 
     @Override

@@ -18,8 +18,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -45,6 +49,9 @@ public final class ConsulTestAgent implements AutoCloseable {
     /** The system property naming the Consul binary. */
     public static final String BINARY_PROPERTY = "hybris.test.consul";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    /** One server's object in a Raft configuration's JSON (flat: no nested objects). */
+    private static final Pattern RAFT_SERVER = Pattern.compile("\\{[^{}]*\"Address\"[^{}]*}");
+    private static final Pattern RAFT_ADDRESS = Pattern.compile("\"Address\":\"([^\"]+)\"");
     private static final AtomicInteger NAMES = new AtomicInteger();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -197,6 +204,7 @@ public final class ConsulTestAgent implements AutoCloseable {
                         retry_join = [%s]
                         retry_interval = "1s"
                         performance { raft_multiplier = 1 }
+                        autopilot { server_stabilization_time = "2s" }
                         """.formatted(n, join);
                 ConsulTestAgent agent = new ConsulTestAgent(name, dir, List.of(binary, "agent",
                         "-config-file=" + write(dir.resolve("agent.hcl"), hcl)), ports[i][0], -1, ports[i][2],
@@ -279,6 +287,35 @@ public final class ConsulTestAgent implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
+        }
+    }
+
+    /**
+     * The server addresses of the Raft voters in the configuration this agent reports
+     * ({@code /v1/operator/raft/configuration}, answered by the leader); empty if there is no answer.
+     */
+    public Set<String> reportedVoters() {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + address()
+                    + "/v1/operator/raft/configuration")).timeout(Duration.ofSeconds(2)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                return Set.of();
+            }
+            Set<String> voters = new TreeSet<>();
+            Matcher server = RAFT_SERVER.matcher(r.body());
+            while (server.find()) {
+                Matcher address = RAFT_ADDRESS.matcher(server.group());
+                if (server.group().contains("\"Voter\":true") && address.find()) {
+                    voters.add(address.group(1));
+                }
+            }
+            return voters;
+        } catch (IOException e) {
+            return Set.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Set.of();
         }
     }
 
@@ -470,6 +507,20 @@ public final class ConsulTestAgent implements AutoCloseable {
                 return seen.stream().allMatch(Optional::isPresent) && seen.stream().distinct().count() == 1
                         && live.stream().anyMatch(s -> s.serverAddress().equals(seen.get(0).get()));
             }, live, "a leader agreed by " + live.size() + " servers");
+            return leader();
+        }
+
+        /**
+         * Waits until every server runs and the leader's Raft configuration counts each one as a voter, and
+         * returns the leader. A server that was down long enough for autopilot to remove it as dead rejoins as a
+         * non-voter and is promoted only after autopilot's stabilization time (2 s in these clusters): until then
+         * the quorum counts it out, so killing another server would leave the cluster without a leader.
+         */
+        public ConsulTestAgent awaitAllVoters(Duration timeout) {
+            ConsulTestAgent leader = awaitLeader(timeout);
+            Set<String> all = servers.stream().map(ConsulTestAgent::serverAddress).collect(Collectors.toSet());
+            awaitUntil(timeout, () -> servers.stream().allMatch(ConsulTestAgent::isAlive)
+                    && leader.reportedVoters().equals(all), servers, "all " + servers.size() + " servers voters");
             return leader();
         }
 

@@ -25,7 +25,10 @@ class ConsulClusterFailoverTest extends MetadataStoreFailoverContract {
     @Override
     protected void startCluster() {
         cluster = ConsulTestAgent.cluster(3);
-        leader = cluster.leader();
+        leader = cluster.awaitAllVoters(Duration.ofSeconds(30)); // the failover needs all three in the quorum
+        assertThat(leader.reportedVoters()).as("the Raft voters, by server address")
+                .containsExactlyInAnyOrderElementsOf(cluster.servers().stream().map(ConsulTestAgent::serverAddress)
+                        .toList());
     }
 
     @Override
