@@ -13,7 +13,6 @@ import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
-import java.util.stream.Stream;
 
 /**
  * Wakes the scanner as soon as something changes in the synced folder: a {@link WatchService} on the folder and
@@ -75,15 +74,10 @@ final class FolderWatcher implements AutoCloseable {
         }
     }
 
+    /** Watches {@code dir} and each directory under it but the state directory; one that vanishes is left out. */
     private void registerTree(Path dir) throws IOException {
-        try (Stream<Path> dirs = Files.walk(dir)) {
-            for (Path d : (Iterable<Path>) dirs.filter(Files::isDirectory)::iterator) {
-                if (!d.startsWith(folder.stateDir())) {
-                    d.register(watch, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
-                            StandardWatchEventKinds.ENTRY_DELETE);
-                }
-            }
-        }
+        folder.walk(dir, d -> d.register(watch, StandardWatchEventKinds.ENTRY_CREATE,
+                StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_DELETE), file -> { });
     }
 
     @Override

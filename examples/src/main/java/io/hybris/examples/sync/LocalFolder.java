@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -94,44 +95,71 @@ final class LocalFolder {
     }
 
     /**
-     * Every regular file of the folder whose key is syncable, by key. The walk skips the state directory, and an
-     * entry that vanishes or cannot be read while it runs (a download moved into place, the state file replaced, a
-     * directory the user deletes) is left out without ending the walk: the next scan sees it as it is then. A file
-     * left out here is not taken as deleted: deletions are decided per synced key, by its own file.
+     * Every regular file of the folder whose key is syncable, by key. An entry that vanishes or cannot be read
+     * while the walk runs is left out ({@link #walk}): the next scan sees it as it is then. A file left out here is
+     * not taken as deleted: deletions are decided per synced key, by its own file.
      */
     Map<String, Path> files() {
         Map<String, Path> files = new TreeMap<>();
-        Path state = stateDir();
         try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                    return dir.equals(state) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    String key = keyOf(file);
-                    if (attrs.isRegularFile() && pathOf(key).isPresent()) {
-                        files.put(key, file);
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFileFailed(Path file, IOException e) {
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException e) {
-                    return FileVisitResult.CONTINUE; // a directory whose listing failed part-way: what was seen
+            walk(root, dir -> { }, file -> {
+                String key = keyOf(file);
+                if (pathOf(key).isPresent()) {
+                    files.put(key, file);
                 }
             });
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot list the sync folder " + root, e); // not thrown by the visitor
+            throw new UncheckedIOException("cannot list the sync folder " + root, e); // the callbacks throw none
         }
         return files;
+    }
+
+    /** A callback of {@link #walk} that may fail with an {@link IOException}. */
+    interface PathAction {
+        void accept(Path path) throws IOException;
+    }
+
+    /**
+     * Walks {@code start} and everything under it except the state directory, calling {@code onDirectory} for each
+     * directory (before its entries) and {@code onRegularFile} for each regular file. The folder changes while the
+     * walk runs (downloads moved into place, the state file replaced, the user's own edits), so an entry that
+     * vanishes or cannot be read is left out without ending the walk, and so is a directory whose
+     * {@code onDirectory} finds it gone ({@link NoSuchFileException}). Other failures of the callbacks propagate.
+     */
+    void walk(Path start, PathAction onDirectory, PathAction onRegularFile) throws IOException {
+        Path state = stateDir();
+        Files.walkFileTree(start, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+                if (dir.equals(state)) {
+                    return FileVisitResult.SKIP_SUBTREE;
+                }
+                try {
+                    onDirectory.accept(dir);
+                } catch (NoSuchFileException gone) {
+                    return FileVisitResult.SKIP_SUBTREE;
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                if (attrs.isRegularFile()) {
+                    onRegularFile.accept(file);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException e) {
+                return FileVisitResult.CONTINUE; // a directory whose listing failed part-way: what was seen
+            }
+        });
     }
 
     /** The fingerprint of {@code file}; empty if it does not exist (or is not a regular file). */
@@ -202,8 +230,10 @@ final class LocalFolder {
                 if (entries.findAny().isPresent()) {
                     return;
                 }
+                Files.delete(dir);
+            } catch (DirectoryNotEmptyException | NoSuchFileException e) {
+                return; // a file created in it meanwhile, or removed by someone else: either way not ours to delete
             }
-            Files.delete(dir);
         }
     }
 
