@@ -121,10 +121,11 @@ final class LocalFolder {
 
     /**
      * Walks {@code start} and everything under it except the state directory, calling {@code onDirectory} for each
-     * directory (before its entries) and {@code onRegularFile} for each regular file. The folder changes while the
-     * walk runs (downloads moved into place, the state file replaced, the user's own edits), so an entry that
-     * vanishes or cannot be read is left out without ending the walk, and so is a directory whose
-     * {@code onDirectory} finds it gone ({@link NoSuchFileException}). Other failures of the callbacks propagate.
+     * directory (before its entries) and {@code onRegularFile} for each regular file (or symbolic link to one; links
+     * to directories are not followed). The folder changes while the walk runs (downloads moved into place, the
+     * state file replaced, the user's own edits), so an entry that vanishes or cannot be read is left out without
+     * ending the walk, and so is a directory whose {@code onDirectory} finds it gone ({@link NoSuchFileException}).
+     * Other failures of the callbacks propagate.
      */
     void walk(Path start, PathAction onDirectory, PathAction onRegularFile) throws IOException {
         Path state = stateDir();
@@ -144,8 +145,8 @@ final class LocalFolder {
 
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                if (attrs.isRegularFile()) {
-                    onRegularFile.accept(file);
+                if (attrs.isRegularFile() || attrs.isSymbolicLink() && Files.isRegularFile(file)) {
+                    onRegularFile.accept(file); // a link to a regular file counts as that file, as before
                 }
                 return FileVisitResult.CONTINUE;
             }

@@ -44,6 +44,25 @@ class LocalFolderTest {
     }
 
     @Test
+    void aLinkToAFileCountsAsTheFileAndALinkToADirectoryIsNotFollowed() throws IOException {
+        LocalFolder folder = new LocalFolder(root);
+        Path outside = Files.createTempDirectory("outside-");
+        try {
+            Files.writeString(outside.resolve("target.txt"), "t");
+            Files.writeString(outside.resolve("hidden.txt"), "h");
+            Files.createSymbolicLink(root.resolve("link.txt"), outside.resolve("target.txt"));
+            Files.createSymbolicLink(root.resolve("linked-dir"), outside);
+            Files.createSymbolicLink(root.resolve("dangling.txt"), outside.resolve("none.txt"));
+            assertThat(folder.files()).containsOnlyKeys("link.txt");
+        } finally {
+            for (String name : new String[] {"target.txt", "hidden.txt"}) {
+                Files.deleteIfExists(outside.resolve(name));
+            }
+            Files.delete(outside);
+        }
+    }
+
+    @Test
     void filesAndDirectoriesVanishingDuringTheWalkLeaveTheOthersListed() throws Exception {
         LocalFolder folder = new LocalFolder(root);
         Set<String> stable = new TreeSet<>();
