@@ -12,7 +12,6 @@ import io.hybris.spi.PermanentCloudException;
 import io.hybris.spi.TransientCloudException;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SeekableByteChannel;
@@ -20,9 +19,11 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -30,7 +31,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 /**
  * A {@link CloudStore} that keeps each object as a file under a root directory: the embedded default's
@@ -147,26 +147,44 @@ public final class DirectoryCloudStore implements CloudStore {
         if (!Files.isDirectory(root)) {
             throw new PermanentCloudException(id, "directory " + root + " does not exist");
         }
-        try (Stream<Path> files = Files.walk(root)) {
-            files.filter(p -> !p.startsWith(tmp)).forEach(p -> {
-                try {
-                    BasicFileAttributes attrs = Files.readAttributes(p, BasicFileAttributes.class);
-                    if (!attrs.isRegularFile()) {
-                        return;
+        try {
+            // other threads' puts move temporary files into place and deletes remove files while this walks: an
+            // entry gone between its directory's read and its attributes' is left out, not a failed listing
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                    return dir.equals(tmp) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    if (attrs.isRegularFile()) {
+                        String key = keyOf(file);
+                        if (key.startsWith(prefix)) {
+                            out.add(new CloudObject(key, attrs.size(), attrs.lastModifiedTime().toInstant()));
+                        }
                     }
-                    String key = keyOf(p);
-                    if (key.startsWith(prefix)) {
-                        out.add(new CloudObject(key, attrs.size(), attrs.lastModifiedTime().toInstant()));
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                    if (e instanceof NoSuchFileException) {
+                        return FileVisitResult.CONTINUE;
                     }
-                } catch (NoSuchFileException e) {
-                    // deleted while listing
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+                    throw e;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+                    if (e != null && !(e instanceof NoSuchFileException)) {
+                        throw e;
+                    }
+                    return FileVisitResult.CONTINUE;
                 }
             });
-        } catch (IOException | UncheckedIOException e) {
-            IOException io = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
-            throw failure("list", prefix, io);
+        } catch (IOException e) {
+            throw failure("list", prefix, e);
         }
         return out;
     }

@@ -5,10 +5,19 @@
 package io.hybris.testkit;
 
 import io.hybris.cloud.DirectoryCloudStore;
+import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Runs the {@link CloudStoreContract} against {@link DirectoryCloudStore}, in a fresh directory per test. */
 class DirectoryCloudStoreContractTest extends CloudStoreContract {
@@ -18,5 +27,39 @@ class DirectoryCloudStoreContractTest extends CloudStoreContract {
     @Override
     protected CloudStore newStore() {
         return new DirectoryCloudStore("disk1", root.resolve("cloud"));
+    }
+
+    /**
+     * A listing walks the directories while other threads' puts move temporary files into place and deletes
+     * remove files: an entry vanishing between a directory's read and its attributes' must not fail the listing
+     * nor hide the objects that stay.
+     */
+    @Test
+    void aListingDuringPutsAndDeletesOfOtherObjectsListsEveryStableObject() throws Exception {
+        CloudStore store = newStore();
+        Set<String> stable = new TreeSet<>();
+        for (int i = 0; i < 20; i++) {
+            store.put("stable/s" + i, "s".getBytes(StandardCharsets.UTF_8));
+            stable.add("stable/s" + i);
+        }
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger churned = new AtomicInteger();
+        Thread churn = new Thread(() -> {
+            for (int i = 0; !stop.get(); i++) {
+                String key = "churn/c" + (i % 5) + "/v" + i;
+                store.put(key, new byte[1024]);
+                store.delete(key);
+                churned.incrementAndGet();
+            }
+        });
+        churn.start();
+        try {
+            for (int lists = 0; lists < 2000 || churned.get() < 2000; lists++) {
+                assertThat(store.list("")).extracting(CloudObject::key).containsAll(stable);
+            }
+        } finally {
+            stop.set(true);
+            churn.join();
+        }
     }
 }
