@@ -275,19 +275,8 @@ public final class ConsulTestAgent implements AutoCloseable {
 
     /** The leader this agent reports ({@code /v1/status/leader}), if it answers with one. */
     public Optional<String> reportedLeader() {
-        try {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + address()
-                    + "/v1/status/leader")).timeout(Duration.ofSeconds(2)).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            String body = r.body().trim();
-            return r.statusCode() == 200 && body.length() > 2
-                    ? Optional.of(body.substring(1, body.length() - 1)) : Optional.empty();
-        } catch (IOException e) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
+        return httpGet("/v1/status/leader").map(String::trim).filter(body -> body.length() > 2)
+                .map(body -> body.substring(1, body.length() - 1));
     }
 
     /**
@@ -295,27 +284,30 @@ public final class ConsulTestAgent implements AutoCloseable {
      * ({@code /v1/operator/raft/configuration}, answered by the leader); empty if there is no answer.
      */
     public Set<String> reportedVoters() {
-        try {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + address()
-                    + "/v1/operator/raft/configuration")).timeout(Duration.ofSeconds(2)).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() != 200) {
-                return Set.of();
-            }
-            Set<String> voters = new TreeSet<>();
-            Matcher server = RAFT_SERVER.matcher(r.body());
+        Set<String> voters = new TreeSet<>();
+        httpGet("/v1/operator/raft/configuration").ifPresent(body -> {
+            Matcher server = RAFT_SERVER.matcher(body);
             while (server.find()) {
                 Matcher address = RAFT_ADDRESS.matcher(server.group());
                 if (server.group().contains("\"Voter\":true") && address.find()) {
                     voters.add(address.group(1));
                 }
             }
-            return voters;
+        });
+        return voters;
+    }
+
+    /** The body of a 200 answer to a GET of {@code path} on this agent's HTTP API; empty for any other outcome. */
+    private Optional<String> httpGet(String path) {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + address() + path))
+                    .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? Optional.of(r.body()) : Optional.empty();
         } catch (IOException e) {
-            return Set.of();
+            return Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Set.of();
+            return Optional.empty();
         }
     }
 
