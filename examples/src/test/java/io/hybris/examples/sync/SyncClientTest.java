@@ -19,12 +19,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -383,39 +380,12 @@ class SyncClientTest {
      */
     static Map<String, String> listing(Path folder) throws IOException {
         Map<String, String> files = new TreeMap<>();
-        Files.walkFileTree(folder, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                return dir.equals(folder.resolve(LocalFolder.STATE_DIR)) ? FileVisitResult.SKIP_SUBTREE
-                        : FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                if (attrs.isRegularFile()) {
-                    try {
-                        files.put(folder.relativize(file).toString().replace('\\', '/'), Files.readString(file));
-                    } catch (NoSuchFileException vanished) {
-                        // deleted or replaced since the directory was listed
-                    }
-                }
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                if (e instanceof NoSuchFileException) {
-                    return FileVisitResult.CONTINUE;
-                }
-                throw e;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-                if (e != null && !(e instanceof NoSuchFileException)) {
-                    throw e;
-                }
-                return FileVisitResult.CONTINUE;
+        LocalFolder local = new LocalFolder(folder);
+        local.walk(local.root(), dir -> { }, file -> {
+            try {
+                files.put(local.keyOf(file), Files.readString(file));
+            } catch (NoSuchFileException vanished) {
+                // deleted or replaced since its directory was read
             }
         });
         return files;
