@@ -67,24 +67,42 @@ final class NemesisRunner {
         }
     }
 
-    /** Stops stepping, waits for each nemesis's current step, then heals them all. */
+    /**
+     * Stops stepping and heals each nemesis as soon as its current step is over, not after every other's: a step
+     * may be waiting on another nemesis's fault (a client opening against a killed Consul agent waits, up to its
+     * start timeout, for that agent's restart). A step still running after 120 s is healed over.
+     */
     void stopAndHeal() throws Exception {
         running = false;
         synchronized (pause) {
             pause.notifyAll();
         }
-        for (Thread t : threads) {
-            t.join(120_000);
-        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        boolean[] healed = new boolean[nemeses.size()];
+        int left = nemeses.size();
         Exception first = null;
-        for (Nemesis n : nemeses) {
-            try {
-                n.heal();
-            } catch (Exception e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
+        while (left > 0) {
+            boolean late = System.nanoTime() > deadline;
+            for (int i = 0; i < nemeses.size(); i++) {
+                if (healed[i] || threads.get(i).isAlive() && !late) {
+                    continue;
+                }
+                healed[i] = true;
+                left--;
+                try {
+                    nemeses.get(i).heal();
+                } catch (Exception e) {
+                    if (first == null) {
+                        first = e;
+                    } else {
+                        first.addSuppressed(e);
+                    }
+                }
+            }
+            for (int i = 0; i < nemeses.size() && left > 0; i++) {
+                if (!healed[i]) {
+                    threads.get(i).join(50); // the next poll: when a step ends, or soon after
+                    break;
                 }
             }
         }
