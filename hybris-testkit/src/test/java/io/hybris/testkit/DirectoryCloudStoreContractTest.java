@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,22 +45,29 @@ class DirectoryCloudStoreContractTest extends CloudStoreContract {
         }
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger churned = new AtomicInteger();
+        AtomicReference<Throwable> churnFailure = new AtomicReference<>();
         Thread churn = new Thread(() -> {
-            for (int i = 0; !stop.get(); i++) {
-                String key = "churn/c" + (i % 5) + "/v" + i;
-                store.put(key, new byte[1024]);
-                store.delete(key);
-                churned.incrementAndGet();
+            try {
+                for (int i = 0; !stop.get(); i++) {
+                    String key = "churn/c" + (i % 5) + "/v" + i;
+                    store.put(key, new byte[1024]);
+                    store.delete(key);
+                    churned.incrementAndGet();
+                }
+            } catch (RuntimeException e) {
+                churnFailure.set(e);
             }
         });
         churn.start();
         try {
-            for (int lists = 0; lists < 2000 || churned.get() < 2000; lists++) {
+            for (int lists = 0; (lists < 2000 || churned.get() < 2000) && churn.isAlive(); lists++) {
                 assertThat(store.list("")).extracting(CloudObject::key).containsAll(stable);
             }
         } finally {
             stop.set(true);
             churn.join();
         }
+        assertThat(churnFailure.get()).as("the churning thread's failure").isNull();
+        assertThat(churned.get()).isGreaterThanOrEqualTo(2000);
     }
 }

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
@@ -17,6 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -72,6 +72,7 @@ class LocalFolderTest {
         }
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger churned = new AtomicInteger();
+        AtomicReference<Throwable> churnFailure = new AtomicReference<>();
         Thread churn = new Thread(() -> { // what a sync client and a user do meanwhile: files come and go
             try {
                 for (int i = 0; !stop.get(); i++) {
@@ -84,19 +85,21 @@ class LocalFolderTest {
                     Files.delete(part);
                     churned.incrementAndGet();
                 }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+            } catch (IOException | RuntimeException e) {
+                churnFailure.set(e);
             }
         });
         churn.start();
         try {
-            for (int walks = 0; walks < 300 || churned.get() < 300; walks++) {
+            for (int walks = 0; (walks < 300 || churned.get() < 300) && churn.isAlive(); walks++) {
                 assertThat(folder.files().keySet()).containsAll(stable);
             }
         } finally {
             stop.set(true);
             churn.join();
         }
+        assertThat(churnFailure.get()).as("the churning thread's failure").isNull();
+        assertThat(churned.get()).isGreaterThanOrEqualTo(300);
     }
 
     @Test
