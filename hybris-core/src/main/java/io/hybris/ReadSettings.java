@@ -21,7 +21,8 @@ import java.util.Objects;
  * <tr><td>{@code hybris.get.speculate}</td><td>true</td><td>a GET of a key this client read or wrote before
  *   starts reading the version it saw last while its metadata read runs, and keeps those bytes when the read finds
  *   that version (values stored whole, up to 1 MiB, on clouds reached over a network; not with a value cache); a
- *   wrong guess costs one cancelled cloud request</td></tr>
+ *   wrong guess costs one cancelled cloud request. A GET of a chunked value whose manifest is not in memory also
+ *   requests its first chunks alongside the manifest</td></tr>
  * <tr><td>{@code hybris.get.hedge.min-delay}</td><td>50ms</td><td>the shortest wait before a hedged request</td></tr>
  * <tr><td>{@code hybris.get.quarantine.after}</td><td>2</td><td>a cloud whose answers failed the hash check this
  *   many times within {@code hybris.get.quarantine.duration} (corrupt, stale or truncated bytes) is quarantined:

@@ -15,7 +15,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -30,8 +32,10 @@ import java.util.function.Consumer;
  * {@link Layout} (hash-checked against the manifest, other clouds tried chunk by chunk), falling back to the
  * worst-case read for a chunk no listed cloud could provide. For a stream, the first chunk is fetched alone and the
  * read-ahead starts once it has arrived, so the first byte costs one chunk read, not a share of {@code readAhead}
- * parallel ones; a value read whole into memory fetches {@code readAhead} chunks at once. Each chunk must arrive within the idle timeout of being
- * requested. Closing cancels the fetches still running. Used by one reader thread; closable from any thread.
+ * parallel ones; a value read whole into memory fetches {@code readAhead} chunks at once. A chunk whose read started
+ * alongside the manifest's ({@link ChunkSpeculation}) is fetched by finishing that read. Each chunk must arrive
+ * within the idle timeout of being requested. Closing cancels the fetches still running. Used by one reader thread;
+ * closable from any thread.
  */
 final class ChunkedReader extends InputStream {
     /** Reads one chunk the common-case read could not: the worst case, which fails if the version is gone. */
@@ -50,6 +54,8 @@ final class ChunkedReader extends InputStream {
     private final int readAhead;
     private final Consumer<ChunkedReader> onClose;
     private final ArrayDeque<Future<byte[]>> ahead = new ArrayDeque<>();
+    /** Reads of chunks started with the manifest's ({@link ChunkSpeculation}), by index, until a fetch takes one. */
+    private final Map<Integer, PendingRead> started;
     private int nextToFetch;
     private final int lastChunk;
     private byte[] current;
@@ -64,10 +70,12 @@ final class ChunkedReader extends InputStream {
      * @param onClose called once when the stream closes
      * @param whole   whether the caller reads the range whole into memory (a {@code byte[]} GET): then the first
      *                {@code readAhead} chunks are fetched at once, as the time to first byte does not matter
+     * @param started reads of chunks started before the manifest was known, their hashes resolved, by index: the
+     *                fetch of such a chunk finishes that read instead of starting one; this reader owns them
      */
     ChunkedReader(ChunkManifest manifest, ObjectKey version, String prefix, Layouts layouts, Fallback fallback,
                   byte[] dataKey, ExecutorService io, Duration idle, int readAhead, long first, long length,
-                  Consumer<ChunkedReader> onClose, boolean whole) {
+                  Consumer<ChunkedReader> onClose, boolean whole, Map<Integer, PendingRead> started) {
         this.manifest = manifest;
         this.version = version;
         this.prefix = prefix;
@@ -79,11 +87,17 @@ final class ChunkedReader extends InputStream {
         this.readAhead = readAhead;
         this.onClose = onClose;
         this.remaining = length;
+        this.started = new ConcurrentHashMap<>(started);
         this.nextToFetch = length == 0 ? 0 : manifest.chunkAt(first);
         this.lastChunk = length == 0 ? -1 : manifest.chunkAt(first + length - 1);
         this.pos = length == 0 ? 0 : (int) (first - manifest.offsetOf(nextToFetch));
         // a stream: the first chunk alone, so the time to first byte is one chunk read; next() starts the read-ahead
-        fill(whole ? readAhead : 1);
+        try {
+            fill(whole ? readAhead : 1);
+        } catch (RuntimeException e) {
+            release(); // the fetches submitted and the reads started early end with it
+            throw e;
+        }
     }
 
     @Override
@@ -163,6 +177,12 @@ final class ChunkedReader extends InputStream {
         synchronized (ahead) {
             ahead.forEach(f -> f.cancel(true));
             ahead.clear();
+            for (Integer index : List.copyOf(started.keySet())) {
+                PendingRead read = started.remove(index); // null: a fetch took it, and ends it
+                if (read != null) {
+                    read.abandon();
+                }
+            }
             current = null;
             if (dataKey != null) {
                 Arrays.fill(dataKey, (byte) 0);
@@ -235,7 +255,9 @@ final class ChunkedReader extends InputStream {
         String name = version.renderChunk(prefix, manifest.nameIndex(index));
         Deadline d = Deadline.after(idle);
         List<Throwable> failures = new ArrayList<>();
-        byte[] stored = layouts.forRead(asVersion).read(name, asVersion, d, failures);
+        PendingRead early = started.remove(index);
+        byte[] stored = early != null ? layouts.replicated().finishRead(early, d, failures)
+                : layouts.forRead(asVersion).read(name, asVersion, d, failures);
         if (stored == null) {
             stored = fallback.read(name, asVersion, d, failures);
         }

@@ -252,12 +252,23 @@ final class CloudCalls {
     // ------------------------------------------------------------------ read races
 
     /**
-     * What one cloud is asked for in a read: the object's expected length and SHA-256, and the object (and chunk,
-     * or {@link Expected#WHOLE}) that errors name (for instance {@code chunk 2 of 'k#1_c.a'}).
+     * What one cloud is asked for in a read: the object's expected length and SHA-256 (or, for a request started
+     * before the hash is known, the {@link LateHash} that will give it), and the object (and chunk, or
+     * {@link Expected#WHOLE}) that errors name (for instance {@code chunk 2 of 'k#1_c.a'}).
      */
-    record Expected(long length, byte[] sha256, String objectKey, int chunk) {
+    record Expected(long length, byte[] sha256, String objectKey, int chunk, LateHash late) {
         /** A whole object (a replicated value). */
         static final int WHOLE = -1;
+
+        /** An object whose hash is known when the request starts. */
+        Expected(long length, byte[] sha256, String objectKey, int chunk) {
+            this(length, sha256, objectKey, chunk, null);
+        }
+
+        /** An object requested before its hash is known: the answer is judged once {@code late} resolves. */
+        static Expected late(long length, String objectKey, int chunk, LateHash late) {
+            return new Expected(length, null, objectKey, chunk, java.util.Objects.requireNonNull(late, "late"));
+        }
 
         /** How errors name it: built only when one does (every read makes an {@code Expected}). */
         String what() {
@@ -499,11 +510,19 @@ final class CloudCalls {
     /** Whether any of {@code cloudIds} does not bound its call time (answers over a network, in milliseconds). */
     boolean anyUnbounded(List<String> cloudIds) {
         for (String id : cloudIds) {
-            if (!placement.bounded(id)) {
+            if (unbounded(id)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether cloud {@code cloudId} does not bound its call time: its requests then always run on I/O threads,
+     * never on the caller's.
+     */
+    boolean unbounded(String cloudId) {
+        return !placement.bounded(cloudId);
     }
 
     /**

@@ -17,6 +17,7 @@ import io.hybris.spi.MetadataKey;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -81,7 +82,14 @@ final class Reads {
     Optional<byte[]> get(String container, String key) {
         MetadataKey mk = new MetadataKey(container, key);
         Fetched f = fetch(mk, Deadline.after(deadline));
-        return f == null ? Optional.empty() : Optional.of(value(mk, f.meta(), f.stored(), f.dataKey()));
+        if (f == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(value(mk, f.meta(), f.stored(), f.dataKey(), f.early()));
+        } finally {
+            f.cancelEarly();
+        }
     }
 
     /**
@@ -96,7 +104,7 @@ final class Reads {
             }
             try {
                 MetadataKey mk = new MetadataKey(container, key);
-                return Optional.of(value(mk, found.meta(), found.stored(), sealer.dataKey(found.meta(), mk)));
+                return Optional.of(value(mk, found.meta(), found.stored(), sealer.dataKey(found.meta(), mk), null));
             } catch (CryptoException e) {
                 cache.unusable(consistency, container, key, found.meta(), e);
             }
@@ -104,8 +112,21 @@ final class Reads {
         return get(container, key);
     }
 
-    /** What a read found: the live version's metadata, its verified stored bytes and its data key (or null). */
-    private record Fetched(Metadata meta, byte[] stored, byte[] dataKey) {
+    /**
+     * What a read found: the live version's metadata, its verified stored bytes and its data key (or null); for a
+     * chunked version, the reads of its first chunks started with its manifest's (or null).
+     */
+    private record Fetched(Metadata meta, byte[] stored, byte[] dataKey, ChunkSpeculation early) {
+        Fetched(Metadata meta, byte[] stored, byte[] dataKey) {
+            this(meta, stored, dataKey, null);
+        }
+
+        /** Abandons the chunk reads started early that were not handed to a reader. */
+        void cancelEarly() {
+            if (early != null) {
+                early.cancel();
+            }
+        }
     }
 
     /** The common-case read, then the worst case; null if the key is absent or deleted. */
@@ -118,9 +139,10 @@ final class Reads {
             }
             List<Throwable> failures = new ArrayList<>();
             byte[] dataKey = sealer.dataKey(cur.meta(), mk); // checked before any download
-            byte[] stored = readStored(mk, cur, guessed, d, failures);
+            ChunkSpeculation early = speculateChunks(mk, cur.meta(), 0, readAhead, d);
+            byte[] stored = readStoredOrCancel(mk, cur, guessed, early, d, failures);
             if (stored != null) {
-                return new Fetched(cur.meta(), stored, dataKey);
+                return new Fetched(cur.meta(), stored, dataKey, early);
             }
             listener.worstCaseGet(mk.container(), mk.key());
             return worstCaseGet(mk, d, failures);
@@ -178,6 +200,41 @@ final class Reads {
         return readStored(mk, cur, d, failures);
     }
 
+    /**
+     * As {@link #readStored(MetadataKey, Current, SpeculativeRead, Deadline, List)}; the chunk reads started early
+     * ({@code early}, or null) are abandoned if the manifest is not read (null or an exception).
+     */
+    private byte[] readStoredOrCancel(MetadataKey mk, Current cur, SpeculativeRead guessed, ChunkSpeculation early,
+                                      Deadline d, List<Throwable> failures) {
+        byte[] stored = null;
+        try {
+            stored = readStored(mk, cur, guessed, d, failures);
+            return stored;
+        } finally {
+            if (stored == null && early != null) {
+                early.cancel();
+            }
+        }
+    }
+
+    /**
+     * Starts reading chunks {@code count} chunks of the chunked version {@code meta} from the one holding value
+     * byte {@code offset}, alongside its manifest's read ({@link ChunkSpeculation}), when this GET will read the
+     * manifest from a cloud (not from memory) and speculation is on; else null.
+     */
+    private ChunkSpeculation speculateChunks(MetadataKey mk, Metadata meta, long offset, int count, Deadline d) {
+        if (!speculate || !meta.isChunked() || meta.chunked().chunkSize() == 0) {
+            return null;
+        }
+        ObjectKey version = new ObjectKey(mk.container(), mk.key(), meta.timestamp());
+        if (manifests.get(version.render(prefix), meta) != null) {
+            return null;
+        }
+        int first = (int) (offset / meta.chunked().chunkSize());
+        return ChunkSpeculation.start(calls, layouts, version, prefix, meta, meta.encryption() != null, first, count,
+                d);
+    }
+
     /** The verified stored bytes of the current version; a chunked value's manifest from memory when it is there. */
     private byte[] readStored(MetadataKey mk, Current cur, Deadline d, List<Throwable> failures) {
         if (!cur.meta().isChunked()) {
@@ -196,7 +253,7 @@ final class Reads {
     }
 
     /** The value of a version from its verified stored bytes (a chunked value's manifest: then its chunks). */
-    private byte[] value(MetadataKey mk, Metadata meta, byte[] stored, byte[] dataKey) {
+    private byte[] value(MetadataKey mk, Metadata meta, byte[] stored, byte[] dataKey, ChunkSpeculation early) {
         if (!meta.isChunked()) {
             return sealer.open(dataKey, stored);
         }
@@ -205,7 +262,7 @@ final class Reads {
             throw new ValueTooLargeException("the value of " + "key '" + mk.key() + "' in " + mk.container() + " has " + length
                     + " bytes, more than one array holds; read it with getStream or getTo", Engine.MAX_ARRAY);
         }
-        try (ChunkedReader in = chunkedReader(mk, meta, stored, dataKey, 0, length, true)) {
+        try (ChunkedReader in = chunkedReader(mk, meta, stored, dataKey, 0, length, true, early)) {
             byte[] value = new byte[(int) length];
             int n = 0;
             for (int got; n < value.length && (got = in.read(value, n, value.length - n)) > 0; ) {
@@ -245,10 +302,12 @@ final class Reads {
         range.firstIn(valueLength); // an invalid range fails before any download
         List<Throwable> failures = new ArrayList<>();
         byte[] dataKey = sealer.dataKey(cur.meta(), mk);
-        byte[] stored = readStored(mk, cur, guessed, d, failures);
+        ChunkSpeculation early = range.lengthIn(valueLength) == 0 ? null
+                : speculateChunks(mk, cur.meta(), range.firstIn(valueLength), 1, d);
+        byte[] stored = readStoredOrCancel(mk, cur, guessed, early, d, failures);
         Fetched f;
         if (stored != null) {
-            f = new Fetched(cur.meta(), stored, dataKey);
+            f = new Fetched(cur.meta(), stored, dataKey, early);
         } else {
             listener.worstCaseGet(mk.container(), mk.key());
             f = worstCaseGet(mk, d, failures);
@@ -260,25 +319,31 @@ final class Reads {
         long first = range.firstIn(valueLength);
         long length = range.lengthIn(valueLength);
         java.io.InputStream in;
-        if (f.meta().isChunked()) {
-            in = chunkedReader(mk, f.meta(), f.stored(), f.dataKey(), first, length, false);
-        } else {
-            in = new java.io.ByteArrayInputStream(sealer.open(f.dataKey(), f.stored()), (int) first, (int) length);
+        try {
+            if (f.meta().isChunked()) {
+                in = chunkedReader(mk, f.meta(), f.stored(), f.dataKey(), first, length, false, f.early());
+            } else {
+                in = new java.io.ByteArrayInputStream(sealer.open(f.dataKey(), f.stored()), (int) first,
+                        (int) length);
+            }
+        } finally {
+            f.cancelEarly();
         }
         return new Engine.Opened(f.meta().toVersionInfo(), first, length, in);
     }
 
     private ChunkedReader chunkedReader(MetadataKey mk, Metadata meta, byte[] manifestBytes, byte[] dataKey,
-                                        long first, long length, boolean whole) {
+                                        long first, long length, boolean whole, ChunkSpeculation early) {
         ChunkManifest manifest = ChunkManifest.decode(manifestBytes);
         if (manifest.valueLength() != meta.chunked().valueLength()) {
             throw new HybrisException("the chunk manifest of " + mk + " describes " + manifest.valueLength()
                     + " bytes, its metadata " + meta.chunked().valueLength());
         }
+        Map<Integer, PendingRead> started = early == null ? Map.of() : early.adopt(manifest);
         ObjectKey version = new ObjectKey(mk.container(), mk.key(), meta.timestamp());
         ChunkedReader reader = new ChunkedReader(manifest, version, prefix, layouts,
                 (name, chunk, d, failures) -> worstCaseChunk(mk, meta.timestamp(), name, chunk, d, failures),
-                dataKey, io, deadline, readAhead, first, length, openStreams::remove, whole);
+                dataKey, io, deadline, readAhead, first, length, openStreams::remove, whole, started);
         openStreams.add(reader);
         return reader;
     }

@@ -24,7 +24,8 @@ import java.util.Optional;
  * (cut at the expected length), a missing, oversized or corrupt answer is an error, and the outcome is reported to
  * the listener, the latency to the ranking and a hash failure to the quarantine. A request this client abandoned
  * (its race aborted it, or its thread was interrupted) says nothing about the cloud's latency; its whole answer is
- * still judged, and one cut short by the abort is reported cancelled.
+ * still judged, and one cut short by the abort is reported cancelled. A request started before its hash was known
+ * ({@link LateHash}) is judged once the hash is; if the guess behind it was wrong it is reported cancelled.
  */
 final class VerifiedGet {
     private final LatencyRanking ranking;
@@ -46,6 +47,12 @@ final class VerifiedGet {
             try {
                 got = cloud.get(objectKey, length, arrived);
             } catch (OversizedObjectException e) {
+                if (expected.late() != null && expected.late().await() == null) {
+                    // more than a wrong guess of the length allowed: not the cloud's fault
+                    report(listener, cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, t0, arrived.bytes,
+                            cancelled(objectKey, cloudId, e));
+                    throw e;
+                }
                 ranking.recordError(cloudId, Op.READ, length, e);
                 quarantine.hashFailed(cloudId);
                 report(listener, cloudId, CloudOperation.GET, objectKey, Outcome.OVERSIZED, t0, arrived.bytes, e);
@@ -70,6 +77,15 @@ final class VerifiedGet {
                 throw missing;
             }
             byte[] value = got.get();
+            long took = System.nanoTime() - t0;
+            byte[] want = expected.sha256();
+            if (want == null && (want = expected.late().await()) == null) {
+                // started before its hash was known, and the guess behind it was wrong (or its owner gave it up):
+                // the answer is not wanted, which says nothing about the cloud
+                CallInterruptedException unwanted = cancelled(objectKey, cloudId, null);
+                report(listener, cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, t0, arrived.bytes, unwanted);
+                throw unwanted;
+            }
             boolean abandoned = abandonedByThisClient();
             if (abandoned && (value.length != length || arrived.bytes != length)) {
                 // aborted here, the stream may have ended early and the driver returned what it had: not the
@@ -80,7 +96,7 @@ final class VerifiedGet {
             }
             // a whole answer is judged whether or not this client still waits for it; an abandoned one leaves the
             // latency ranking alone (its race already recorded what it needed), but a corrupt one is corrupt
-            if (value.length != length || !Hashing.matches(expected.sha256(), arrived.sha256.digest())) {
+            if (value.length != length || !Hashing.matches(want, arrived.sha256.digest())) {
                 CloudValueException corrupt = new CloudValueException(cloudId + " returned " + value.length
                         + " bytes for " + expected.what() + " that do not match the metadata hash");
                 if (!abandoned) {
@@ -91,7 +107,7 @@ final class VerifiedGet {
                 throw corrupt;
             }
             if (!abandoned) {
-                ranking.recordSuccess(cloudId, Op.READ, length, System.nanoTime() - t0);
+                ranking.recordSuccess(cloudId, Op.READ, length, took); // not the wait for a late hash
             }
             report(listener, cloudId, CloudOperation.GET, objectKey, Outcome.OK, t0, value.length, null);
             return value;

@@ -1,0 +1,330 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.testkit;
+
+import io.hybris.ByteRange;
+import io.hybris.Hybris;
+import io.hybris.HybrisConfig;
+import io.hybris.HybrisListener;
+import io.hybris.ReadSettings;
+import io.hybris.ValueStream;
+import io.hybris.cloud.InMemoryCloudStore;
+import io.hybris.crypto.MetadataKeyProvider;
+import io.hybris.metadata.InMemoryMetadataStore;
+
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.MetadataStore;
+import io.hybris.spi.TransientCloudException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The first chunks of a chunked value read alongside its manifest ({@code hybris.get.speculate},
+ * docs/streaming.md "Reading"): a client that does not have the manifest in memory requests the chunks it reads
+ * first while the manifest's GET is still out, and uses their answers only once the manifest confirms them.
+ * Asserted by which clouds received which GETs while the manifest's GET was held, and by what the GET returned and
+ * the listener saw — never by timings. The clouds are in memory behind decorators that, like real clouds, bound no
+ * call; the paper's timer is 30 s and hedging is off, so no request here is a timer's doing.
+ */
+class ChunkReadsWithManifestTest {
+    private static final int CHUNK = 64 << 10;
+    /** Three chunks: two whole and one of 1,000 bytes. */
+    private static final byte[] VALUE = StreamingFixture.value(2 * CHUNK + 1_000, 21);
+
+    private final CallLog log = new CallLog("hybris/box/");
+    private final List<InMemoryCloudStore> mem = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
+            new InMemoryCloudStore("c2"));
+    /** GETs of manifests (not chunks) are held while armed. */
+    private final List<HeldGets> held = mem.stream().map(m -> new HeldGets(m, name -> !isChunk(name))).toList();
+    /** PUTs of manifests fail on these clouds' ids. */
+    private final List<String> manifestPutsFailOn = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<CloudStore> clouds = held.stream().map(h -> log.wrap(new FailingManifestPuts(h))).toList();
+    private final MetadataStore metadata = new InMemoryMetadataStore();
+    private final List<HybrisListener.CloudRequest> requests = new ArrayList<>();
+    private final List<Hybris> opened = new ArrayList<>();
+    /** Whether the clients opened from now on encrypt (keys in metadata). */
+    private boolean encrypted;
+
+    @AfterEach
+    void close() {
+        held.forEach(HeldGets::release);
+        opened.forEach(Hybris::close);
+    }
+
+    private Hybris open(String clientId, int cloudCount, boolean speculate) {
+        HybrisListener events = new HybrisListener() {
+            @Override
+            public void cloudRequest(CloudRequest request) {
+                synchronized (requests) {
+                    requests.add(request);
+                }
+            }
+        };
+        HybrisConfig.Builder b = HybrisConfig.builder().f(1).clientId(clientId).metadataStore(metadata)
+                .deadline(Duration.ofSeconds(60)).timerMin(Duration.ofSeconds(30))
+                .timerInitial(Duration.ofSeconds(30)).probeInterval(Duration.ZERO).probeOnOpen(false)
+                .gcGrace(Duration.ZERO).chunkSize(CHUNK).chunkThreshold(CHUNK)
+                .reads(ReadSettings.builder().speculate(speculate).hedge(false).build()).listener(events);
+        clouds.subList(0, cloudCount).forEach(b::cloud);
+        if (encrypted) {
+            b.encryption(new MetadataKeyProvider());
+        }
+        Hybris h = Hybris.open(b.build());
+        opened.add(h);
+        return h;
+    }
+
+    /** Client "a" writes {@link #VALUE} to box/k; returns the manifest's object name. */
+    private String written(int cloudCount) {
+        open("a", cloudCount, true).put("box", "k", VALUE);
+        List<String> puts = log.drain(c -> c.op() + " " + c.objectKey()).stream()
+                .filter(c -> c.startsWith("PUT ") && !isChunk(c)).toList();
+        return puts.get(0).substring(4);
+    }
+
+    /** Whether {@code name} is a chunk's: the version's name, then {@code #c} and the index. */
+    private static boolean isChunk(String name) {
+        return name.matches(".*#c[0-9]+");
+    }
+
+    /** The GETs logged so far, as "cloud name", oldest first. */
+    private List<String> gets() {
+        return log.peek().stream().filter(c -> c.op() == CallLog.Op.GET).map(c -> c.cloudId() + " " + c.objectKey())
+                .toList();
+    }
+
+    private void holdManifestReads() {
+        held.forEach(HeldGets::hold);
+    }
+
+    private void releaseManifestReads() {
+        held.forEach(HeldGets::release);
+    }
+
+    private int heldGets() {
+        return held.stream().mapToInt(HeldGets::held).sum();
+    }
+
+    /** The GETs of {@code objectKey} the reader's (and writer's) listener saw end, oldest first. */
+    private List<HybrisListener.CloudRequest> requestsFor(String objectKey) {
+        synchronized (requests) {
+            return requests.stream().filter(r -> r.operation() == HybrisListener.CloudOperation.GET)
+                    .filter(r -> r.objectKey().equals(objectKey)).toList();
+        }
+    }
+
+    @Test
+    void anotherClientsGetRequestsTheFirstChunksWhileTheManifestReadIsStillOut() {
+        String manifest = written(2);
+        Hybris b = open("b", 2, true);
+        holdManifestReads();
+        CompletableFuture<Optional<byte[]>> get = CompletableFuture.supplyAsync(() -> b.get("box", "k"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 4);
+        assertThat(get).as("the manifest's GET is still held").isNotDone();
+        assertThat(heldGets()).isEqualTo(1);
+        assertThat(gets()).as("the manifest and all three chunks (read-ahead 4), each asked of one cloud")
+                .containsExactlyInAnyOrder("c0 " + manifest, "c0 " + manifest + "#c0", "c0 " + manifest + "#c1",
+                        "c0 " + manifest + "#c2");
+
+        releaseManifestReads();
+        assertThat(get.join()).hasValueSatisfying(v -> assertThat(v).isEqualTo(VALUE));
+        assertThat(gets()).as("no chunk was asked for twice").hasSize(4);
+        for (int i = 0; i < 3; i++) {
+            assertThat(requestsFor(manifest + "#c" + i)).extracting(HybrisListener.CloudRequest::outcome)
+                    .containsExactly(HybrisListener.Outcome.OK);
+        }
+    }
+
+    @Test
+    void anEncryptedValuesChunksAreGuessedWithTheCiphersFramingAndReadOnce() {
+        encrypted = true;
+        String manifest = written(2);
+        Hybris b = open("b", 2, true);
+        holdManifestReads();
+        CompletableFuture<Optional<byte[]>> get = CompletableFuture.supplyAsync(() -> b.get("box", "k"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 4);
+
+        releaseManifestReads();
+        assertThat(get.join()).hasValueSatisfying(v -> assertThat(v).isEqualTo(VALUE));
+        assertThat(gets()).as("each chunk's early read was the one used").hasSize(4);
+        for (int i = 0; i < 3; i++) {
+            assertThat(requestsFor(manifest + "#c" + i)).extracting(HybrisListener.CloudRequest::outcome)
+                    .containsExactly(HybrisListener.Outcome.OK);
+        }
+    }
+
+    @Test
+    void aStreamRequestsOnlyTheChunkItsRangeStartsInAlongsideTheManifest() throws IOException {
+        String manifest = written(2);
+        Hybris b = open("b", 2, true);
+        holdManifestReads();
+        CompletableFuture<Optional<ValueStream>> open = CompletableFuture.supplyAsync(
+                () -> b.get("box", "k", ByteRange.from(CHUNK + 10)));
+        await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 2);
+        assertThat(open).isNotDone();
+        assertThat(gets()).containsExactlyInAnyOrder("c0 " + manifest, "c0 " + manifest + "#c1");
+
+        releaseManifestReads();
+        try (InputStream in = open.join().orElseThrow()) {
+            assertThat(in.readAllBytes()).isEqualTo(Arrays.copyOfRange(VALUE, CHUNK + 10, VALUE.length));
+        }
+        assertThat(gets()).as("chunk 0 is outside the range; chunk 2 is read ahead once chunk 1 arrived").hasSize(3)
+                .endsWith("c0 " + manifest + "#c2");
+    }
+
+    @Test
+    void aCorruptChunkReadEarlyIsJudgedAgainstTheManifestAndReadFromTheOtherCloud() {
+        String manifest = written(2);
+        byte[] bad = mem.get(0).get(manifest + "#c0", CHUNK).orElseThrow();
+        bad[7] ^= 1;
+        mem.get(0).put(manifest + "#c0", bad);
+        Hybris b = open("b", 2, true);
+        holdManifestReads();
+        CompletableFuture<Optional<byte[]>> get = CompletableFuture.supplyAsync(() -> b.get("box", "k"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 4);
+        assertThat(requestsFor(manifest + "#c0")).as("not judged before the manifest gives its hash").isEmpty();
+
+        releaseManifestReads();
+        assertThat(get.join()).hasValueSatisfying(v -> assertThat(v).isEqualTo(VALUE));
+        assertThat(requestsFor(manifest + "#c0")).extracting(r -> r.cloudId() + " " + r.outcome())
+                .containsExactly("c0 CORRUPT", "c1 OK");
+        assertThat(gets()).filteredOn(g -> g.endsWith("#c0"))
+                .containsExactly("c0 " + manifest + "#c0", "c1 " + manifest + "#c0");
+    }
+
+    @Test
+    void chunksOnOtherCloudsThanTheManifestAreNotTakenFromTheGuessButReadAsTheManifestSays() {
+        manifestPutsFailOn.add("c1"); // the chunks land on c0 and c1, the manifest on c0 and c2
+        String manifest = written(3);
+        manifestPutsFailOn.clear();
+        assertThat(mem.get(1).get(manifest + "#c0", CHUNK)).isPresent();
+        assertThat(mem.get(1).get(manifest, CHUNK)).isEmpty();
+        Hybris b = open("b", 3, true);
+        holdManifestReads();
+        CompletableFuture<Optional<byte[]>> get = CompletableFuture.supplyAsync(() -> b.get("box", "k"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 4);
+
+        releaseManifestReads();
+        assertThat(get.join()).hasValueSatisfying(v -> assertThat(v).isEqualTo(VALUE));
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(requestsFor(manifest + "#c0"))
+                .extracting(r -> r.cloudId() + " " + r.outcome())
+                .as("the early request is given up without a verdict; the chunk is then read as the manifest says")
+                .containsExactlyInAnyOrder("c0 ABANDONED", "c0 ERROR", "c0 OK"));
+        assertThat(requestsFor(manifest + "#c0")).noneMatch(r -> r.outcome() == HybrisListener.Outcome.CORRUPT);
+        assertThat(b.cloudStatus()).allSatisfy(s -> assertThat(s.quarantined()).isEmpty());
+    }
+
+    @Test
+    void withSpeculationOffNoChunkIsRequestedBeforeTheManifestArrives() {
+        String manifest = written(2);
+        Hybris b = open("b", 2, false);
+        holdManifestReads();
+        CompletableFuture<Optional<byte[]>> get = CompletableFuture.supplyAsync(() -> b.get("box", "k"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> heldGets() == 1);
+        assertThat(gets()).containsExactly("c0 " + manifest);
+
+        releaseManifestReads();
+        assertThat(get.join()).hasValueSatisfying(v -> assertThat(v).isEqualTo(VALUE));
+        assertThat(gets()).hasSize(4);
+    }
+
+    @Test
+    void closingTheClientWhileTheManifestIsOutEndsTheChunkReadsStartedEarly() {
+        String manifest = written(2);
+        Hybris b = open("b", 2, true);
+        held.forEach(h -> h.holdAlso(name -> name.startsWith("hybris/box/"))); // the chunks' GETs too
+        holdManifestReads();
+        CompletableFuture<Optional<byte[]>> get = CompletableFuture.supplyAsync(() -> b.get("box", "k"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> heldGets() == 4);
+
+        b.close();
+        assertThat(get).failsWithin(Duration.ofSeconds(20));
+        await("every held GET, the manifest's and the chunks', ended").atMost(Duration.ofSeconds(20))
+                .until(() -> heldGets() == 0);
+        assertThat(gets()).hasSize(4).allMatch(g -> g.startsWith("c0 " + manifest));
+    }
+
+    /** Holds GETs of the objects {@code which} matches while armed; interruptible, as a socket read aborted. */
+    private static final class HeldGets extends ForwardingCloudStore {
+        private volatile Predicate<String> which;
+        private volatile CountDownLatch gate;
+        private final AtomicInteger held = new AtomicInteger();
+
+        HeldGets(CloudStore delegate, Predicate<String> which) {
+            super(delegate);
+            this.which = which;
+        }
+
+        void hold() {
+            gate = new CountDownLatch(1);
+        }
+
+        void holdAlso(Predicate<String> more) {
+            which = which.or(more);
+        }
+
+        void release() {
+            CountDownLatch g = gate;
+            gate = null;
+            if (g != null) {
+                g.countDown();
+            }
+        }
+
+        int held() {
+            return held.get();
+        }
+
+        @Override
+        public Optional<byte[]> get(String objectKey, long maxBytes) {
+            CountDownLatch g = gate;
+            if (g != null && which.test(objectKey)) {
+                held.incrementAndGet();
+                try {
+                    if (!g.await(1, TimeUnit.MINUTES)) {
+                        throw new TransientCloudException(id(), "held for a minute: " + objectKey);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new TransientCloudException(id(), "interrupted while held: " + objectKey, e);
+                } finally {
+                    held.decrementAndGet();
+                }
+            }
+            return super.get(objectKey, maxBytes);
+        }
+    }
+
+    /** Fails PUTs of manifests (not chunks) on the clouds listed in {@link #manifestPutsFailOn}. */
+    private final class FailingManifestPuts extends ForwardingCloudStore {
+        FailingManifestPuts(CloudStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public void put(String objectKey, byte[] value) {
+            if (!isChunk(objectKey) && manifestPutsFailOn.contains(id())) {
+                throw new TransientCloudException(id(), "refuses manifests in this test");
+            }
+            super.put(objectKey, value);
+        }
+    }
+}
