@@ -16,6 +16,7 @@ import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
 import io.hybris.Hybris;
 import io.hybris.HybrisListener;
+import io.hybris.ReadSettings;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
@@ -197,8 +198,12 @@ public final class CloudPathBenchmark {
                 System.out.println("| value | op | s3 direct | azure direct | gcs direct | metadata | Hybris | "
                         + "expected (paper §5.1) | Hybris / expected |");
                 System.out.println("|---|---|---|---|---|---|---|---|---|");
-                for (int kib : sizesKiB) {
-                    measure(kib, hybris, curator, s3, azure, gcs, pipelined, alongside);
+                try (Hybris guessing = otherClient("reader-a", zk.connectString(), true);
+                     Hybris plain = otherClient("reader-b", zk.connectString(), false)) {
+                    for (int kib : sizesKiB) {
+                        measure(kib, hybris, new Readers(guessing, plain), curator, s3, azure, gcs, pipelined,
+                                alongside);
+                    }
                 }
                 System.out.println();
                 System.out.println("GET against its raw equivalent: raw Curator's metadata read (sync, then getData), "
@@ -229,11 +234,28 @@ public final class CloudPathBenchmark {
             }
         }
 
+        /**
+         * Two other clients of the deployment, reading what the measured client wrote (so a chunked value's
+         * manifest is not in their memory): with {@code hybris.get.speculate} on and off.
+         */
+        private record Readers(Hybris guessing, Hybris plain) {
+        }
+
+        /** Another client of the deployment the measured client writes to, as it is configured but for its reads. */
+        private Hybris otherClient(String clientId, String connectString, boolean speculate) {
+            return Hybris.open(Hybris.builder().f(1).clientId(clientId)
+                    .metadataStore(ZooKeeperMetadataStore.builder().connect(connectString).root("/bench").build())
+                    .cloud(clouds.store("s3", Kind.S3, prefix)).cloud(clouds.store("azure", Kind.AZURE, prefix))
+                    .cloud(clouds.store("gcs", Kind.GCS, prefix)).probeInterval(Duration.ZERO)
+                    .deadline(Duration.ofSeconds(120))
+                    .reads(ReadSettings.builder().speculate(speculate).build()).build());
+        }
+
         /** A raw metadata client and S3 client used by one GET series alone. */
         private record RawClients(CuratorFramework curator, S3Client s3) {
         }
 
-        private void measure(int kib, Hybris hybris, CuratorFramework curator, S3Client s3,
+        private void measure(int kib, Hybris hybris, Readers readers, CuratorFramework curator, S3Client s3,
                              BlobContainerClient azure, Storage gcs, RawClients pipelined, RawClients alongside)
                 throws Exception {
             byte[] value = new byte[kib << 10];
@@ -248,6 +270,7 @@ public final class CloudPathBenchmark {
             Series hPut = new Series(), pairPut = new Series(), sequencePut = new Series();
             Gets s3Get = new Gets(), azGet = new Gets(), gcsGet = new Gets(), mdRead = new Gets(), hGet = new Gets();
             Gets sequenceGet = new Gets(), pipelinedSequenceGet = new Gets(), overlappedGet = new Gets();
+            Gets otherGuessing = new Gets(), otherPlain = new Gets();
             Series inHybrisMetadata = new Series(), inHybrisDriver = new Series();
             Series inHybrisCloudRequest = new Series();
             Map<String, Series> driverPut = new LinkedHashMap<>();
@@ -334,6 +357,14 @@ public final class CloudPathBenchmark {
                         throw new IllegalStateException("Hybris returned " + back.length + " bytes");
                     }
                 });
+                // the version just read, by the clients that did not write it: their first call reads a chunked
+                // value's manifest from a cloud (the second finds it in memory); in turns, so neither always goes first
+                Gets firstOther = r % 2 == 0 ? otherGuessing : otherPlain;
+                Gets secondOther = r % 2 == 0 ? otherPlain : otherGuessing;
+                gets(keep, firstOther, () -> readWhole(firstOther == otherGuessing ? readers.guessing()
+                        : readers.plain(), kib, value.length));
+                gets(keep, secondOther, () -> readWhole(secondOther == otherGuessing ? readers.guessing()
+                        : readers.plain(), kib, value.length));
                 if (keep) { // the parts of the warm Hybris GET just timed
                     inHybrisMetadata.add(timedStore.lastReadMs);
                     inHybrisDriver.add(timedS3.lastGetMs);
@@ -374,10 +405,21 @@ public final class CloudPathBenchmark {
                         .append(", PUT ").append(driverPut.get(d.id())).append(';');
             }
             diagnostics.add(drv.toString());
+            diagnostics.add(String.format(Locale.ROOT, "#   %s GET of it by another client (first / warm), "
+                    + "hybris.get.speculate on: %s / %s; off: %s / %s; pipelined read + s3 GET: %s / %s", size,
+                    otherGuessing.first, otherGuessing.warm, otherPlain.first, otherPlain.warm,
+                    pipelinedSequenceGet.first, pipelinedSequenceGet.warm));
             diagnostics.add(String.format(Locale.ROOT, "#   %s warm Hybris GET %s, of which (median / p99 ms): metadata "
                     + "read in the store %s; S3 driver GET, hashing as bytes arrive %s; cloud request (+ hash check) %s", size,
                     hGet.warm, inHybrisMetadata, inHybrisDriver, inHybrisCloudRequest));
             System.out.flush();
+        }
+
+        private static void readWhole(Hybris client, int kib, int length) {
+            byte[] back = client.get("bench", "v" + kib).orElseThrow();
+            if (back.length != length) {
+                throw new IllegalStateException("Hybris returned " + back.length + " bytes");
+            }
         }
 
         private static void pipelinedSyncRead(CuratorFramework curator, String path) throws Exception {
