@@ -20,8 +20,8 @@ import java.util.Objects;
  *   hangs) counts as failed and sinks in the ranking</td></tr>
  * <tr><td>{@code hybris.get.speculate}</td><td>true</td><td>a GET of a key this client read or wrote before
  *   starts reading the version it saw last while its metadata read runs, and keeps those bytes when the read finds
- *   that version (values stored whole, up to 1 MiB, on clouds reached over a network; not with a value cache); a
- *   wrong guess costs one cancelled cloud request. A GET of a chunked value whose manifest is not in memory also
+ *   that version (values stored whole, up to 1 MiB, on clouds reached over a network; not with a value cache),
+ *   while at least two thirds of its recent guesses were right; a wrong guess costs one cancelled cloud request. A GET of a chunked value whose manifest is not in memory also
  *   requests its first chunks alongside the manifest</td></tr>
  * <tr><td>{@code hybris.get.hedge.min-delay}</td><td>50ms</td><td>the shortest wait before a hedged request</td></tr>
  * <tr><td>{@code hybris.get.quarantine.after}</td><td>2</td><td>a cloud whose answers failed the hash check this

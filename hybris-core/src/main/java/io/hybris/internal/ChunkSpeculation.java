@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * The first chunks of a chunked version, requested while its manifest is still being read
- * ({@code hybris.get.speculate}, docs/streaming.md "Reading"): a GET by a client that does not have the manifest
+ * ({@code hybris.get.speculate}, docs/streaming.md "Protocol"): a GET by a client that does not have the manifest
  * otherwise waits for the manifest's round trip before any chunk's. A chunk's name, length and (usually) clouds
  * follow from the version's metadata alone: chunk {@code i} of a value stored in one call is named by its position,
  * holds {@code chunkSize} value bytes (the last one the rest), and was stored by the same write on the clouds its

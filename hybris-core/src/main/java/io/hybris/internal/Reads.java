@@ -51,6 +51,8 @@ final class Reads {
     private final Duration deadline;
     private final int readAhead;
     private final Set<ChunkedReader> openStreams = ConcurrentHashMap.newKeySet();
+    /** How often the versions this client guessed were the ones its metadata reads found. */
+    private final GuessAccuracy accuracy = new GuessAccuracy();
     /** Recent chunk manifests, read here or stored by this client's writes. */
     private final ManifestCache manifests;
 
@@ -131,9 +133,11 @@ final class Reads {
 
     /** The common-case read, then the worst case; null if the key is absent or deleted. */
     private Fetched fetch(MetadataKey mk, Deadline d) {
-        SpeculativeRead guessed = speculate(mk, ByteRange.all(), d);
+        Metadata guess = guess(mk, ByteRange.all());
+        SpeculativeRead guessed = speculate(mk, guess, d);
         try {
             Current cur = metadata.read(mk, d);
+            scoreGuess(guess, cur);
             if (!cur.live()) {
                 return null;
             }
@@ -154,18 +158,36 @@ final class Reads {
     }
 
     /**
-     * Starts reading the version of {@code mk} this client saw last, while the metadata read runs, when that is a
-     * value stored whole of at most {@value #SPECULATE_MAX_BYTES} bytes on at least one cloud that answers over a
-     * network (a cloud bounding its calls answers in microseconds: nothing to overlap), and {@code range} is valid
-     * for it (an invalid range fails before any download); else null.
+     * The version of {@code mk} this client saw last, when speculation is on and a read of it could start before
+     * the metadata read: a value stored whole of at most {@value #SPECULATE_MAX_BYTES} bytes on at least one cloud
+     * that answers over a network (a cloud bounding its calls answers in microseconds: nothing to overlap), for which
+     * {@code range} is valid (an invalid range fails before any download); else null.
      */
-    private SpeculativeRead speculate(MetadataKey mk, ByteRange range, Deadline d) {
+    private Metadata guess(MetadataKey mk, ByteRange range) {
         if (!speculate) {
             return null;
         }
         Metadata guess = metadata.lastSeen(mk);
         if (guess == null || guess.isChunked() || guess.size() > SPECULATE_MAX_BYTES
                 || !calls.anyUnbounded(guess.clouds()) || !validIn(range, guess.valueLength())) {
+            return null;
+        }
+        return guess;
+    }
+
+    /** Counts whether {@code guess} (or null: none was made) was the version the metadata read found. */
+    private void scoreGuess(Metadata guess, Current found) {
+        if (guess != null) {
+            accuracy.record(found.live() && SpeculativeRead.sameVersion(guess, found.meta()));
+        }
+    }
+
+    /**
+     * Starts reading {@code guess} (or null: returns null) while the metadata read runs, if this client's recent
+     * guesses were mostly right ({@link GuessAccuracy}); else null.
+     */
+    private SpeculativeRead speculate(MetadataKey mk, Metadata guess, Deadline d) {
+        if (guess == null || !accuracy.worthGuessing()) {
             return null;
         }
         String objectKey = new ObjectKey(mk.container(), mk.key(), guess.timestamp()).render(prefix);
@@ -283,9 +305,10 @@ final class Reads {
     Engine.Opened open(String container, String key, ByteRange range) {
         MetadataKey mk = new MetadataKey(container, key);
         Deadline d = Deadline.after(deadline);
-        SpeculativeRead guessed = speculate(mk, range, d);
+        Metadata guess = guess(mk, range);
+        SpeculativeRead guessed = speculate(mk, guess, d);
         try {
-            return open(mk, range, d, guessed);
+            return open(mk, range, d, guess, guessed);
         } finally {
             if (guessed != null) {
                 guessed.cancel();
@@ -293,8 +316,10 @@ final class Reads {
         }
     }
 
-    private Engine.Opened open(MetadataKey mk, ByteRange range, Deadline d, SpeculativeRead guessed) {
+    private Engine.Opened open(MetadataKey mk, ByteRange range, Deadline d, Metadata guess,
+                               SpeculativeRead guessed) {
         Current cur = metadata.read(mk, d);
+        scoreGuess(guess, cur);
         if (!cur.live()) {
             return null;
         }

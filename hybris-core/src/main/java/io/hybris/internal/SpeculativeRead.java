@@ -40,8 +40,12 @@ final class SpeculativeRead {
 
     /** Whether {@code found} (a live version) is the guessed one: same timestamp, same hash. */
     boolean matches(Current found) {
-        Metadata meta = found.meta();
-        return meta.timestamp().equals(guess.timestamp()) && Arrays.equals(meta.sha256(), guess.sha256());
+        return sameVersion(guess, found.meta());
+    }
+
+    /** Whether {@code found} is the version {@code guess} names: same timestamp, same hash. */
+    static boolean sameVersion(Metadata guess, Metadata found) {
+        return found.timestamp().equals(guess.timestamp()) && Arrays.equals(found.sha256(), guess.sha256());
     }
 
     /**

@@ -153,6 +153,39 @@ class SpeculativeReadTest {
     }
 
     @Test
+    void aClientWhoseGuessesKeepMissingStopsSpeculatingAndStartsAgainWhenTheyHit() {
+        Hybris a = open("a", true, false);
+        Hybris b = open("b", true, false);
+        a.put("box", "k", V1);
+        byte[] last = V1;
+        for (int i = 0; i < 7; i++) { // each of a's guesses is wrong: b overwrote the key since a's last look
+            byte[] next = i % 2 == 0 ? V2 : V1;
+            b.put("box", "k", next);
+            assertThat(a.get("box", "k")).hasValue(next);
+            last = next;
+        }
+        String current = calls().stream().filter(c -> c.startsWith("PUT ")).reduce((x, y) -> y).orElseThrow()
+                .substring(4);
+
+        // a's guess is right this time, but seven wrong ones in a row put its rate below two thirds: no early read
+        CompletableFuture<Optional<byte[]>> get = getWithMetadataReadHeld(a);
+        assertThat(gets()).as("no cloud asked while the metadata read is held").isEmpty();
+        metadata.release();
+        assertThat(get.join()).hasValue(last);
+        assertThat(calls()).containsExactly("GET " + current);
+
+        // right guesses are scored without a read too: this one and the one before bring the rate back up
+        assertThat(a.get("box", "k")).hasValue(last);
+        calls();
+        get = getWithMetadataReadHeld(a);
+        await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 1);
+        assertThat(get).as("the metadata read is still held").isNotDone();
+        metadata.release();
+        assertThat(get.join()).hasValue(last);
+        assertThat(calls()).containsExactly("GET " + current);
+    }
+
+    @Test
     void withSpeculationOffAGetReadsOnlyTheVersionItsMetadataReadFound() {
         Hybris a = open("a", false, false);
         Hybris b = open("b", false, false);
