@@ -240,7 +240,7 @@ final class Reads {
     }
 
     /**
-     * Starts reading chunks {@code count} chunks of the chunked version {@code meta} from the one holding value
+     * Starts reading {@code count} chunks of the chunked version {@code meta} from the one holding value
      * byte {@code offset}, alongside its manifest's read ({@link ChunkSpeculation}), when this GET will read the
      * manifest from a cloud (not from memory) and speculation is on; else null.
      */
