@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -303,42 +302,33 @@ class SpeculativeReadTest {
 
     /** Holds metadata reads (not watches or updates) while armed. */
     private static final class HeldReads extends ForwardingMetadataStore {
-        private volatile CountDownLatch gate;
-        private final AtomicInteger held = new AtomicInteger();
+        private final CallGate gate = new CallGate();
 
         HeldReads(MetadataStore delegate) {
             super(delegate);
         }
 
         void hold() {
-            gate = new CountDownLatch(1);
+            gate.hold();
         }
 
         void release() {
-            CountDownLatch g = gate;
-            gate = null;
-            if (g != null) {
-                g.countDown();
-            }
+            gate.release();
         }
 
         int held() {
-            return held.get();
+            return gate.held();
         }
 
         @Override
         public Optional<VersionedValue> read(MetadataKey key) {
-            CountDownLatch g = gate;
-            if (g != null) {
-                held.incrementAndGet();
-                try {
-                    g.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("metadata read interrupted while held", e);
-                } finally {
-                    held.decrementAndGet();
+            try {
+                if (!gate.pass(Duration.ofMinutes(5))) {
+                    throw new IllegalStateException("metadata read held for 5 minutes");
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("metadata read interrupted while held", e);
             }
             return super.read(key);
         }
