@@ -5,6 +5,7 @@
 package io.hybris.testkit;
 
 import io.hybris.ByteRange;
+import io.hybris.CallInterruptedException;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.HybrisListener;
@@ -28,6 +29,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -247,6 +249,40 @@ class ChunkReadsWithManifestTest {
         await("every held GET, the manifest's and the chunks', ended").atMost(Duration.ofSeconds(20))
                 .until(() -> heldGets() == 0);
         assertThat(gets()).hasSize(4).allMatch(g -> g.startsWith("c0 " + manifest));
+    }
+
+    @Test
+    void anInterruptedGetEndsTheChunkReadsItStartedEarly() {
+        String manifest = written(2);
+        Hybris b = open("b", 2, true);
+        held.forEach(h -> h.holdAlso(name -> name.startsWith("hybris/box/"))); // the chunks' GETs too
+        holdManifestReads();
+        AtomicReference<Thread> caller = new AtomicReference<>();
+        CompletableFuture<Throwable> get = CompletableFuture.supplyAsync(() -> {
+            caller.set(Thread.currentThread());
+            try {
+                b.get("box", "k");
+                return null;
+            } catch (RuntimeException e) {
+                return e;
+            }
+        });
+        await().atMost(Duration.ofSeconds(20)).until(() -> heldGets() == 4);
+
+        caller.get().interrupt();
+        assertThat(get.join()).isInstanceOf(CallInterruptedException.class);
+        await("every held GET, the manifest's and the chunks', ended").atMost(Duration.ofSeconds(20))
+                .until(() -> heldGets() == 0);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            for (int i = 0; i < 3; i++) {
+                assertThat(requestsFor(manifest + "#c" + i)).extracting(HybrisListener.CloudRequest::outcome)
+                        .as("chunk %d: given up, then ended cancelled", i)
+                        .containsExactly(HybrisListener.Outcome.ABANDONED, HybrisListener.Outcome.ERROR);
+            }
+        });
+        releaseManifestReads();
+        assertThat(b.get("box", "k")).as("the client still reads").hasValueSatisfying(v -> assertThat(v)
+                .isEqualTo(VALUE));
     }
 
     /** Holds GETs of the objects {@code which} matches while armed; interruptible, as a socket read aborted. */
