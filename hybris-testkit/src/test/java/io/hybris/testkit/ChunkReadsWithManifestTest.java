@@ -102,6 +102,12 @@ class ChunkReadsWithManifestTest {
                 .toList();
     }
 
+    /** Runs a GET of box/k by {@code client} on another thread, the manifests' GETs held until released. */
+    private CompletableFuture<Optional<byte[]>> getWithManifestReadsHeld(Hybris client) {
+        holdManifestReads();
+        return CompletableFuture.supplyAsync(() -> client.get("box", "k"));
+    }
+
     private void holdManifestReads() {
         held.forEach(HeldGets::hold);
     }
@@ -124,8 +130,7 @@ class ChunkReadsWithManifestTest {
     void anotherClientsGetRequestsTheFirstChunksWhileTheManifestReadIsStillOut() {
         String manifest = written(2);
         Hybris b = open("b", 2, true);
-        holdManifestReads();
-        CompletableFuture<Optional<byte[]>> get = CompletableFuture.supplyAsync(() -> b.get("box", "k"));
+        CompletableFuture<Optional<byte[]>> get = getWithManifestReadsHeld(b);
         await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 4);
         assertThat(get).as("the manifest's GET is still held").isNotDone();
         assertThat(heldGets()).isEqualTo(1);
@@ -152,8 +157,7 @@ class ChunkReadsWithManifestTest {
         encrypted = true;
         String manifest = written(2);
         Hybris b = open("b", 2, true);
-        holdManifestReads();
-        CompletableFuture<Optional<byte[]>> get = CompletableFuture.supplyAsync(() -> b.get("box", "k"));
+        CompletableFuture<Optional<byte[]>> get = getWithManifestReadsHeld(b);
         await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 4);
 
         releaseManifestReads();
@@ -186,8 +190,7 @@ class ChunkReadsWithManifestTest {
         bad[7] ^= 1;
         mem.get(0).put(manifest + "#c0", bad);
         Hybris b = open("b", 2, true);
-        holdManifestReads();
-        CompletableFuture<Optional<byte[]>> get = CompletableFuture.supplyAsync(() -> b.get("box", "k"));
+        CompletableFuture<Optional<byte[]>> get = getWithManifestReadsHeld(b);
         await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 4);
         assertThat(requestsFor(manifest + "#c0")).as("not judged before the manifest gives its hash").isEmpty();
 
@@ -207,8 +210,7 @@ class ChunkReadsWithManifestTest {
         assertThat(mem.get(1).get(manifest + "#c0", CHUNK)).isPresent();
         assertThat(mem.get(1).get(manifest, CHUNK)).isEmpty();
         Hybris b = open("b", 3, true);
-        holdManifestReads();
-        CompletableFuture<Optional<byte[]>> get = CompletableFuture.supplyAsync(() -> b.get("box", "k"));
+        CompletableFuture<Optional<byte[]>> get = getWithManifestReadsHeld(b);
         await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 4);
 
         releaseManifestReads();
@@ -225,8 +227,7 @@ class ChunkReadsWithManifestTest {
     void withSpeculationOffNoChunkIsRequestedBeforeTheManifestArrives() {
         String manifest = written(2);
         Hybris b = open("b", 2, false);
-        holdManifestReads();
-        CompletableFuture<Optional<byte[]>> get = CompletableFuture.supplyAsync(() -> b.get("box", "k"));
+        CompletableFuture<Optional<byte[]>> get = getWithManifestReadsHeld(b);
         await().atMost(Duration.ofSeconds(20)).until(() -> heldGets() == 1);
         assertThat(gets()).containsExactly("c0 " + manifest);
 
@@ -240,8 +241,7 @@ class ChunkReadsWithManifestTest {
         String manifest = written(2);
         Hybris b = open("b", 2, true);
         held.forEach(h -> h.holdAlso(name -> name.startsWith("hybris/box/"))); // the chunks' GETs too
-        holdManifestReads();
-        CompletableFuture<Optional<byte[]>> get = CompletableFuture.supplyAsync(() -> b.get("box", "k"));
+        CompletableFuture<Optional<byte[]>> get = getWithManifestReadsHeld(b);
         await().atMost(Duration.ofSeconds(20)).until(() -> heldGets() == 4);
 
         b.close();
