@@ -77,9 +77,13 @@ final class VerifiedGet {
                 throw missing;
             }
             byte[] value = got.get();
-            long took = System.nanoTime() - t0;
             byte[] want = expected.sha256();
-            if (want == null && (want = expected.late().await()) == null) {
+            if (want == null) {
+                long waitedFrom = System.nanoTime();
+                want = expected.late().await();
+                t0 += System.nanoTime() - waitedFrom; // the request's latency leaves out the wait for its hash
+            }
+            if (want == null) {
                 // started before its hash was known, and the guess behind it was wrong (or its owner gave it up):
                 // the answer is not wanted, which says nothing about the cloud
                 CallInterruptedException unwanted = cancelled(objectKey, cloudId, null);
@@ -107,7 +111,7 @@ final class VerifiedGet {
                 throw corrupt;
             }
             if (!abandoned) {
-                ranking.recordSuccess(cloudId, Op.READ, length, took); // not the wait for a late hash
+                ranking.recordSuccess(cloudId, Op.READ, length, System.nanoTime() - t0);
             }
             report(listener, cloudId, CloudOperation.GET, objectKey, Outcome.OK, t0, value.length, null);
             return value;

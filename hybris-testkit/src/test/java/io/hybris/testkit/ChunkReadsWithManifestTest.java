@@ -29,6 +29,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
@@ -54,7 +55,7 @@ class ChunkReadsWithManifestTest {
     /** GETs of manifests (not chunks) are held while armed. */
     private final List<HeldGets> held = mem.stream().map(m -> new HeldGets(m, name -> !isChunk(name))).toList();
     /** PUTs of manifests fail on these clouds' ids. */
-    private final List<String> manifestPutsFailOn = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<String> manifestPutsFailOn = new CopyOnWriteArrayList<>();
     private final List<CloudStore> clouds = held.stream().map(h -> log.wrap(new FailingManifestPuts(h))).toList();
     private final MetadataStore metadata = new InMemoryMetadataStore();
     private final EventRecorder events = new EventRecorder();
