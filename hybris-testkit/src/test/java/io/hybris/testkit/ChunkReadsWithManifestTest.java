@@ -30,7 +30,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -258,19 +257,10 @@ class ChunkReadsWithManifestTest {
         Hybris b = open("b", 2, true);
         held.forEach(h -> h.holdAlso(name -> name.startsWith("hybris/box/"))); // the chunks' GETs too
         holdManifestReads();
-        AtomicReference<Thread> caller = new AtomicReference<>();
-        CompletableFuture<Throwable> get = CompletableFuture.supplyAsync(() -> {
-            caller.set(Thread.currentThread());
-            try {
-                b.get("box", "k");
-                return null;
-            } catch (RuntimeException e) {
-                return e;
-            }
-        });
+        InterruptibleCall get = InterruptibleCall.start(() -> b.get("box", "k"));
         await().atMost(Duration.ofSeconds(20)).until(() -> heldGets() == 4);
 
-        caller.get().interrupt();
+        get.interrupt();
         assertThat(get.join()).isInstanceOf(CallInterruptedException.class);
         await("every held GET, the manifest's and the chunks', ended").atMost(Duration.ofSeconds(20))
                 .until(() -> heldGets() == 0);

@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -205,20 +204,11 @@ class SpeculativeReadTest {
         slow0.setActive(true); // reads hang from now on
         slow1.setActive(true);
         metadata.hold();
-        AtomicReference<Thread> caller = new AtomicReference<>();
-        CompletableFuture<Throwable> get = CompletableFuture.supplyAsync(() -> {
-            caller.set(Thread.currentThread());
-            try {
-                a.get("box", "k");
-                return null;
-            } catch (RuntimeException e) {
-                return e;
-            }
-        });
+        InterruptibleCall get = InterruptibleCall.start(() -> a.get("box", "k"));
         await().atMost(Duration.ofSeconds(20)).until(() -> metadata.held() == 1 && !gets().isEmpty());
         assertThat(gets()).as("the fastest cloud asked, the other not yet (30 s timer)").containsExactly("GET " + v1);
 
-        caller.get().interrupt();
+        get.interrupt();
         assertThat(get.join()).isInstanceOf(CallInterruptedException.class);
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             assertThat(outcomes(v1)).as("given up when the caller was interrupted, then ended cancelled")
