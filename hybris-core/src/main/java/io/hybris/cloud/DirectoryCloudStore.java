@@ -141,19 +141,33 @@ public final class DirectoryCloudStore implements CloudStore {
         }
     }
 
+    /**
+     * Lists the objects whose keys start with {@code prefix}. The walk starts at the directory of the prefix's
+     * complete segments and skips every directory whose keys cannot start with the prefix, so listing one key's
+     * versions (or checking one object's size) reads that key's directories only, not the whole root.
+     */
     @Override
     public List<CloudObject> list(String prefix) {
         List<CloudObject> out = new ArrayList<>();
         if (!Files.isDirectory(root)) {
             throw new PermanentCloudException(id, "directory " + root + " does not exist");
         }
+        Path start = directoryOfSegments(prefix.substring(0, Math.max(0, prefix.lastIndexOf('/'))));
+        if (start == null || !Files.isDirectory(start)) {
+            return out; // no key has such segments, or none is stored under them
+        }
         try {
             // other threads' puts move temporary files into place and deletes remove files while this walks: an
             // entry gone between its directory's read and its attributes' is left out, not a failed listing
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            Files.walkFileTree(start, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                    return dir.equals(tmp) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+                    if (dir.equals(tmp)) {
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                    String keysStart = keysStartIn(dir);
+                    return keysStart.startsWith(prefix) || prefix.startsWith(keysStart)
+                            ? FileVisitResult.CONTINUE : FileVisitResult.SKIP_SUBTREE;
                 }
 
                 @Override
@@ -183,6 +197,8 @@ public final class DirectoryCloudStore implements CloudStore {
                     return FileVisitResult.CONTINUE;
                 }
             });
+        } catch (NoSuchFileException e) {
+            return out; // the prefix's directory went with its last object's delete while the walk began
         } catch (IOException e) {
             throw failure("list", prefix, e);
         }
@@ -204,11 +220,26 @@ public final class DirectoryCloudStore implements CloudStore {
     }
 
     private Path pathOf(String objectKey) {
+        Path p = directoryOfSegments(objectKey);
+        if (p == null || p.equals(root)) {
+            throw new IllegalArgumentException("invalid object key '" + objectKey + "'");
+        }
+        return p;
+    }
+
+    /**
+     * The path of the slash-separated {@code segments} (the root for none); null if a segment is one no object key
+     * holds (empty, {@code .}, {@code ..}, or with {@code ~} or a backslash).
+     */
+    private Path directoryOfSegments(String segments) {
         Path p = root;
-        for (String segment : objectKey.split("/", -1)) {
+        if (segments.isEmpty()) {
+            return p;
+        }
+        for (String segment : segments.split("/", -1)) {
             if (segment.isEmpty() || segment.equals(".") || segment.equals("..") || segment.contains(CONTINUATION)
                     || segment.contains("\\")) {
-                throw new IllegalArgumentException("invalid object key '" + objectKey + "'");
+                return null;
             }
             while (segment.length() > MAX_SEGMENT) {
                 p = p.resolve(segment.substring(0, MAX_SEGMENT) + CONTINUATION);
@@ -219,17 +250,26 @@ public final class DirectoryCloudStore implements CloudStore {
         return p;
     }
 
-    private String keyOf(Path file) {
+    /** What the keys of the objects under {@code dir} start with: "a/b/" for a directory, "a/b" for a continuation. */
+    private String keysStartIn(Path dir) {
         StringBuilder sb = new StringBuilder();
-        for (Path part : root.relativize(file)) {
+        for (Path part : root.relativize(dir)) {
             String s = part.toString();
+            if (s.isEmpty()) {
+                continue; // the root itself
+            }
             if (s.endsWith(CONTINUATION)) {
                 sb.append(s, 0, s.length() - 1);
             } else {
                 sb.append(s).append('/');
             }
         }
-        return sb.substring(0, sb.length() - 1);
+        return sb.toString();
+    }
+
+    private String keyOf(Path file) {
+        String keysStart = keysStartIn(file);
+        return keysStart.substring(0, keysStart.length() - 1); // a file's name never ends with the continuation mark
     }
 
     private RuntimeException failure(String op, String objectKey, IOException e) {

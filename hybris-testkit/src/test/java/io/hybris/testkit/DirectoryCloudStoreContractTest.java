@@ -12,11 +12,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -69,5 +71,35 @@ class DirectoryCloudStoreContractTest extends CloudStoreContract {
         }
         assertThat(churnFailure.get()).as("the churning thread's failure").isNull();
         assertThat(churned.get()).isGreaterThanOrEqualTo(2000);
+    }
+
+    /**
+     * A listing starts at the prefix's directory and skips directories whose keys cannot match: for every prefix of
+     * every stored key (segments split into continuation directories included), and for prefixes no key has, it
+     * lists exactly the stored keys that start with the prefix.
+     */
+    @Test
+    void aListingByAnyPrefixListsExactlyTheKeysStartingWithIt() {
+        CloudStore store = newStore();
+        String longSegment = "L".repeat(230);
+        List<String> keys = List.of("a/b/c", "a/b/cd", "a/bc/d", "ab/c", "a/bcd", "x/" + longSegment + "/y",
+                "x/" + longSegment + "z/w", "x/" + "L".repeat(199) + "/v", "x/" + "L".repeat(450));
+        for (String key : keys) {
+            store.put(key, key.getBytes(StandardCharsets.UTF_8));
+        }
+        Set<String> prefixes = new TreeSet<>(List.of("", "q", "a/b/c/", "a/b/", "a//b", "a/../a", "x/~", "a/b\\c"));
+        for (String key : keys) {
+            for (int end = 0; end <= key.length(); end++) {
+                prefixes.add(key.substring(0, end));
+            }
+        }
+        for (String prefix : prefixes) {
+            Set<String> expected = keys.stream().filter(k -> k.startsWith(prefix))
+                    .collect(Collectors.toCollection(TreeSet::new));
+            assertThat(store.list(prefix)).as("listing of '%s'", prefix).extracting(CloudObject::key)
+                    .containsExactlyInAnyOrderElementsOf(expected);
+        }
+        assertThat(store.list("a/b/c")).filteredOn(o -> o.key().equals("a/b/c")).extracting(CloudObject::size)
+                .containsExactly(5L);
     }
 }
