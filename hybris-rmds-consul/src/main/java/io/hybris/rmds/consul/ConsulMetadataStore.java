@@ -376,13 +376,16 @@ public final class ConsulMetadataStore implements MetadataStore {
 
     @Override
     public void close() {
+        if (transport.isClosed()) {
+            return;
+        }
+        changeLog.close(); // first: a compaction this client started may finish (bounded) while the store is open
         if (!transport.markClosed()) {
             return;
         }
         for (ConsulWatch w : watches) {
             w.cancel();
         }
-        changeLog.close();
         transport.close();
         writes.close();
     }

@@ -293,6 +293,37 @@ class ConsulMetadataStoreTest {
         }
     }
 
+    // ------------------------------------------------------------------ change-log compaction
+
+    /**
+     * Clients that each commit once and close (a CLI invocation, a short job) still keep the log near its retention:
+     * a commit compacts with probability 1 / interval whoever makes it, and closing lets that compaction finish.
+     * Counting its own commits, no such client ever compacted and the log kept every record.
+     */
+    @Test
+    void clientsThatEachCommitOnceAndCloseStillCompactTheLog() throws Exception {
+        String prefix = uniquePrefix();
+        int retention = 20; // a compaction on one commit in two, on average
+        for (int i = 0; i < 60; i++) {
+            try (ConsulMetadataStore store = builder().keyPrefix(prefix).changesRetention(retention).build()) {
+                store.conditionalUpdate(new MetadataUpdate(new MetadataKey("docs", "k" + i), bytes("v"),
+                        MetadataVersion.ABSENT));
+            }
+        }
+        try (ConsulMetadataStore store = builder().keyPrefix(prefix).changesRetention(retention).build()) {
+            assertThat(store.latestChange("docs")).isEqualTo(60);
+            long compactedThrough = store.changes("docs", 1, 1).compactedThrough();
+            // a marker below 20 needs 20 draws in a row that did not compact: 1 in 10^6
+            assertThat(compactedThrough).as("compacted through").isBetween(20L, 40L);
+            for (long sequence = 1; sequence <= 60; sequence++) {
+                String record = prefix + "/.changes/docs/log/" + String.format("%020d", sequence);
+                boolean removed = sequence <= compactedThrough;
+                assertThat(raw.rawValue(record)).as("record %d", sequence)
+                        .matches(value -> (value == null) == removed);
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ foreign keys
 
     @Test

@@ -230,6 +230,30 @@ class ZooKeeperChangeLogReadsTest {
         }
     }
 
+    /**
+     * Clients that each commit once and close (a CLI invocation, a short job) still keep the log near its retention:
+     * a commit compacts with probability 1 / interval whoever makes it, and closing lets that compaction finish.
+     * Counting its own commits, no such client ever compacted and the log grew by one record per client.
+     */
+    @Test
+    void clientsThatEachCommitOnceAndCloseStillCompactTheLog() throws Exception {
+        String root = ZK.uniqueRoot("/feed-");
+        int retention = 20; // a compaction on one commit in two, on average
+        for (int i = 0; i < 60; i++) {
+            try (ZooKeeperMetadataStore store = builder(ZK.connectString(), root).changesRetention(retention).build()) {
+                commit(store, "docs", i, 1);
+            }
+        }
+        try (ZooKeeperMetadataStore store = builder(ZK.connectString(), root).changesRetention(retention).build()) {
+            int records = store.curator().checkExists().forPath(store.changeLog().path("docs")).getNumChildren();
+            // more than 20 records beyond the retention needs 20 draws in a row that did not compact: 1 in 10^6
+            assertThat(records).as("records left of 60 commits").isBetween(retention, 2 * retention);
+            MetadataChangePage oldest = store.changes("docs", 1, 1);
+            assertThat(oldest.compactedThrough()).isGreaterThanOrEqualTo(60 - 2L * retention);
+            assertThat(store.latestChange("docs")).isGreaterThanOrEqualTo(60);
+        }
+    }
+
     private static void commit(ZooKeeperMetadataStore store, String container, int first, int count) {
         for (int i = first; i < first + count; i++) {
             try {
