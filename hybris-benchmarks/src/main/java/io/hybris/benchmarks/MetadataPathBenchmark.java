@@ -63,7 +63,7 @@ public class MetadataPathBenchmark {
     /** Records the raw change log keeps: the Hybris store's default retention. */
     private static final int LOG_RETENTION =
             io.hybris.spi.support.StandardOptions.CHANGES_RETENTION.defaultValue().orElseThrow();
-    /** Commits between two compactions of the raw log, as the Hybris store's. */
+    /** Commits between two compactions of the raw log: the Hybris store's average. */
     private static final int LOG_COMPACT_INTERVAL = io.hybris.spi.support.ChangeLogCompaction.interval(LOG_RETENTION);
     /** Records deleted per {@code multi}, as the Hybris store's compaction. */
     private static final int LOG_DELETE_BATCH = 250;

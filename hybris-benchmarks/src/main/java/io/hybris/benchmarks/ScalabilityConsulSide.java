@@ -49,7 +49,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class ScalabilityConsulSide implements ScalabilitySides.Side {
     /** Records the log keeps: the Hybris store's default retention. */
     private static final int RETENTION = StandardOptions.CHANGES_RETENTION.defaultValue().orElseThrow();
-    /** Commits between two compactions, as the Hybris store's. */
+    /** Commits between two compactions: the Hybris store's average. */
     private static final int COMPACT_INTERVAL = ChangeLogCompaction.interval(RETENTION);
     /** Operations per Consul transaction. */
     private static final int MAX_OPERATIONS = 64;

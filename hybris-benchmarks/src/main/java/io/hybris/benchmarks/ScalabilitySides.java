@@ -199,7 +199,7 @@ final class ScalabilitySides {
     static final class CuratorSide implements Side {
         /** Records the log keeps: the Hybris store's default retention. */
         private static final int RETENTION = StandardOptions.CHANGES_RETENTION.defaultValue().orElseThrow();
-        /** Commits between two compactions: as the Hybris store's ({@link ChangeLogCompaction#interval}). */
+        /** Commits between two compactions: the Hybris store's average ({@link ChangeLogCompaction#interval}). */
         private static final int COMPACT_INTERVAL = ChangeLogCompaction.interval(RETENTION);
         /** Records deleted per {@code multi}, as the Hybris store's compaction. */
         private static final int DELETE_BATCH = 250;
