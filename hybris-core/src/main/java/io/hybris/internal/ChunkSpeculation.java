@@ -99,6 +99,7 @@ final class ChunkSpeculation {
             if (chunk != null && !manifest.isSparse() && chunk.erasure() == null
                     && chunk.storedSize() == g.storedSize()
                     && new HashSet<>(chunk.clouds()).equals(new HashSet<>(clouds))) {
+                g.read().restartClock(System.nanoTime()); // its timer counts from now, not from the manifest's start
                 g.hash().resolve(chunk.sha256());
                 adopted.put(index, g.read());
             } else {

@@ -302,6 +302,7 @@ final class CloudCalls {
         List<String> ranked = preference.order(candidates, Op.READ, size);
         PendingRead p = new PendingRead(this, objectKey, candidates, ranked, needed, size, expected, shortfall);
         p.timerAt = System.nanoTime();
+        p.startedAt = p.timerAt;
         p.hedging = hedgeable(ranked, Math.min(needed, ranked.size())); // whether the running timer is a hedge
         for (; p.next < Math.min(needed, ranked.size()); p.next++) {
             p.timerAt = Math.max(p.timerAt, launchRead(p, ranked.get(p.next), d));

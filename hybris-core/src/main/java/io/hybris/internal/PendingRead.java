@@ -30,6 +30,8 @@ final class PendingRead {
     int next;
     /** Their completions taken from the race (a finished request may still be queued). */
     int answered;
+    /** When {@link CloudCalls#startRead} launched its first requests (nanoTime). */
+    long startedAt;
     /** When the running timer expires (nanoTime). */
     long timerAt;
     /** Whether the running timer is a hedge. */
@@ -52,6 +54,20 @@ final class PendingRead {
         this.size = size;
         this.expected = expected;
         this.shortfall = shortfall;
+    }
+
+    /**
+     * Counts the running timer and the running requests' ages from {@code now}, as if the race had started then: for
+     * a read whose answers waited for their hash (a chunk requested alongside its manifest), whose wait is not the
+     * clouds'. Without it, a manifest slower than the chunk's timer would expire the timer the moment the read is
+     * taken over, before the answer waiting for the hash is posted: a duplicate request, and a penalty for a cloud
+     * that answered in time.
+     */
+    void restartClock(long now) {
+        long shift = now - startedAt;
+        timerAt += shift;
+        launchedAt.replaceAll((cloud, at) -> at + shift);
+        startedAt = now;
     }
 
     /** The race, created now if no request needed it yet. */

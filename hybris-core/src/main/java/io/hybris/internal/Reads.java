@@ -143,6 +143,7 @@ final class Reads {
             }
             List<Throwable> failures = new ArrayList<>();
             byte[] dataKey = sealer.dataKey(cur.meta(), mk); // checked before any download
+            checkFitsArray(mk, cur.meta()); // so is the length
             ChunkSpeculation early = speculateChunks(mk, cur.meta(), 0, readAhead, d);
             byte[] stored = readStoredOrCancel(mk, cur, guessed, early, d, failures);
             if (stored != null) {
@@ -279,11 +280,8 @@ final class Reads {
         if (!meta.isChunked()) {
             return sealer.open(dataKey, stored);
         }
+        checkFitsArray(mk, meta);
         long length = meta.chunked().valueLength();
-        if (length > Engine.MAX_ARRAY) {
-            throw new ValueTooLargeException("the value of " + "key '" + mk.key() + "' in " + mk.container() + " has " + length
-                    + " bytes, more than one array holds; read it with getStream or getTo", Engine.MAX_ARRAY);
-        }
         try (ChunkedReader in = chunkedReader(mk, meta, stored, dataKey, 0, length, true, early)) {
             byte[] value = new byte[(int) length];
             int n = 0;
@@ -294,6 +292,15 @@ final class Reads {
                 throw new HybrisException("the chunks of " + mk + " held " + n + " bytes, its metadata says " + length);
             }
             return value;
+        }
+    }
+
+    /** Throws {@link ValueTooLargeException} if the value of {@code meta} is longer than one array holds. */
+    private static void checkFitsArray(MetadataKey mk, Metadata meta) {
+        long length = meta.valueLength();
+        if (length > Engine.MAX_ARRAY) {
+            throw new ValueTooLargeException("the value of key '" + mk.key() + "' in " + mk.container() + " has "
+                    + length + " bytes, more than one array holds; read it with getStream or getTo", Engine.MAX_ARRAY);
         }
     }
 

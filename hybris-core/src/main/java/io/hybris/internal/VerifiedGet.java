@@ -71,12 +71,6 @@ final class VerifiedGet {
                 report(listener, cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, t0, arrived.bytes, e);
                 throw e;
             }
-            if (got.isEmpty()) {
-                CloudValueException missing = new CloudValueException(cloudId + " has no " + expected.what());
-                report(listener, cloudId, CloudOperation.GET, objectKey, Outcome.NOT_FOUND, t0, 0, missing);
-                throw missing;
-            }
-            byte[] value = got.get();
             byte[] want = expected.sha256();
             if (want == null) {
                 long waitedFrom = System.nanoTime();
@@ -85,11 +79,18 @@ final class VerifiedGet {
             }
             if (want == null) {
                 // started before its hash was known, and the guess behind it was wrong (or its owner gave it up):
-                // the answer is not wanted, which says nothing about the cloud
+                // the answer (or the cloud's lack of the object the guess named) is not wanted, which says nothing
+                // about the cloud — not a corrupt answer, nor a lost copy
                 CallInterruptedException unwanted = cancelled(objectKey, cloudId, null);
                 report(listener, cloudId, CloudOperation.GET, objectKey, Outcome.ERROR, t0, arrived.bytes, unwanted);
                 throw unwanted;
             }
+            if (got.isEmpty()) {
+                CloudValueException missing = new CloudValueException(cloudId + " has no " + expected.what());
+                report(listener, cloudId, CloudOperation.GET, objectKey, Outcome.NOT_FOUND, t0, 0, missing);
+                throw missing;
+            }
+            byte[] value = got.get();
             boolean abandoned = abandonedByThisClient();
             if (abandoned && (value.length != length || arrived.bytes != length)) {
                 // aborted here, the stream may have ended early and the driver returned what it had: not the

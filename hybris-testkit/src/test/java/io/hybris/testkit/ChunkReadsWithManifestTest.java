@@ -55,12 +55,18 @@ class ChunkReadsWithManifestTest {
     private final List<HeldGets> held = mem.stream().map(m -> new HeldGets(m, name -> !isChunk(name))).toList();
     /** PUTs of manifests fail on these clouds' ids. */
     private final List<String> manifestPutsFailOn = new CopyOnWriteArrayList<>();
-    private final List<CloudStore> clouds = held.stream().map(h -> log.wrap(new FailingManifestPuts(h))).toList();
+    /** PUTs of chunks fail on these clouds' ids. */
+    private final List<String> chunkPutsFailOn = new CopyOnWriteArrayList<>();
+    private final List<CloudStore> clouds = held.stream().map(h -> log.wrap(new FailingPuts(h))).toList();
     private final MetadataStore metadata = new InMemoryMetadataStore();
     private final EventRecorder events = new EventRecorder();
     private final List<Hybris> opened = new ArrayList<>();
     /** Whether the clients opened from now on encrypt (keys in metadata). */
     private boolean encrypted;
+    /** The listener of the clients opened from now on. */
+    private HybrisListener listener = events;
+    /** The shortest timer of the clients opened from now on (an unmeasured size class's stays 30 s). */
+    private Duration timerMin = Duration.ofSeconds(30);
 
     @AfterEach
     void close() {
@@ -70,10 +76,10 @@ class ChunkReadsWithManifestTest {
 
     private Hybris open(String clientId, int cloudCount, boolean speculate) {
         HybrisConfig.Builder b = HybrisConfig.builder().f(1).clientId(clientId).metadataStore(metadata)
-                .deadline(Duration.ofSeconds(60)).timerMin(Duration.ofSeconds(30))
+                .deadline(Duration.ofSeconds(60)).timerMin(timerMin)
                 .timerInitial(Duration.ofSeconds(30)).probeInterval(Duration.ZERO).probeOnOpen(false)
                 .gcGrace(Duration.ZERO).chunkSize(CHUNK).chunkThreshold(CHUNK)
-                .reads(ReadSettings.builder().speculate(speculate).hedge(false).build()).listener(events);
+                .reads(ReadSettings.builder().speculate(speculate).hedge(false).build()).listener(listener);
         clouds.subList(0, cloudCount).forEach(b::cloud);
         if (encrypted) {
             b.encryption(new MetadataKeyProvider());
@@ -223,6 +229,81 @@ class ChunkReadsWithManifestTest {
         assertThat(b.cloudStatus()).allSatisfy(s -> assertThat(s.quarantined()).isEmpty());
     }
 
+    /**
+     * The guess asks a cloud for a chunk it does not hold, and the manifest then puts the chunk on other clouds: the
+     * empty answer waits for the manifest's verdict and, the guess wrong, ends as the guess's cancelled request, not
+     * as a lost copy (NOT_FOUND, which an operator reads as data loss).
+     */
+    @Test
+    void aGuessedCloudWithoutTheChunkIsAWrongGuessNotALostCopy() {
+        manifestPutsFailOn.add("c1"); // the chunks land on c0 and c1, the manifest on c0 and c2
+        String manifest = written(3);
+        manifestPutsFailOn.clear();
+        for (int i = 0; i < 3; i++) {
+            mem.get(0).delete(manifest + "#c" + i); // and c0 loses its copies of the chunks
+        }
+        Hybris b = open("b", 3, true);
+        CompletableFuture<Optional<byte[]>> get = getWithManifestReadsHeld(b);
+        await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 4);
+        assertThat(gets()).as("the guess asks the manifest's fastest cloud").allMatch(g -> g.startsWith("c0 "));
+        assertThat(requestsFor(manifest + "#c0")).as("c0's empty answer waits for the manifest's verdict").isEmpty();
+
+        releaseManifestReads();
+        assertThat(get.join()).hasValueSatisfying(v -> assertThat(v).isEqualTo(VALUE));
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(requestsFor(manifest + "#c0"))
+                .extracting(r -> r.cloudId() + " " + r.outcome())
+                .as("the guess's request given up and cancelled; then the manifest's clouds: c0 has lost its copy")
+                .containsExactlyInAnyOrder("c0 ABANDONED", "c0 ERROR", "c0 NOT_FOUND", "c1 OK"));
+        assertThat(events.failures("c0", HybrisListener.FailureKind.NOT_FOUND))
+                .as("one lost copy per chunk, none for the guesses").isEqualTo(3);
+    }
+
+    /**
+     * A chunk read started with the manifest keeps its answer waiting for the hash; if the manifest takes longer than
+     * the chunk's timer, the timer counts from when the hash is known, so the reader that takes the read over waits
+     * for the answer instead of finding the timer expired and asking the next cloud. A listener that takes 200 ms
+     * per answer (a slow metrics sink) holds each answer back well past the moment the read is taken over.
+     */
+    @Test
+    void aManifestSlowerThanTheChunksTimerDoesNotExpireItsEarlyRead() {
+        byte[] whole = StreamingFixture.value(CHUNK, 5);
+        String manifest = written(2);
+        open("a2", 2, true).put("box", "whole", whole); // a value of the chunks' size class, stored whole
+        timerMin = Duration.ofSeconds(1);
+        listener = new HybrisListener() {
+            @Override
+            public void cloudRequest(CloudRequest request) {
+                if (isChunk(request.objectKey()) && request.outcome() == Outcome.OK) {
+                    try {
+                        Thread.sleep(200);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                events.cloudRequest(request);
+            }
+        };
+        Hybris b = open("b", 2, true);
+        assertThat(b.get("box", "whole")).hasValueSatisfying(v -> assertThat(v).isEqualTo(whole));
+        log.drain(CallLog.Call::toString);
+        // c0 now has a measured read latency for the chunks' size class: their timer is the 1 s minimum, while the
+        // manifest's size class, unmeasured, keeps the 30 s initial timer
+        CompletableFuture<Optional<byte[]>> get = getWithManifestReadsHeld(b);
+        await().atMost(Duration.ofSeconds(20)).until(() -> gets().size() == 4);
+        long chunksRequestedAt = System.nanoTime();
+        await("the chunks' timers expire while the manifest is held").atMost(Duration.ofSeconds(10))
+                .until(() -> System.nanoTime() - chunksRequestedAt > Duration.ofMillis(1500).toNanos());
+
+        releaseManifestReads();
+        assertThat(get.join()).hasValueSatisfying(v -> assertThat(v).isEqualTo(VALUE));
+        assertThat(gets()).as("each chunk asked of c0 once, none of c1").hasSize(4).allMatch(g -> g.startsWith("c0 "));
+        for (int i = 0; i < 3; i++) {
+            assertThat(requestsFor(manifest + "#c" + i)).extracting(HybrisListener.CloudRequest::outcome)
+                    .containsExactly(HybrisListener.Outcome.OK);
+        }
+        assertThat(b.cloudStatus()).allSatisfy(s -> assertThat(s.failing()).as(s.cloudId()).isFalse());
+    }
+
     @Test
     void withSpeculationOffNoChunkIsRequestedBeforeTheManifestArrives() {
         String manifest = written(2);
@@ -318,16 +399,17 @@ class ChunkReadsWithManifestTest {
         }
     }
 
-    /** Fails PUTs of manifests (not chunks) on the clouds listed in {@link #manifestPutsFailOn}. */
-    private final class FailingManifestPuts extends ForwardingCloudStore {
-        FailingManifestPuts(CloudStore delegate) {
+    /** Fails PUTs of manifests on the clouds in {@link #manifestPutsFailOn}, of chunks on {@link #chunkPutsFailOn}. */
+    private final class FailingPuts extends ForwardingCloudStore {
+        FailingPuts(CloudStore delegate) {
             super(delegate);
         }
 
         @Override
         public void put(String objectKey, byte[] value) {
-            if (!isChunk(objectKey) && manifestPutsFailOn.contains(id())) {
-                throw new TransientCloudException(id(), "refuses manifests in this test");
+            if ((isChunk(objectKey) ? chunkPutsFailOn : manifestPutsFailOn).contains(id())) {
+                throw new TransientCloudException(id(), "refuses " + (isChunk(objectKey) ? "chunks" : "manifests")
+                        + " in this test");
             }
             super.put(objectKey, value);
         }
