@@ -321,6 +321,7 @@ final class CloudCalls {
                 Object event = p.poll(d.cap(p.timerAt - System.nanoTime()));
                 if (event == null) {
                     if (d.expired()) {
+                        leaveBehind(p); // a request still running would otherwise hold its I/O thread past the GET
                         throw readDeadline(p.objectKey, p.shortfall, p.candidates, d, failures);
                     }
                     if (!p.hedging) {

@@ -21,9 +21,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The decisions of hedged reads and quarantine (performance issue, item 3), asserted by which clouds each call
@@ -38,6 +40,8 @@ class HedgeAndQuarantineTest {
     /** Every GET and PUT of a value object, in the order the clouds received them, as "c0 GET". */
     private final CallLog contacts = new CallLog("hybris/box/");
     private final List<String> quarantined = new ArrayList<>();
+    /** The outcomes of c0's GETs of value objects, in the order the listener saw them end. */
+    private final List<HybrisListener.Outcome> c0Gets = new CopyOnWriteArrayList<>();
     private final SlowCloudStore hang0 = SlowCloudStore.ofGets(new InMemoryCloudStore("c0"), Duration.ofHours(1));
     private final StaleCloudStore stale0 = StaleCloudStore.of(hang0);
     private final CloudStore c0 = contacts.wrap(stale0);
@@ -66,6 +70,14 @@ class HedgeAndQuarantineTest {
             public void cloudQuarantined(String cloudId, int failures, Duration duration) {
                 synchronized (quarantined) {
                     quarantined.add(cloudId + " after " + failures);
+                }
+            }
+
+            @Override
+            public void cloudRequest(CloudRequest request) {
+                if (request.cloudId().equals("c0") && request.operation() == CloudOperation.GET
+                        && request.objectKey().startsWith("hybris/box/")) {
+                    c0Gets.add(request.outcome());
                 }
             }
         };
@@ -118,8 +130,12 @@ class HedgeAndQuarantineTest {
         warmUp(h);
 
         hang0.setActive(true);
+        c0Gets.clear();
         assertThatThrownBy(() -> h.get("box", "k")).isInstanceOf(DeadlineExceededException.class);
         assertThat(contacts()).as("the paper's 30 s timer never expired").containsExactly("c0 GET");
+        // the hanging request does not outlive the GET (it would hold an I/O thread for the hour c0 hangs)
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(c0Gets)
+                .containsExactly(HybrisListener.Outcome.ABANDONED, HybrisListener.Outcome.ERROR));
     }
 
     @Test
