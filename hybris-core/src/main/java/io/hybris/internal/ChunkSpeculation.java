@@ -70,7 +70,7 @@ final class ChunkSpeculation {
                 }
                 String name = version.renderChunk(prefix, i);
                 int index = i;
-                LateHash hash = new LateHash();
+                LateHash hash = new LateHash(d);
                 PendingRead read = calls.startRead(name, meta.clouds(), 1, stored,
                         cloud -> CloudCalls.Expected.late(stored, name, index, hash),
                         "no copy matching the manifest's hash", d);

@@ -16,10 +16,13 @@ import java.util.concurrent.TimeoutException;
  * waits for that before its answer is judged. Thread-safe; resolved once.
  */
 final class LateHash {
-    /** The longest a request waits for its hash: a guard, since the owner resolves every hash on every path. */
-    static final long MAX_WAIT_NANOS = TimeUnit.MINUTES.toNanos(2);
-
     private final CompletableFuture<byte[]> hash = new CompletableFuture<>();
+    /** The deadline of the call whose read waits: the longest a request waits (a guard: the owner resolves it). */
+    private final Deadline deadline;
+
+    LateHash(Deadline deadline) {
+        this.deadline = deadline;
+    }
 
     /** The answer must match {@code sha256}. */
     void resolve(byte[] sha256) {
@@ -33,11 +36,11 @@ final class LateHash {
 
     /**
      * The hash once the owner knows it; null when the guess missed, the wait was interrupted (the flag is
-     * restored) or lasted {@link #MAX_WAIT_NANOS}: the answer is then not wanted.
+     * restored) or lasted until the call's deadline: the answer is then not wanted.
      */
     byte[] await() {
         try {
-            return hash.get(MAX_WAIT_NANOS, TimeUnit.NANOSECONDS);
+            return hash.get(Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
