@@ -5,6 +5,7 @@
 package io.hybris.s3;
 
 import io.hybris.Hybris;
+import io.hybris.PreconditionFailedException;
 import org.w3c.dom.Element;
 
 import java.io.IOException;
@@ -54,7 +55,11 @@ final class BucketOperations {
         Exchanges.xml(r.exchange(), 200, S3Xml.document("LocationConstraint").toString());
     }
 
-    /** DeleteObjects: up to 1,000 keys; each deleted (a missing key counts as deleted), errors reported per key. */
+    /**
+     * DeleteObjects: up to 1,000 keys; each deleted (a missing key counts as deleted), errors reported per key. An
+     * object with an {@code ETag} is deleted only if that is its current ETag (else PreconditionFailed; a missing
+     * key is then NoSuchKey).
+     */
     void deleteObjects(S3Request r) throws IOException {
         buckets.require(r.bucket());
         Element root = S3Xml.parse(r.readSmallBody(S3Xml.MAX_REQUEST_BYTES), "Delete");
@@ -74,9 +79,17 @@ final class BucketOperations {
                         .element("Message", "deleting a version is not implemented").end();
                 continue;
             }
+            String etag = S3Xml.text(o, "ETag");
             try {
                 if (key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= Keys.MAX_BYTES) {
-                    Failures.translate(() -> hybris.delete(r.bucket(), key));
+                    try {
+                        Failures.translate(() -> hybris.delete(r.bucket(), key,
+                                WriteConditions.forDelete(hybris, r.bucket(), key, etag)));
+                    } catch (PreconditionFailedException e) {
+                        throw ObjectOperations.preconditionFailed("ETag");
+                    }
+                } else if (etag != null) {
+                    throw S3Exception.noSuchKey(key);
                 }
                 if (!quiet) {
                     xml.start("Deleted").element("Key", key).end();

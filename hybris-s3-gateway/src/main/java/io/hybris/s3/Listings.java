@@ -249,6 +249,11 @@ final class Listings {
     }
 
     private static int maxKeys(String v) {
+        return maxParam("max-keys", v);
+    }
+
+    /** A {@code max-keys}-like parameter: a non-negative integer, at most 1,000 (the default). */
+    static int maxParam(String name, String v) {
         if (v == null) {
             return MAX_KEYS;
         }
@@ -259,11 +264,11 @@ final class Listings {
             }
             return Math.min(n, MAX_KEYS);
         } catch (NumberFormatException e) {
-            throw S3Exception.invalidArgument("max-keys must be a non-negative integer: " + v);
+            throw S3Exception.invalidArgument(name + " must be a non-negative integer: " + v);
         }
     }
 
-    private static String enc(String s, boolean url) {
+    static String enc(String s, boolean url) {
         return url ? S3Request.uriEncode(s, true) : s;
     }
 

@@ -252,32 +252,69 @@ final class MultipartUploads {
         Exchanges.xml(r.exchange(), 200, xml.toString());
     }
 
+    /**
+     * ListMultipartUploads: the bucket's uploads in progress (not those being completed), paged as S3 pages them
+     * ({@link UploadListing}); every record is read, so a listing costs a read per upload in progress.
+     */
     void listUploads(S3Request r) throws IOException {
         String bucket = r.bucket();
         buckets.require(bucket);
-        S3Xml xml = S3Xml.document("ListMultipartUploadsResult").element("Bucket", bucket)
-                .element("KeyMarker", "").element("UploadIdMarker", "").element("MaxUploads", 1000)
-                .element("IsTruncated", false);
-        String prefix = bucket + "/";
+        String prefix = r.param("prefix") == null ? "" : r.param("prefix");
+        String delimiter = r.param("delimiter") == null || r.param("delimiter").isEmpty() ? null
+                : r.param("delimiter");
+        String keyMarker = r.param("key-marker") == null || r.param("key-marker").isEmpty() ? null
+                : r.param("key-marker");
+        String uploadIdMarker = keyMarker == null ? null : r.param("upload-id-marker");
+        int max = Listings.maxParam("max-uploads", r.param("max-uploads"));
+        boolean url = "url".equals(r.param("encoding-type"));
+        if (r.param("encoding-type") != null && !url) {
+            throw S3Exception.invalidArgument("Invalid Encoding Method specified in Request: "
+                    + r.param("encoding-type"));
+        }
+        List<UploadListing.Entry> all = new ArrayList<>();
+        String records = bucket + "/";
         String cursor = null;
         do {
-            KeyPage page = hybris.list(Buckets.UPLOADS, prefix, cursor, 1000);
+            KeyPage page = hybris.list(Buckets.UPLOADS, records, cursor, 1000);
             for (String k : page.keys()) {
-                String rest = k.substring(prefix.length());
-                if (rest.contains("/")) {
+                String uploadId = k.substring(records.length());
+                if (uploadId.contains("/")) {
                     continue; // a part
                 }
-                Optional<Upload> found = storedRecord(bucket, rest);
+                Optional<Upload> found = storedRecord(bucket, uploadId);
                 if (found.isEmpty() || found.get().completing()) {
                     continue; // completed or aborted since the listing
                 }
                 Properties p = found.get().props();
-                xml.start("Upload").element("Key", p.getProperty("key")).element("UploadId", rest)
-                        .element("StorageClass", "STANDARD")
-                        .element("Initiated", S3Xml.time(Long.parseLong(p.getProperty("initiated", "0")))).end();
+                all.add(new UploadListing.Entry(p.getProperty("key"), uploadId,
+                        Long.parseLong(p.getProperty("initiated", "0"))));
             }
             cursor = page.nextCursor().orElse(null);
         } while (cursor != null);
+        UploadListing.Page page = UploadListing.page(all, prefix, delimiter, keyMarker, uploadIdMarker, max);
+        S3Xml xml = S3Xml.document("ListMultipartUploadsResult").element("Bucket", bucket)
+                .element("KeyMarker", Listings.enc(keyMarker == null ? "" : keyMarker, url))
+                .element("UploadIdMarker", uploadIdMarker == null ? "" : uploadIdMarker)
+                .element("Prefix", Listings.enc(prefix, url));
+        if (delimiter != null) {
+            xml.element("Delimiter", Listings.enc(delimiter, url));
+        }
+        if (url) {
+            xml.element("EncodingType", "url");
+        }
+        xml.element("MaxUploads", max).element("IsTruncated", page.truncated());
+        if (page.truncated()) {
+            xml.element("NextKeyMarker", Listings.enc(page.nextKeyMarker() == null ? "" : page.nextKeyMarker(), url))
+                    .element("NextUploadIdMarker", page.nextUploadIdMarker() == null ? ""
+                            : page.nextUploadIdMarker());
+        }
+        for (UploadListing.Entry e : page.uploads()) {
+            xml.start("Upload").element("Key", Listings.enc(e.key(), url)).element("UploadId", e.uploadId())
+                    .element("StorageClass", "STANDARD").element("Initiated", S3Xml.time(e.initiated())).end();
+        }
+        for (String p : page.prefixes()) {
+            xml.start("CommonPrefixes").element("Prefix", Listings.enc(p, url)).end();
+        }
         Exchanges.xml(r.exchange(), 200, xml.toString());
     }
 
@@ -359,6 +396,11 @@ final class MultipartUploads {
                 .forEach(n -> meta.put(n.substring(5), upload.props().getProperty(n)));
         meta.put(ObjectMetadata.ETAG, etag);
         meta.put(ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis()));
+        boolean conditional = r.header("if-match") != null || r.header("if-none-match") != null;
+        PutOptions options = WriteConditions.forPut(r, hybris, bucket, key).withMetadata(meta); // 412 before 200
+        if (r.header("if-none-match") != null && Failures.translate(() -> hybris.describe(bucket, key)).isPresent()) {
+            throw ObjectOperations.preconditionFailed("If-None-Match"); // checked now too: the status is still free
+        }
         markCompleting(bucket, uploadId, upload);
 
         // 200 now, spaces while the upload commits, then the result (or an error) as the body
@@ -382,13 +424,20 @@ final class MultipartUploads {
         try {
             VersionInfo done = Failures.translate(() -> {
                 try {
-                    return parts.complete(upload.core(), chosen, PutOptions.none().withMetadata(meta));
+                    return parts.complete(upload.core(), chosen, options);
                 } catch (UploadExpiredException e) {
+                    unmarkCompleting(bucket, uploadId); // nothing committed: abortable (its parts are swept)
                     throw new S3Exception(404, "NoSuchUpload", "The multipart upload was idle too long and its"
-                            + " parts were removed; upload the object again (" + e.getMessage() + ")", e);
+                            + " parts were removed; abort it and upload the object again (" + e.getMessage() + ")",
+                            e);
                 } catch (PreconditionFailedException e) {
+                    unmarkCompleting(bucket, uploadId); // nothing committed: the upload stays, abortable
+                    if (conditional) {
+                        throw ObjectOperations.preconditionFailed(r.header("if-match") != null ? "If-Match"
+                                : "If-None-Match");
+                    }
                     throw new S3Exception(409, "OperationAborted", "A multipart upload of this key started later"
-                            + " completed first; this one cannot complete (" + e.getMessage() + ")", e);
+                            + " completed first; this one cannot complete: abort it (" + e.getMessage() + ")", e);
                 }
             });
             for (int n : stored.keySet()) {
@@ -456,6 +505,25 @@ final class MultipartUploads {
                 throw new S3Exception(409, "OperationAborted", "A conflicting operation is in progress on this"
                         + " multipart upload; try again");
             }
+        }
+    }
+
+    /**
+     * Returns the record of an upload whose complete failed without committing to {@code open}, so the upload can be
+     * aborted (or completed again) and is listed; a complete whose outcome is unknown leaves it completing, which a
+     * retried complete resolves. Best effort: a record changed meanwhile is left as it is.
+     */
+    private void unmarkCompleting(String bucket, String uploadId) {
+        Optional<Upload> current = storedRecord(bucket, uploadId);
+        if (current.isEmpty() || !current.get().completing()) {
+            return;
+        }
+        current.get().props().setProperty(STATE, OPEN);
+        byte[] reopened = bytesOf(current.get().props());
+        try {
+            hybris.put(Buckets.UPLOADS, record(bucket, uploadId), reopened, PutOptions.ifMatch(current.get().version()));
+        } catch (PreconditionFailedException e) {
+            // another complete or abort got there first
         }
     }
 

@@ -40,7 +40,7 @@ final class ObjectOperations {
         String key = r.key();
         Keys.check(key);
         buckets.require(bucket);
-        PutOptions options = preconditions(r, bucket, key).withMetadata(ObjectMetadata.fromRequest(r));
+        PutOptions options = WriteConditions.forPut(r, hybris, bucket, key).withMetadata(ObjectMetadata.fromRequest(r));
         Payloads.Payload payload = Payloads.open(r, auth);
         VersionInfo v = Failures.translate(() -> hybris.put(bucket, key, payload.in(), payload.length(),
                 options.withMetadataAfterRead(() -> Map.of(ObjectMetadata.ETAG, payload.in().md5Hex(),
@@ -48,29 +48,6 @@ final class ObjectOperations {
         HttpExchange x = r.exchange();
         x.getResponseHeaders().set("ETag", ObjectMetadata.quoted(ObjectMetadata.etag(v)));
         Exchanges.empty(x, 200);
-    }
-
-    /** {@code If-None-Match: *} (create only) and {@code If-Match: <etag>} (replace that version only). */
-    private PutOptions preconditions(S3Request r, String bucket, String key) {
-        String ifNoneMatch = r.header("if-none-match");
-        String ifMatch = r.header("if-match");
-        if (ifNoneMatch != null) {
-            if (!ifNoneMatch.trim().equals("*")) {
-                throw S3Exception.notImplemented("If-None-Match with an ETag on PUT (only '*' is supported)");
-            }
-            return PutOptions.ifAbsent();
-        }
-        if (ifMatch != null) {
-            Optional<VersionInfo> current = hybris.describe(bucket, key);
-            if (current.isEmpty()) {
-                throw new S3Exception(404, "NoSuchKey", "If-Match on a key that does not exist: " + key);
-            }
-            if (!ObjectMetadata.unquoted(ifMatch).equals(ObjectMetadata.etag(current.get()))) {
-                throw preconditionFailed("If-Match");
-            }
-            return PutOptions.ifMatch(current.get().version());
-        }
-        return PutOptions.none();
     }
 
     void get(S3Request r, boolean head) throws IOException {
@@ -106,6 +83,11 @@ final class ObjectOperations {
                 return;
             }
             int status = 200;
+            if (byteRange != null && v.size() == 0) {
+                // no range selects a byte of an empty object ("bytes=0-" included, which opened it whole)
+                x.getResponseHeaders().set("Content-Range", "bytes */0");
+                throw new S3Exception(416, "InvalidRange", "The requested range is not satisfiable: " + range);
+            }
             if (byteRange != null) {
                 status = 206;
                 x.getResponseHeaders().set("Content-Range", "bytes " + in.first() + "-"
@@ -212,7 +194,10 @@ final class ObjectOperations {
                 + " hold (" + condition + ")");
     }
 
-    /** {@code bytes=a-b}, {@code bytes=a-}, {@code bytes=-n}; several ranges are served as the whole object. */
+    /**
+     * {@code bytes=a-b}, {@code bytes=a-}, {@code bytes=-n}; null (the whole object is served) for several ranges,
+     * an unparsable header, or a range whose last byte is before its first (as S3 and HTTP do).
+     */
     static ByteRange parseRange(String header) {
         String h = header.trim();
         if (!h.startsWith("bytes=") || h.contains(",")) {
@@ -226,17 +211,38 @@ final class ObjectOperations {
             }
             long first = Long.parseLong(spec.substring(0, dash));
             String last = spec.substring(dash + 1);
-            return last.isEmpty() ? ByteRange.from(first) : ByteRange.of(first, Math.max(first,
-                    Long.parseLong(last)));
+            if (last.isEmpty()) {
+                return ByteRange.from(first);
+            }
+            long end = Long.parseLong(last);
+            return end < first ? null : ByteRange.of(first, end); // a range ending before it starts is ignored
         } catch (RuntimeException e) {
             return null; // an unparsable Range is ignored (HTTP), and the whole object served
         }
     }
 
+    /**
+     * DeleteObject; with {@code If-Match}, only the version of that ETag ({@code *}: any), and a key with no value
+     * is 404 NoSuchKey. The other conditional deletes ({@code x-amz-if-match-last-modified-time},
+     * {@code x-amz-if-match-size}) are refused rather than ignored.
+     */
     void delete(S3Request r) throws IOException {
         buckets.require(r.bucket());
+        for (String h : new String[] {"x-amz-if-match-last-modified-time", "x-amz-if-match-size"}) {
+            if (r.header(h) != null) {
+                throw S3Exception.notImplemented("DeleteObject with " + h);
+            }
+        }
+        String ifMatch = r.header("if-match");
         if (r.key().getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= Keys.MAX_BYTES) {
-            Failures.translate(() -> hybris.delete(r.bucket(), r.key()));
+            try {
+                Failures.translate(() -> hybris.delete(r.bucket(), r.key(),
+                        WriteConditions.forDelete(hybris, r.bucket(), r.key(), ifMatch)));
+            } catch (PreconditionFailedException e) {
+                throw preconditionFailed("If-Match");
+            }
+        } else if (ifMatch != null) {
+            throw S3Exception.noSuchKey(r.key());
         }
         Exchanges.empty(r.exchange(), 204);
     }
@@ -279,7 +285,7 @@ final class ObjectOperations {
             Map<String, String> meta = directive.equals("COPY")
                     ? ObjectMetadata.userAndContent(in.version().metadata()) : ObjectMetadata.fromRequest(r);
             VerifyingInputStream counted = new VerifyingInputStream(in, null, null, null, null, Map::of);
-            PutOptions options = preconditions(r, bucket, key).withMetadata(meta)
+            PutOptions options = WriteConditions.forPut(r, hybris, bucket, key).withMetadata(meta)
                     .withMetadataAfterRead(() -> Map.of(ObjectMetadata.ETAG, counted.md5Hex(),
                             ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis())));
             copied = Failures.translate(() -> hybris.put(bucket, key, counted, in.length(), options));
