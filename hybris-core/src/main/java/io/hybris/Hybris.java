@@ -335,10 +335,11 @@ public final class Hybris implements AutoCloseable {
      * The changes of {@code container} after {@code cursor} under {@code prefix} (empty for all), in commit order,
      * from up to {@code limit} (1 to 10,000) commits; continue from the page's cursor. Semantics in
      * docs/changes.md: every change is listed (at least once, per key in commit order) unless the metadata
-     * store's log was compacted past the cursor, which throws {@link ChangeCursorExpiredException}.
+     * store's log was compacted past the cursor, or the cursor is ahead of the log (another container's, or taken
+     * before the store was restored), which throws {@link ChangeCursorExpiredException}.
      */
     public ChangePage changes(String container, String prefix, ChangeCursor cursor, int limit) {
-        Names.checkContainer(container);
+        Names.checkContainerAndPrefix(container, prefix);
         return call(() -> engine.changeFeed().page(container, prefix, cursor, limit));
     }
 
@@ -356,7 +357,7 @@ public final class Hybris implements AutoCloseable {
      */
     public ChangeSubscription subscribe(String container, String prefix, ChangeCursor cursor,
                                         ChangeListener listener) {
-        Names.checkContainer(container);
+        Names.checkContainerAndPrefix(container, prefix);
         return call(() -> engine.changeFeed().subscribe(container, prefix, cursor, listener));
     }
 

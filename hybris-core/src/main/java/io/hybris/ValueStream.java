@@ -26,8 +26,10 @@ import java.util.function.UnaryOperator;
  * number of chunks ({@code hybris.chunk.read-ahead}), each from the fastest cloud holding it, falling back to the
  * other clouds chunk by chunk. Each chunk must arrive within {@code hybris.deadline} of being needed (the idle
  * timeout); the stream as a whole has no time limit while it makes progress. A failure is thrown as
- * {@link ValueStreamException}, whose cause is the {@link HybrisException} a call would have thrown. Not
- * thread-safe: read a stream from one thread at a time.
+ * {@link ValueStreamException}, whose cause is the {@link HybrisException} a call would have thrown; once a read
+ * failed, every later one throws that failure again. Read a stream from one thread at a time; {@link #close()} may
+ * come from any thread: a read waiting for a chunk then fails at once with {@code IOException("stream closed")},
+ * and the downloads still running are cancelled.
  */
 public final class ValueStream extends InputStream {
     private final VersionInfo version;
@@ -114,7 +116,10 @@ public final class ValueStream extends InputStream {
         }
     }
 
-    private ValueStreamException failed(RuntimeException e) {
+    private IOException failed(RuntimeException e) {
+        if (closed) {
+            return new IOException("stream closed"); // by another thread while this read waited
+        }
         RuntimeException s = surfaced.apply(e);
         HybrisException h = s instanceof HybrisException he ? he : new HybrisException(s.toString(), s);
         return new ValueStreamException("reading " + length + " bytes of version " + version.version()

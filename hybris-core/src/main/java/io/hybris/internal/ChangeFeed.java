@@ -10,6 +10,7 @@ import io.hybris.ChangeCursorExpiredException;
 import io.hybris.ChangeListener;
 import io.hybris.ChangePage;
 import io.hybris.ChangeSubscription;
+import io.hybris.ClientClosedException;
 import io.hybris.InvalidRequestException;
 import io.hybris.spi.KeyEncoding;
 import io.hybris.spi.MetadataChange;
@@ -34,6 +35,7 @@ public final class ChangeFeed {
     private final Duration deadline;
     private final String clientId;
     private final Set<ChangeSubscriber> subscribers = ConcurrentHashMap.newKeySet();
+    private boolean closed; // guarded by subscribers
 
     ChangeFeed(MetadataStore store, MetadataCalls calls, Duration deadline, String clientId) {
         this.store = store;
@@ -58,6 +60,14 @@ public final class ChangeFeed {
             throw new ChangeCursorExpiredException("change cursor " + cursor + " of container " + container
                     + " is older than the change log on " + store.describe() + ", which was compacted through commit "
                     + page.compactedThrough() + ": resync (take latestCursor, list the container, then follow the"
+                    + " feed from that cursor)", cursor);
+        }
+        if (page.end() != Long.MAX_VALUE && cursor.commit() > page.end() + 1) {
+            // not one of this log's cursors: reading on from it would skip every commit numbered below it
+            throw new ChangeCursorExpiredException("change cursor " + cursor + " is ahead of the change log of"
+                    + " container " + container + " on " + store.describe() + ", whose commits end at "
+                    + page.end() + ": a cursor of another container, or taken before the metadata store was restored"
+                    + " or the container recreated; resync (take latestCursor, list the container, then follow the"
                     + " feed from that cursor)", cursor);
         }
         String encodedPrefix = prefix == null || prefix.isEmpty() ? "" : KeyEncoding.encode(prefix);
@@ -96,7 +106,13 @@ public final class ChangeFeed {
         }
         checkSupported();
         ChangeSubscriber s = new ChangeSubscriber(this, container, prefix, cursor, listener, subscribers::remove);
-        subscribers.add(s);
+        synchronized (subscribers) {
+            if (closed) { // the client closed after this call began: close() would not stop it
+                throw new ClientClosedException("the Hybris client was closed while subscribing to container "
+                        + container);
+            }
+            subscribers.add(s);
+        }
         s.start("hybris-changes-" + clientId + "-" + container);
         return s;
     }
@@ -108,7 +124,12 @@ public final class ChangeFeed {
 
     /** Stops every subscription (the client is closing); their listeners hear {@code onStopped}. */
     void close() {
-        for (ChangeSubscriber s : List.copyOf(subscribers)) {
+        List<ChangeSubscriber> running;
+        synchronized (subscribers) {
+            closed = true;
+            running = List.copyOf(subscribers);
+        }
+        for (ChangeSubscriber s : running) {
             s.stopClientClosed();
         }
     }

@@ -95,12 +95,22 @@ final class ChangeSubscriber implements ChangeSubscription, Runnable {
                     if (closed.get()) {
                         return;
                     }
+                    if (e instanceof java.util.concurrent.RejectedExecutionException) {
+                        stopClientClosed(); // the client's threads are shut down: it closed
+                        return;
+                    }
                     pause = Math.min(MAX_PAUSE_MILLIS, Math.max(100, pause * 2));
                     LOG.warn("change feed of container {}: reading from {} failed, retrying in {} ms: {}", container,
                             cursor, pause, e.toString());
                     sleep(pause);
                 }
             }
+        } catch (Error e) {
+            // the listener (or the JVM) threw an Error: the subscription ends, and says so, rather than leave a
+            // dead thread behind a subscription that reports itself active
+            stop(new HybrisException("the change subscription to container " + container + " ended at " + cursor
+                    + ": " + e + " (subscribe again from that cursor)", e));
+            throw e;
         } finally {
             onEnd.accept(this);
         }

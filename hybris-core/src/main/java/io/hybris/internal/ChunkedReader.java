@@ -62,6 +62,10 @@ final class ChunkedReader extends InputStream {
     private int pos;
     private long remaining;
     private volatile String closedBecause;
+    /** The failure that ended the stream (later reads throw it again), or null. */
+    private volatile RuntimeException failedWith;
+    /** The fetch a reader is waiting for, taken off {@link #ahead}: closing cancels it too. Guarded by ahead. */
+    private Future<byte[]> waitedFor;
 
     /**
      * @param first   offset of the first value byte to return
@@ -177,6 +181,10 @@ final class ChunkedReader extends InputStream {
         synchronized (ahead) {
             ahead.forEach(f -> f.cancel(true));
             ahead.clear();
+            if (waitedFor != null) {
+                waitedFor.cancel(true); // wakes a reader blocked on it, from whichever thread closes
+                waitedFor = null;
+            }
             for (Integer index : List.copyOf(started.keySet())) {
                 PendingRead read = started.remove(index); // null: a fetch took it, and ends it
                 if (read != null) {
@@ -191,44 +199,62 @@ final class ChunkedReader extends InputStream {
     }
 
     private void checkOpen() {
+        RuntimeException failure = failedWith;
+        if (failure != null) {
+            throw failure; // the read that failed ended the stream: every later one says why
+        }
         String why = closedBecause;
         if (why != null) {
             throw why.startsWith("the client") ? new ClientClosedException(why) : new IllegalStateException(why);
         }
     }
 
-    /** The next chunk's value bytes, waiting for its fetch; keeps {@code readAhead} fetches running. */
+    /**
+     * The next chunk's value bytes, waiting for its fetch; keeps {@code readAhead} fetches running. A close from
+     * another thread cancels the fetch waited for, so the wait ends at once, and no chunk is returned after it.
+     */
     private byte[] next() {
         Future<byte[]> fetch;
         synchronized (ahead) {
+            checkOpen();
             fetch = ahead.poll();
+            waitedFor = fetch;
         }
         if (fetch == null) {
-            checkOpen();
             throw new IllegalStateException("no chunk left to read");
         }
         try {
             byte[] chunk = fetch.get(idle.toNanos() + TimeUnit.SECONDS.toNanos(5), TimeUnit.NANOSECONDS);
+            synchronized (ahead) {
+                waitedFor = null;
+                checkOpen(); // closed while the chunk arrived: nothing is returned after a close
+            }
             fill();
             return chunk;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            close();
-            throw new CallInterruptedException("read of " + what() + " interrupted", false, e);
+            throw fail(new CallInterruptedException("read of " + what() + " interrupted", false, e));
         } catch (CancellationException e) {
             checkOpen();
             throw new ClientClosedException("a chunk fetch of " + what() + " was cancelled");
         } catch (ExecutionException e) {
-            close();
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new HybrisException("reading a chunk of " + what() + " failed: " + e.getCause(), e.getCause());
+            throw fail(e.getCause() instanceof RuntimeException r ? r
+                    : new HybrisException("reading a chunk of " + what() + " failed: " + e.getCause(), e.getCause()));
         } catch (TimeoutException e) {
-            close();
-            throw new DeadlineExceededException("no chunk of " + what() + " arrived within " + idle
-                    + " (hybris.deadline, the stream's idle timeout)");
+            throw fail(new DeadlineExceededException("no chunk of " + what() + " arrived within " + idle
+                    + " (hybris.deadline, the stream's idle timeout)"));
         }
+    }
+
+    /** Ends the stream with {@code failure}, which every later read throws again; returns it. */
+    private RuntimeException fail(RuntimeException failure) {
+        synchronized (ahead) {
+            if (closedBecause == null) {
+                failedWith = failure;
+            }
+        }
+        close();
+        return failure;
     }
 
     private void fill() {

@@ -125,6 +125,9 @@ final class ValueSource {
         } catch (IOException e) {
             throw new ValueSourceException("reading the value of " + what + " failed after " + total + " bytes: "
                     + e.getMessage() + "; nothing was committed", e);
+        } catch (java.io.UncheckedIOException e) { // a stream built on lambdas, Files.lines or a decoder
+            throw new ValueSourceException("reading the value of " + what + " failed after " + total + " bytes: "
+                    + e.getCause().getMessage() + "; nothing was committed", e.getCause());
         }
         if (total > limit) {
             throw tooLarge(total);

@@ -210,7 +210,7 @@ public final class InMemoryMetadataStore implements MetadataStore {
         MetadataPaging.checkLimit(limit);
         ChangeLog log = logs.get(container);
         if (log == null) {
-            return new MetadataChangePage(List.of(), 0, false);
+            return new MetadataChangePage(List.of(), 0, false, 0);
         }
         List<MetadataChange> out = new ArrayList<>();
         boolean more = false;
@@ -224,7 +224,7 @@ public final class InMemoryMetadataStore implements MetadataStore {
             }
             out.add(c);
         }
-        return new MetadataChangePage(out, log.compactedThrough, more);
+        return new MetadataChangePage(out, log.compactedThrough, more, log.last);
     }
 
     @Override

@@ -279,6 +279,71 @@ public abstract class ChangeFeedContract extends HybrisContractFixture {
                 .isInstanceOf(ClientClosedException.class);
     }
 
+    /**
+     * A cursor ahead of the container's log (another container's, or one saved before the metadata store was
+     * restored) would skip every commit numbered below it: pages and subscriptions refuse it as expired (resync).
+     */
+    @Test
+    void aCursorAheadOfTheContainersLogIsRefusedAsExpiredNotReadOnSkippingCommits() {
+        Hybris h = openPlain();
+        for (int i = 0; i < 10; i++) {
+            h.put("busy", "k" + i, bytes("x"));
+        }
+        ChangeCursor foreign = h.latestCursor("busy");
+        assertThatThrownBy(() -> h.changes(C, "", foreign, 100)).as("a container without a log yet")
+                .isInstanceOf(ChangeCursorExpiredException.class);
+        h.put(C, "first", bytes("1"));
+        assertThatThrownBy(() -> h.changes(C, "", foreign, 100))
+                .isInstanceOfSatisfying(ChangeCursorExpiredException.class,
+                        e -> assertThat(e.cursor()).isEqualTo(foreign))
+                .hasMessageContaining("ahead of the change log").hasMessageContaining("resync");
+        Recorder r = new Recorder();
+        ChangeSubscription s = h.subscribe(C, "", foreign, r);
+        await().atMost(AWAIT).until(() -> r.stopped.get() != null);
+        assertThat(r.stopped.get()).isInstanceOf(ChangeCursorExpiredException.class);
+        assertThat(s.isActive()).isFalse();
+        // the container's own cursors still read on
+        assertThat(h.changes(C, "", ChangeCursor.BEGINNING, 100).changes()).extracting(Change::key)
+                .containsExactly("first");
+        assertThat(h.changes(C, "", h.latestCursor(C), 100).changes()).isEmpty();
+    }
+
+    /** A prefix is checked as {@code list} checks it: an unpaired surrogate would match keys holding '?'. */
+    @Test
+    void aPrefixNoKeyCanHaveIsRejectedByPagesAndSubscriptions() {
+        Hybris h = openPlain();
+        h.put(C, "?q", bytes("1"));
+        assertThatThrownBy(() -> h.changes(C, "\uD83D", ChangeCursor.BEGINNING, 100))
+                .isInstanceOf(InvalidRequestException.class);
+        assertThatThrownBy(() -> h.subscribe(C, "\uD83D", ChangeCursor.BEGINNING, new Recorder()))
+                .isInstanceOf(InvalidRequestException.class);
+    }
+
+    /**
+     * A listener that throws an Error (StackOverflowError, NoClassDefFoundError) ends the subscription visibly:
+     * {@code onStopped} names it and {@code isActive()} turns false, instead of a dead thread behind a subscription
+     * that still reports itself active.
+     */
+    @Test
+    void aListenerThatThrowsAnErrorEndsTheSubscriptionAndSaysSo() {
+        Hybris h = openPlain();
+        Recorder r = new Recorder() {
+            @Override
+            public void onChange(Change change) {
+                super.onChange(change);
+                throw new StackOverflowError("the application recursed too deep");
+            }
+        };
+        ChangeSubscription s = h.subscribe(C, "", ChangeCursor.BEGINNING, r);
+        h.put(C, "a", bytes("1"));
+        await().dontCatchUncaughtExceptions().atMost(AWAIT).until(() -> r.stopped.get() != null);
+        assertThat(r.stopped.get()).hasCauseInstanceOf(StackOverflowError.class)
+                .hasMessageContaining("ended at " + ChangeCursor.BEGINNING);
+        assertThat(s.isActive()).isFalse();
+        assertThat(s.cursor()).as("not past the change the listener did not take").isEqualTo(ChangeCursor.BEGINNING);
+        assertThat(r.changes).extracting(Change::key).containsExactly("a");
+    }
+
     /** Hybris's timestamp order: sequence number, then client id, then the write id ending the version id. */
     static final java.util.Comparator<VersionInfo> TIMESTAMP_ORDER = java.util.Comparator
             .comparingLong(VersionInfo::sequence)
@@ -286,7 +351,7 @@ public abstract class ChangeFeedContract extends HybrisContractFixture {
             .thenComparingLong(v -> Long.parseLong(v.version().substring(v.version().lastIndexOf('.') + 1), 36));
 
     /** Records what a subscription delivered. */
-    static final class Recorder implements ChangeListener {
+    static class Recorder implements ChangeListener {
         final List<Change> changes = new CopyOnWriteArrayList<>();
         final AtomicReference<HybrisException> stopped = new AtomicReference<>();
 

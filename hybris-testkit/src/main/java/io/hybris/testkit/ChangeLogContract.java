@@ -32,7 +32,11 @@ public abstract class ChangeLogContract extends MetadataStoreFixture {
     void everyCommitIsOneRecordInCommitOrderAndAFailedOneIsNone() throws Exception {
         assertThat(store.hasChangeLog()).isTrue();
         assertThat(store.latestChange("logs")).isZero();
-        assertThat(store.changes("logs", 1, 10)).isEqualTo(new MetadataChangePage(List.of(), 0, false));
+        MetadataChangePage none = store.changes("logs", 1, 10);
+        assertThat(none.changes()).isEmpty();
+        assertThat(none.compactedThrough()).isZero();
+        assertThat(none.hasMore()).isFalse();
+        assertThat(none.end()).as("no log yet (or a store that cannot tell)").isIn(0L, Long.MAX_VALUE);
         MetadataKey a = key("logs", "a");
         MetadataVersion v = create(a, "1");
         assertThatThrownBy(() -> create(a, "lost")).isInstanceOf(VersionConflictException.class);
@@ -47,8 +51,10 @@ public abstract class ChangeLogContract extends MetadataStoreFixture {
                 .isInstanceOf(VersionConflictException.class);
         create(key("other", "a"), "elsewhere");
 
-        List<MetadataChange> log = store.changes("logs", 1, 10).changes();
+        MetadataChangePage page = store.changes("logs", 1, 10);
+        List<MetadataChange> log = page.changes();
         assertThat(log).hasSize(3);
+        assertThat(page.end()).as("no record beyond the page's end").isGreaterThanOrEqualTo(log.get(2).sequence());
         assertThat(log).extracting(MetadataChange::sequence).isSorted().doesNotHaveDuplicates();
         assertThat(log.get(0).updates()).singleElement().satisfies(u -> {
             assertThat(u.key()).isEqualTo("a");

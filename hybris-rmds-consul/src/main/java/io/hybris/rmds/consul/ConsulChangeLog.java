@@ -144,7 +144,7 @@ final class ConsulChangeLog implements AutoCloseable {
         }
         long head = transport.call("read", what, () -> transport.kv().getValue(headKey(container),
                 transport.readOptions())).map(ConsulChangeLog::parse).orElse(0L);
-        long last = Math.min(head, start + limit - 1);
+        long last = head - start < limit ? head : start + limit - 1; // no overflow for a cursor far past the head
         List<MetadataChange> changes = new ArrayList<>();
         for (long s = start; s <= last; s += MAX_GETS) {
             List<String> keys = new ArrayList<>();
@@ -158,7 +158,7 @@ final class ConsulChangeLog implements AutoCloseable {
                         key + " on " + description));
             }
         }
-        return new MetadataChangePage(changes, readMarker(container), last < head);
+        return new MetadataChangePage(changes, readMarker(container), last < head, head);
     }
 
     /** The entries of the given keys in one read transaction; missing ones (compacted meanwhile) left out. */

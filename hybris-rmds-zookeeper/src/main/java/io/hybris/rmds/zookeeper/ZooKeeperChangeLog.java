@@ -133,7 +133,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             session.beforeRead();
             Stat stat = client.checkExists().forPath(log);
             if (stat == null) {
-                return new MetadataChangePage(List.of(), 0, false);
+                return new MetadataChangePage(List.of(), 0, false, 0);
             }
             long newest = stat.getCversion();
             List<Long> candidates = newest >= 0 && newest - from < (long) limit + RANGE_SLACK
@@ -165,9 +165,9 @@ final class ZooKeeperChangeLog implements AutoCloseable {
                             child(log, batch.get(j)) + " on " + description));
                 }
             }
-            return new MetadataChangePage(changes, readMarker(log), next < candidates.size());
+            return new MetadataChangePage(changes, readMarker(log), next < candidates.size(), Math.max(0, newest));
         } catch (KeeperException.NoNodeException e) {
-            return new MetadataChangePage(List.of(), 0, false);
+            return new MetadataChangePage(List.of(), 0, false, 0);
         } catch (Exception e) {
             throw session.failure("read", what, e);
         }
