@@ -10,7 +10,6 @@ import io.hybris.ValueSourceException;
 import io.hybris.ValueStream;
 import io.hybris.ValueStreamException;
 import io.hybris.VersionInfo;
-import io.hybris.spi.TransientCloudException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +19,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Optional;
 
 import static io.hybris.testkit.StreamingFixture.C;
 import static io.hybris.testkit.StreamingFixture.CHUNK;
@@ -37,22 +35,8 @@ import static org.awaitility.Awaitility.await;
 class StreamingCloseAndFailureTest {
     private static final int L = 4 * CHUNK + 7;
     private final CallGate gate = new CallGate();
-    private final StreamingFixture fx = new StreamingFixture(c -> new ForwardingCloudStore(c) {
-        @Override
-        public Optional<byte[]> get(String objectKey, long maxBytes) {
-            if (StreamingFixture.chunkIndex(objectKey).orElse(-1) >= 1) {
-                try {
-                    if (!gate.pass(Duration.ofMinutes(1))) {
-                        throw new TransientCloudException(id(), "held for a minute: " + objectKey);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new TransientCloudException(id(), "interrupted while held: " + objectKey, e);
-                }
-            }
-            return super.get(objectKey, maxBytes);
-        }
-    });
+    private final StreamingFixture fx = new StreamingFixture(
+            c -> new HeldGets(c, gate, name -> StreamingFixture.chunkIndex(name).orElse(-1) >= 1));
 
     @AfterEach
     void close() {
