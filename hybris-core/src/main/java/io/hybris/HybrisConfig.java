@@ -513,7 +513,10 @@ public final class HybrisConfig {
             return this;
         }
 
-        /** Minimum age before the sweep deletes an unreferenced object ({@code hybris.gc.grace}). */
+        /**
+         * Minimum age before the sweep deletes an unreferenced object ({@code hybris.gc.grace}); uploads that stall
+         * for half of it fail. {@code 0} lets a sweep delete a write between its upload and its commit: for tests.
+         */
         public Builder gcGrace(Duration grace) {
             this.gcGrace = Objects.requireNonNull(grace, "grace");
             return this;

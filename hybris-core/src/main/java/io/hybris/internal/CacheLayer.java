@@ -192,11 +192,22 @@ public final class CacheLayer {
         if (cache == null) {
             return;
         }
-        synchronized (ownWrites) {
-            ownWrites.remove(new MetadataKey(container, key));
-        }
+        forgetOwnWrite(container, key);
         if (cached != null) {
             cached.discard();
+        }
+    }
+
+    /**
+     * Forgets this client's write of the key for read-your-writes: a write that failed, or one this client saw
+     * superseded (a DELETE that found the key already deleted by another client): its next read is linearizable.
+     */
+    public void forgetOwnWrite(String container, String key) {
+        if (cache == null) {
+            return;
+        }
+        synchronized (ownWrites) {
+            ownWrites.remove(new MetadataKey(container, key));
         }
     }
 
@@ -276,7 +287,10 @@ public final class CacheLayer {
         };
     }
 
-    /** A value a weak read returned could not be opened (decryption failed): evict its entry. */
+    /**
+     * A value a weak read returned could not be opened (decryption failed), or, for a chunked value, its chunks are
+     * gone (a newer version replaced it and they were collected): evict its entry.
+     */
     public void unusable(Consistency consistency, String container, String key, Metadata meta, RuntimeException why) {
         String cacheKey = switch (consistency) {
             case BOUNDED_STALENESS_TIME -> plainKey(CacheEntryCodec.KIND_TIME, container, key);
@@ -284,7 +298,7 @@ public final class CacheLayer {
             default -> versionKey(container, key, meta.timestamp());
         };
         hits.decrement();
-        reject(cacheKey, "a value that cannot be decrypted (" + why.getMessage() + ")");
+        reject(cacheKey, "a value that cannot be read (" + why.getMessage() + ")");
     }
 
     private Found ownWrite(String container, String key) {

@@ -127,7 +127,7 @@ public final class Engine {
         this.layouts = new Layouts(config, calls);
         this.chunkThreshold = config.chunkThreshold();
         this.chunkedWriter = new ChunkedWriter(layouts, sealer, gc, io, prefix, config.chunkSize(),
-                config.chunkParallelUploads(), deadline, config.gcEnabled() ? config.gcGrace() : Duration.ZERO);
+                config.chunkParallelUploads(), deadline, config.gcGrace()); // other clients may sweep: always
         // recent chunk manifests, read or written (4 MiB: about 800 values of 1 GiB in 8 MiB chunks)
         ManifestCache manifests = new ManifestCache(4 << 20);
         VersionPath path = new VersionPath(layouts, chunkedWriter, new Commits(this.metadata, gc, listener), gc, prefix, io,
@@ -142,7 +142,7 @@ public final class Engine {
             this.writes = path;
         }
         this.multipart = new MultipartWriter(this.metadata, writes, chunkedWriter, sealer, gc, listener, prefix, clientId,
-                writeIds, deadline, config.gcEnabled() ? config.gcGrace() : Duration.ZERO, maxValueSize, config.clock());
+                writeIds, deadline, config.gcGrace(), maxValueSize, config.clock());
         // no speculative reads through the value cache: a guess read into it could replace a newer entry
         this.reads = new Reads(this.metadata, readPath, config.reads().speculate() && !cache.enabled(),
                 cache, sealer, calls, layouts, listener, prefix, io, deadline,
@@ -376,7 +376,8 @@ public final class Engine {
         Current cur = metadata.readUnlessJustRead(mk, ifMatchOf(required), d);
         Preconditions.check(mk, required, cur);
         if (!cur.live()) {
-            return Optional.empty();
+            cache.forgetOwnWrite(container, key); // already deleted: read-your-writes must not serve this client's
+            return Optional.empty();             // older write of the key
         }
         Metadata tombstone = writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, null, 0,
                 required, Map.of()), d);

@@ -107,7 +107,10 @@ final class Reads {
             try {
                 MetadataKey mk = new MetadataKey(container, key);
                 return Optional.of(value(mk, found.meta(), found.stored(), sealer.dataKey(found.meta(), mk), null));
-            } catch (CryptoException e) {
+            } catch (CryptoException | ConcurrentOverwriteException e) {
+                // a cached chunked value's chunks go with its version once a newer one replaced it: the read
+                // falls back to the linearizable one, which finds that newer version ("no GET fails because of
+                // the cache")
                 cache.unusable(consistency, container, key, found.meta(), e);
             }
         }

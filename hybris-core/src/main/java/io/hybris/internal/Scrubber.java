@@ -209,6 +209,9 @@ final class Scrubber {
             }
             boolean[] unhealthy = new boolean[BUCKETS];
             String after = state.cursor(container).orElse(null);
+            // resumed after a stop: the keys before the cursor were checked by a run whose findings are not known
+            // here, so no bucket's listing is recorded as verified (the next scrub checks them all again)
+            boolean resumed = after != null;
             while (true) {
                 String start = after;
                 MetadataPage page = metadata.listing(Deadline.after(deadline), "scrub listing of " + container,
@@ -239,7 +242,7 @@ final class Scrubber {
             }
             for (int b = 0; b < BUCKETS && o.prefix().isEmpty() && allListed; b++) {
                 for (String cloud : clouds.keySet()) {
-                    if (unhealthy[b] || from != null) {
+                    if (unhealthy[b] || from != null || resumed) {
                         state.forget(container, cloud, b);
                     } else {
                         state.verified(container, cloud, b, digests.get(cloud)[b]);
@@ -264,7 +267,7 @@ final class Scrubber {
                 Verdict[] v = verdicts(top, check);
                 byte[] manifest = replica(top, v, check);
                 if (manifest == null) {
-                    return done(container, key, version, check, Status.UNRECOVERABLE,
+                    return unrecoverable(container, key, version, meta, check,
                             "no copy of its chunk manifest matches the metadata hash");
                 }
                 ChunkManifest m = ChunkManifest.decode(manifest);
@@ -285,7 +288,7 @@ final class Scrubber {
                 }
                 String unrecoverable = rebuild(p, v, check, p.topLevel() ? moves : null);
                 if (unrecoverable != null) {
-                    return done(container, key, version, check, Status.UNRECOVERABLE, unrecoverable);
+                    return unrecoverable(container, key, version, meta, check, unrecoverable);
                 }
                 rewrite |= check.needsMove;
                 check.needsMove = false;
@@ -322,6 +325,25 @@ final class Scrubber {
             }
             return done(container, key, version, check, check.unrepaired ? Status.DEGRADED : Status.REPAIRED,
                     check.unrepaired ? "some copies could not be rebuilt: no cloud accepted them" : "");
+        }
+
+        /**
+         * UNRECOVERABLE — unless a write replaced the version while it was checked (its copies then went to GC, which
+         * is no loss): SUPERSEDED. The metadata is read again to tell; if that read fails, the verdict stands.
+         */
+        private KeyHealth unrecoverable(String container, String key, String version, Metadata meta, Check check,
+                                        String detail) {
+            try {
+                Current now = metadata.read(new MetadataKey(container, key), Deadline.after(deadline));
+                if (now.meta() == null || !now.meta().timestamp().equals(meta.timestamp())) {
+                    return done(container, key, version, check, Status.SUPERSEDED, "a concurrent write replaced"
+                            + " the version while it was checked (its copies were collected): " + detail);
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("scrub: {}/{} could not be read again to tell a lost version from a replaced one: {}",
+                        container, key, e.toString());
+            }
+            return done(container, key, version, check, Status.UNRECOVERABLE, detail);
         }
 
         /** Whether the key's metadata now is exactly {@code updated} (a re-sent placement update that landed). */
