@@ -103,8 +103,9 @@ public final class ByteRange {
             return; // the whole value, even an empty one
         }
         if (valueLength == 0 || (suffix < 0 && first >= valueLength)) {
-            throw new InvalidRangeException("byte range " + this + " is outside the value, which has " + valueLength
-                    + " bytes (offsets 0-" + (valueLength - 1) + ")", valueLength);
+            throw new InvalidRangeException("byte range " + this + " is outside the value, which "
+                    + (valueLength == 0 ? "is empty" : "has " + valueLength + " bytes (offsets 0-" + (valueLength - 1)
+                    + ")"), valueLength);
         }
     }
 

@@ -248,7 +248,9 @@ public final class Hybris implements AutoCloseable {
      */
     public Optional<byte[]> get(String container, String key, ReadOptions options) {
         Names.checkContainerAndKey(container, key);
-        java.util.Objects.requireNonNull(options, "options");
+        if (options == null) {
+            throw new InvalidRequestException("options is null: pass ReadOptions (e.g. ReadOptions.linearizable())");
+        }
         return call(() -> engine.get(container, key, options.consistency()));
     }
 
@@ -515,8 +517,12 @@ public final class Hybris implements AutoCloseable {
     /** {@link #tput(String, Map, Map)} on the client's threads. */
     public CompletableFuture<Map<String, VersionInfo>> tputAsync(String container, Map<String, byte[]> values,
                                                                  Map<String, PutOptions> preconditions) {
-        Map<String, byte[]> copy = values == null ? null : Map.copyOf(values);
-        Map<String, PutOptions> conditions = preconditions == null ? null : Map.copyOf(preconditions);
+        // copied as given (null keys or values included: tput refuses them as it does when called directly), in
+        // the caller's order, which is the order of the change feed's changes
+        Map<String, byte[]> copy = values == null ? null : java.util.Collections.unmodifiableMap(
+                new java.util.LinkedHashMap<>(values));
+        Map<String, PutOptions> conditions = preconditions == null ? null : java.util.Collections.unmodifiableMap(
+                new java.util.LinkedHashMap<>(preconditions));
         return async(() -> tput(container, copy, conditions));
     }
 

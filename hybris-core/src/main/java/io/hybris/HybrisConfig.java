@@ -89,7 +89,7 @@ public final class HybrisConfig {
         this.deadline = b.deadline;
         this.maxValueSize = b.maxValueSize;
         this.chunkThreshold = b.chunkThreshold;
-        this.chunkSize = b.chunkSize;
+        this.chunkSize = (int) b.chunkSize; // checked to fit
         this.chunkParallelUploads = b.chunkParallelUploads;
         this.chunkReadAhead = b.chunkReadAhead;
         this.objectPrefix = b.objectPrefix;
@@ -334,7 +334,7 @@ public final class HybrisConfig {
         Duration deadline = Duration.ofSeconds(30);
         long maxValueSize = 5L << 40;
         long chunkThreshold = 8L << 20;
-        int chunkSize = 8 << 20;
+        long chunkSize = 8 << 20;
         int chunkParallelUploads = 4;
         int chunkReadAhead = 4;
         String objectPrefix = "hybris/";
@@ -467,7 +467,7 @@ public final class HybrisConfig {
 
         /** Value bytes per chunk of a chunked value ({@code hybris.chunk.size}). */
         public Builder chunkSize(long bytes) {
-            this.chunkSize = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, bytes));
+            this.chunkSize = bytes; // checked when the configuration is built, as given
             return this;
         }
 

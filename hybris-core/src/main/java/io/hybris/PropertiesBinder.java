@@ -30,6 +30,10 @@ final class PropertiesBinder {
             p.load(r);
         } catch (java.io.IOException e) {
             throw new HybrisConfigurationException("cannot read configuration file " + file + ": " + e, e);
+        } catch (IllegalArgumentException e) { // a malformed unicode escape: a Windows path written with backslashes
+            throw new HybrisConfigurationException("configuration file " + file + " is not a valid properties file: "
+                    + e.getMessage() + " (a backslash starts an escape: write a Windows path with '/' or '\\\\')",
+                    e);
         }
         Map<String, String> map = new java.util.TreeMap<>();
         p.stringPropertyNames().forEach(k -> map.put(k, p.getProperty(k)));

@@ -16,6 +16,8 @@ import java.nio.file.StandardOpenOption;
 
 /** The file ends of the streaming calls: a file as a put's source, and a verified download into a file. */
 final class StreamTransfers {
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+
     /** A streaming put of a source of {@code length} bytes. */
     interface StreamPut {
         VersionInfo put(InputStream in, long length);
@@ -45,18 +47,24 @@ final class StreamTransfers {
 
     /**
      * Copies {@code in} into a temporary file beside {@code file} and renames it over {@code file} once complete;
-     * on failure the temporary file is deleted and {@code file} is untouched.
+     * on failure the temporary file is deleted and {@code file} is untouched. The temporary file is created with the
+     * process's default permissions (the umask's), and takes those of a {@code file} it replaces; its name is short
+     * enough for any valid {@code file} name.
      */
     static void copyToFile(InputStream in, Path file) throws IOException {
         Path target = file.toAbsolutePath();
         Path dir = target.getParent();
-        Path part = Files.createTempFile(dir, "." + target.getFileName(), ".hybris-part");
+        String name = target.getFileName().toString();
+        String stem = name.codePointCount(0, name.length()) > 32 ? name.substring(0, name.offsetByCodePoints(0, 32))
+                : name;
+        Path part = dir.resolve("." + stem + "." + Long.toUnsignedString(RANDOM.nextLong(), 36) + ".hybris-part");
         boolean done = false;
         try {
-            try (OutputStream out = Files.newOutputStream(part, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (OutputStream out = Files.newOutputStream(part, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE)) {
                 in.transferTo(out);
             }
+            keepPermissions(target, part);
             try {
                 Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
@@ -70,11 +78,33 @@ final class StreamTransfers {
         }
     }
 
+    /** Gives {@code part} the POSIX permissions of {@code target} if that exists (best effort). */
+    private static void keepPermissions(Path target, Path part) {
+        try {
+            if (Files.exists(target)) {
+                Files.setPosixFilePermissions(part, Files.getPosixFilePermissions(target));
+            }
+        } catch (UnsupportedOperationException | IOException e) {
+            // not a POSIX file system, or the target went meanwhile: the default permissions stay
+        }
+    }
+
     /** The exception a failed download into {@code file} surfaces as: the stream's own cause, or a write failure. */
     static HybrisException unwrap(IOException e, Path file) {
         if (e instanceof ValueStreamException s) {
             return s.getCause();
         }
-        return new HybrisException("writing " + file + " failed: " + e.getMessage(), e);
+        String why;
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            Path dir = file.toAbsolutePath().getParent();
+            why = "the directory " + dir + " does not exist";
+        } else if (e instanceof java.nio.file.AccessDeniedException) {
+            why = "permission denied";
+        } else if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            why = f.getReason();
+        } else {
+            why = e.getMessage() == null ? e.toString() : e.getMessage();
+        }
+        return new HybrisException("writing " + file + " failed: " + why, e);
     }
 }

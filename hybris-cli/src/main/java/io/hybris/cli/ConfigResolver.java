@@ -90,7 +90,7 @@ final class ConfigResolver {
         java.util.Properties p = new java.util.Properties();
         try (java.io.Reader r = Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
             p.load(r);
-        } catch (java.io.IOException e) {
+        } catch (java.io.IOException | IllegalArgumentException e) {
             return env; // HybrisConfig.fromProperties reports it
         }
         if (p.containsKey(PROBE_ON_OPEN)) {

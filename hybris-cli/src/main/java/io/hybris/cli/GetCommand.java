@@ -15,6 +15,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -72,13 +73,25 @@ final class GetCommand implements Callable<Integer> {
         if (in.isEmpty()) {
             return Optional.empty();
         }
+        // as getTo does: a short temporary name (any valid target name fits), the umask's permissions, or those of
+        // the file replaced
         Path dir = target.toAbsolutePath().getParent();
-        Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".part");
+        String name = target.getFileName().toString();
+        Path tmp = dir.resolve("." + name.substring(0, name.offsetByCodePoints(0, Math.min(32,
+                name.codePointCount(0, name.length())))) + "." + ProcessHandle.current().pid() + "." + System.nanoTime()
+                + ".part");
         try (ValueStream stream = in.get();
              Progress progress = session.transfer("get " + container + "/" + key, stream.length(), false);
-             OutputStream out = Files.newOutputStream(tmp)) {
+             OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             stream.transferTo(new CountingOutputStream(out, progress));
             out.close();
+            if (Files.exists(target)) {
+                try {
+                    Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(target));
+                } catch (UnsupportedOperationException e) {
+                    // not a POSIX file system: the default permissions stay
+                }
+            }
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return Optional.of(stream.version());
         } finally {

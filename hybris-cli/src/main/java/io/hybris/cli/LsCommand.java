@@ -75,10 +75,38 @@ final class LsCommand implements Callable<Integer> {
         doc.put("nextCursor", last.nextCursor());
         session.emit(doc, () -> {
             keys.forEach(k -> session.out().println(longFormat ? longLine(k) : k.key()));
-            last.nextCursor().ifPresent(c -> session.err().println("more keys: hybris ls " + container
-                    + (p.isEmpty() ? "" : " --prefix " + p) + (longFormat ? " --long" : "") + " --cursor " + c));
+            last.nextCursor().ifPresent(c -> session.err().println("more keys: " + nextPageCommand(c)));
         });
         return ExitCode.OK;
+    }
+
+    /**
+     * The command that lists the next page, ready to paste into a POSIX shell: every argument that is not plainly
+     * safe single-quoted (a cursor or prefix is a key, which may hold spaces, quotes or '$'), the page size and the
+     * configuration kept.
+     */
+    private String nextPageCommand(String cursor) {
+        List<String> args = new ArrayList<>(List.of("hybris", "ls"));
+        if (root.config != null) {
+            args.addAll(List.of("--config", root.config.toString()));
+        }
+        if (root.dataDir != null) {
+            args.addAll(List.of("--data-dir", root.dataDir.toString()));
+        }
+        args.add(container);
+        if (prefix != null && !prefix.isEmpty()) {
+            args.addAll(List.of("--prefix", prefix));
+        }
+        if (longFormat) {
+            args.add("--long");
+        }
+        args.addAll(List.of("-n", Integer.toString(limit), "--cursor", cursor));
+        return String.join(" ", args.stream().map(LsCommand::shellQuoted).toList());
+    }
+
+    /** {@code arg} as a POSIX shell reads it back: as it is if plainly safe, else in single quotes. */
+    static String shellQuoted(String arg) {
+        return !arg.isEmpty() && arg.matches("[A-Za-z0-9_./:=@%+,-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'";
     }
 
     /** {@code <size> <version> <clouds> <key>}, the size right-aligned, as {@code ls -l} lines up. */

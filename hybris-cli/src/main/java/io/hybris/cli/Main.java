@@ -64,6 +64,13 @@ public final class Main {
             }
         }
         out.flush();
+        if (out.checkError() && code == ExitCode.OK) {
+            // a PrintStream keeps write errors to itself: a full disk, a closed pipe, /dev/full; a script relying on
+            // the exit code must not take a truncated copy for a whole one (coreutils: "write error", exit 1)
+            err.println("hybris: writing to standard output failed (a full disk, or a closed pipe); the output is"
+                    + " incomplete");
+            return ExitCode.OTHER;
+        }
         return code;
     }
 

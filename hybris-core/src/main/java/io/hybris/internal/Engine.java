@@ -415,7 +415,7 @@ public final class Engine {
         });
         Map<String, PutOptions> conditions = options == null ? Map.of() : options;
         for (String k : conditions.keySet()) {
-            if (!values.containsKey(k)) {
+            if (k == null || !values.containsKey(k)) { // containsKey(null) throws on an immutable map
                 throw new InvalidRequestException("tput has a precondition for key '" + k + "', which it does not"
                         + " write; pass preconditions only for the keys in the transaction");
             }

@@ -48,6 +48,9 @@ final class LatencyProber {
     private final LatencyRanking ranking;
     private final ExecutorService io;
     private final String probePrefix;
+    /** This prober's part of its probe objects' names, and their count. */
+    private final String instance = Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
+    private final java.util.concurrent.atomic.AtomicLong probes = new java.util.concurrent.atomic.AtomicLong();
 
     LatencyProber(Map<String, CloudStore> clouds, List<String> cloudOrder, LatencyRanking ranking, ExecutorService io,
                   String prefix, String clientId) {
@@ -113,7 +116,9 @@ final class LatencyProber {
         int size = LatencyRanking.probeSize(sizeClass);
         byte[] value = new byte[size];
         ThreadLocalRandom.current().nextBytes(value);
-        String key = probePrefix + sizeClass;
+        // a name of its own: probes running at once (a refresh during the periodic probe, two clients opened from
+        // one configuration, so sharing its client id) would delete each other's objects and fail healthy clouds
+        String key = probePrefix + sizeClass + "." + instance + "." + probes.incrementAndGet();
         boolean written = timed(cloud, Op.WRITE, size, () -> {
             cloud.put(key, value);
             return true;
