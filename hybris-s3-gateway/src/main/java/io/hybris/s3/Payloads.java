@@ -45,6 +45,13 @@ final class Payloads {
             length = parseLength(decoded, "x-amz-decoded-content-length");
         } else {
             String cl = r.header("content-length");
+            String te = r.header("transfer-encoding");
+            if (cl == null && (te == null || !te.toLowerCase(Locale.ROOT).contains("chunked"))) {
+                // neither: HTTP says the body is empty, and storing an empty object for a client that meant to
+                // send bytes would replace its data with nothing
+                throw new S3Exception(411, "MissingContentLength", "You must provide the Content-Length HTTP header"
+                        + " (or send the body with Transfer-Encoding: chunked)");
+            }
             length = cl == null ? -1 : parseLength(cl, "Content-Length");
         }
         String sha = HEX_SHA256.matcher(mode).matches() ? mode : null;

@@ -26,6 +26,9 @@ import java.util.TreeMap;
  * InvalidAccessKeyId, SignatureDoesNotMatch, RequestTimeTooSkewed, AuthorizationHeaderMalformed). Thread-safe.
  */
 final class RequestAuthenticator {
+    /** The values x-amz-content-sha256 may take: a hex SHA-256, an unsigned payload, or a streaming mode. */
+    private static final java.util.regex.Pattern PAYLOAD_HASH = java.util.regex.Pattern.compile(
+            "[0-9a-fA-F]{64}|UNSIGNED-PAYLOAD|STREAMING-[A-Z0-9-]+");
     static final Duration MAX_SKEW = Duration.ofMinutes(15);
     private static final long MAX_PRESIGNED_SECONDS = 7 * 24 * 3600;
     private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
@@ -89,6 +92,11 @@ final class RequestAuthenticator {
         if (payload == null) {
             throw new S3Exception(400, "InvalidRequest", "Missing required header for this request:"
                     + " x-amz-content-sha256");
+        }
+        if (!PAYLOAD_HASH.matcher(payload).matches()) {
+            // anything else would be taken for an unsigned payload: the body would go unchecked
+            throw new S3Exception(400, "InvalidArgument", "x-amz-content-sha256 must be the hex SHA-256 of the body,"
+                    + " UNSIGNED-PAYLOAD or a STREAMING-... mode, not " + payload);
         }
         return verify(r, credential, amzDate, signedHeaders, signature, payload, r.query(), false);
     }
@@ -216,9 +224,11 @@ final class RequestAuthenticator {
     private Authenticated verify(S3Request r, String credential, String amzDate, String signedHeaders,
                                  String signature, String payload, Map<String, String> query, boolean presigned) {
         String[] scopeParts = credential.split("/");
-        if (scopeParts.length != 5 || !"aws4_request".equals(scopeParts[4])) {
-            throw presigned ? queryError("X-Amz-Credential must be <key>/<date>/<region>/s3/aws4_request")
-                    : malformed("the Credential must be <key>/<date>/<region>/s3/aws4_request");
+        if (scopeParts.length != 5 || !"aws4_request".equals(scopeParts[4]) || !"s3".equals(scopeParts[3])) {
+            String service = scopeParts.length == 5 ? "; the service is " + scopeParts[3] + ", this endpoint is s3"
+                    : "";
+            throw presigned ? queryError("X-Amz-Credential must be <key>/<date>/<region>/s3/aws4_request" + service)
+                    : malformed("the Credential must be <key>/<date>/<region>/s3/aws4_request" + service);
         }
         String accessKey = scopeParts[0];
         String secret = secrets.get(accessKey);
@@ -234,6 +244,15 @@ final class RequestAuthenticator {
         List<String> headerNames = Arrays.asList(signedHeaders.toLowerCase(Locale.ROOT).split(";"));
         if (!headerNames.contains("host")) {
             throw malformed("SignedHeaders must include host");
+        }
+        for (String name : r.headers().keySet()) {
+            // an x-amz-* header steers the request (x-amz-copy-source turns a PUT into a copy, x-amz-meta-* is
+            // stored): one the client did not sign could have been added by anyone holding a presigned URL or
+            // replaying a signed request, so S3 refuses it, and so does this
+            if (name.startsWith("x-amz-") && !headerNames.contains(name)) {
+                throw new S3Exception(403, "AccessDenied", "There were headers present in the request which were"
+                        + " not signed: " + name);
+            }
         }
         byte[] key = SigV4.signingKey(secret, scopeParts[1], scopeParts[2], scopeParts[3]);
         String canonicalHeaders = canonicalHeaders(r, headerNames);

@@ -129,9 +129,29 @@ final class S3Request {
                             + max + " bytes of XML");
                 }
             }
-            return out.toByteArray();
+            byte[] bytes = out.toByteArray();
+            checkDigests(bytes);
+            return bytes;
         } catch (java.io.IOException e) {
             throw new S3Exception(400, "IncompleteBody", "The request body could not be read: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Checks a small body against the SHA-256 the request signed ({@code x-amz-content-sha256}, when it is a hash)
+     * and its {@code Content-MD5}: a DeleteObjects or CompleteMultipartUpload body rewritten on the way (or in a
+     * replay) must not be acted on.
+     */
+    private void checkDigests(byte[] bytes) {
+        String sha = header("x-amz-content-sha256");
+        if (sha != null && sha.length() == 64 && !SigV4.sha256Hex(bytes).equalsIgnoreCase(sha)) {
+            throw new S3Exception(400, "XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does"
+                    + " not match what was computed.");
+        }
+        String md5 = header("content-md5");
+        if (md5 != null && !md5.trim().equals(java.util.Base64.getEncoder().encodeToString(
+                SigV4.digest("MD5").digest(bytes)))) {
+            throw new S3Exception(400, "BadDigest", "The Content-MD5 you specified did not match what we received.");
         }
     }
 
