@@ -104,7 +104,7 @@ public final class ByteRange {
         }
         if (valueLength == 0 || (suffix < 0 && first >= valueLength)) {
             throw new InvalidRangeException("byte range " + this + " is outside the value, which "
-                    + (valueLength == 0 ? "is empty" : "has " + valueLength + " bytes (offsets 0-" + (valueLength - 1)
+                    + (valueLength == 0 ? "is empty (0 bytes)" : "has " + valueLength + " bytes (offsets 0-" + (valueLength - 1)
                     + ")"), valueLength);
         }
     }
