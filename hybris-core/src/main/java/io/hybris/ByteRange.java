@@ -103,9 +103,10 @@ public final class ByteRange {
             return; // the whole value, even an empty one
         }
         if (valueLength == 0 || (suffix < 0 && first >= valueLength)) {
-            throw new InvalidRangeException("byte range " + this + " is outside the value, which "
-                    + (valueLength == 0 ? "is empty (0 bytes)" : "has " + valueLength + " bytes (offsets 0-" + (valueLength - 1)
-                    + ")"), valueLength);
+            String value = valueLength == 0 ? "is empty (0 bytes)"
+                    : "has " + valueLength + " bytes (offsets 0-" + (valueLength - 1) + ")";
+            throw new InvalidRangeException("byte range " + this + " is outside the value, which " + value,
+                    valueLength);
         }
     }
 
