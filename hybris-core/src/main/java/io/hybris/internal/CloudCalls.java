@@ -483,6 +483,11 @@ final class CloudCalls {
             }
             @SuppressWarnings("unchecked")
             Race.Done<byte[]> done = (Race.Done<byte[]>) event;
+            if (!candidates.contains(done.cloudId())) {
+                // a request of an earlier round to a cloud the metadata no longer lists (its copy or fragment was
+                // moved meanwhile): its answer is not this round's to take, nor its failure to retry
+                continue;
+            }
             if (done.ok()) {
                 got.put(done.cloudId(), done.value());
                 if (got.size() >= needed) {

@@ -193,7 +193,12 @@ public final class MultipartWriter {
             throw Preconditions.STAY_NEWEST.failed(mk, cur.meta(), false);
         }
         ObjectKey version = new ObjectKey(container, key, upload.timestamp());
-        ChunkedWriter.Stored stored = chunks.storeManifest(version, manifest, upload.encryption(), List.of());
+        // an upload started before a KEK rotation holds its data key under the old KEK, which the rotation's rewrap
+        // cannot reach (it visits committed entries): the version is committed under the current KEK, or, if this
+        // client cannot unwrap the old one, not at all (KeyUnavailableException, nothing committed)
+        Metadata.Encryption rewrapped = sealer.rewrap(upload.encryption(), what);
+        Metadata.Encryption custody = rewrapped != null ? rewrapped : upload.encryption();
+        ChunkedWriter.Stored stored = chunks.storeManifest(version, manifest, custody, List.of());
         Metadata committed = writes.write(new WritePath.NewVersion(mk, cur, upload.timestamp(), null,
                 new WritePath.ChunkedValue(stored), 0, condition, userMetadata), d);
         Set<String> keep = new HashSet<>();

@@ -36,6 +36,21 @@ final class Sealer {
         return keys != null;
     }
 
+    /**
+     * The provider's current KEK id, checked to be what metadata can record: at most 255 bytes of printable ASCII
+     * (the id is stored behind a one-byte length, as ASCII; the in-metadata custody's id is empty). Anything else used to be committed in a form no read could
+     * find the key by; it is refused before anything is written.
+     */
+    private String currentKeyId() {
+        String id = keys.currentKeyId();
+        if (id == null || id.length() > 255 || !id.chars().allMatch(c -> c >= 0x20 && c <= 0x7e)) {
+            throw new io.hybris.HybrisConfigurationException("the key provider's current KEK id '" + id + "' cannot be"
+                    + " recorded in metadata: a KEK id must be at most 255 characters of printable ASCII;"
+                    + " give the key such an id (for a KMS key, e.g. its alias or a hash of its resource name)");
+        }
+        return id;
+    }
+
     Sealed seal(byte[] value) {
         if (keys == null) {
             return new Sealed(value.clone(), null);
@@ -43,7 +58,7 @@ final class Sealer {
         byte[] dataKey = ValueCipher.newDataKey(random);
         try {
             byte[] stored = ValueCipher.encrypt(dataKey, value, random);
-            String keyId = keys.currentKeyId();
+            String keyId = currentKeyId();
             return new Sealed(stored, new Metadata.Encryption(keyId, keys.wrap(keyId, dataKey)));
         } finally {
             Arrays.fill(dataKey, (byte) 0);
@@ -59,7 +74,7 @@ final class Sealer {
             return null;
         }
         byte[] dataKey = ValueCipher.newDataKey(random);
-        String keyId = keys.currentKeyId();
+        String keyId = currentKeyId();
         return new VersionKey(dataKey, new Metadata.Encryption(keyId, keys.wrap(keyId, dataKey)));
     }
 
@@ -119,11 +134,19 @@ final class Sealer {
 
     /** The custody record re-wrapped under the provider's current KEK, or null if it already is. */
     Metadata.Encryption rewrap(Metadata meta, String what) {
-        String target = keys.currentKeyId();
-        if (meta.encryption().keyId().equals(target)) {
+        return rewrap(meta.encryption(), what);
+    }
+
+    /** {@code e} re-wrapped under the provider's current KEK, or null if it already is (or no value is encrypted). */
+    Metadata.Encryption rewrap(Metadata.Encryption e, String what) {
+        if (e == null || keys == null) {
             return null;
         }
-        byte[] dataKey = dataKey(meta.encryption(), what);
+        String target = currentKeyId();
+        if (e.keyId().equals(target)) {
+            return null;
+        }
+        byte[] dataKey = dataKey(e, what);
         try {
             return new Metadata.Encryption(target, keys.wrap(target, dataKey));
         } finally {
