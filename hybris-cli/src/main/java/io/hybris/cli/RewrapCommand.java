@@ -38,9 +38,20 @@ final class RewrapCommand implements Callable<Integer> {
         doc.put("rewrapped", r.rewrapped());
         doc.put("alreadyCurrent", r.alreadyCurrent());
         doc.put("notEncrypted", r.notEncrypted());
-        session.emit(doc, () -> session.out().println("rewrap: examined " + r.examined() + " entries, "
-                + r.rewrapped() + " re-wrapped, " + r.alreadyCurrent() + " already under the current KEK, "
-                + r.notEncrypted() + " not encrypted"));
+        doc.put("unreadable", r.unreadable());
+        doc.put("unreadableKeys", r.unreadableKeys());
+        session.emit(doc, () -> {
+            session.out().println("rewrap: examined " + r.examined() + " entries, " + r.rewrapped() + " re-wrapped, "
+                    + r.alreadyCurrent() + " already under the current KEK, " + r.notEncrypted() + " not encrypted"
+                    + (r.unreadable() == 0 ? "" : ", " + r.unreadable() + " unreadable"));
+            r.unreadableKeys().forEach(k -> session.out().println("unreadable: " + k));
+        });
+        if (r.unreadable() > 0) {
+            // the rotation is not done: dropping the old KEK now would lose these
+            session.err().println("hybris: " + r.unreadable() + " entries could not be re-wrapped (their KEK is not"
+                    + " configured here); keep the old KEK until they are");
+            return ExitCode.OTHER;
+        }
         return ExitCode.OK;
     }
 }

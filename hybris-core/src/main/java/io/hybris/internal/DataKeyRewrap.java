@@ -28,7 +28,7 @@ import java.time.Duration;
 final class DataKeyRewrap {
     private static final Logger LOG = LoggerFactory.getLogger(DataKeyRewrap.class);
 
-    private enum Outcome { REWRAPPED, CURRENT, NOT_ENCRYPTED }
+    private enum Outcome { REWRAPPED, CURRENT, NOT_ENCRYPTED, UNREADABLE }
 
     private final MetadataStore store;
     private final MetadataCalls metadata;
@@ -51,6 +51,8 @@ final class DataKeyRewrap {
         int rewrapped = 0;
         int current = 0;
         int plaintext = 0;
+        java.util.List<String> unreadable = new java.util.ArrayList<>();
+        int unreadableCount = 0;
         Deadline unbounded = Deadline.after(Duration.ofDays(365));
         long total = progress == io.hybris.WorkProgress.NONE ? -1 : count(unbounded); // one metadata-only pass
         for (String container : metadata.listing(unbounded, "list of containers", store::containers)) {
@@ -65,15 +67,29 @@ final class DataKeyRewrap {
                     if (total >= 0) {
                         report(progress, examined, Math.max(total, examined));
                     }
-                    switch (rewrapOne(new MetadataKey(container, entry.key()), entry)) {
+                    MetadataKey mk = new MetadataKey(container, entry.key());
+                    Outcome outcome;
+                    try {
+                        outcome = rewrapOne(mk, entry);
+                    } catch (io.hybris.CryptoException e) {
+                        // one entry this client cannot unwrap must not stop the rotation of all after it (a re-run
+                        // would stop at the same entry forever): it is counted and named, and left as it is
+                        LOG.warn("data key re-wrap: {} left as it is: {}", mk, e.getMessage());
+                        outcome = Outcome.UNREADABLE;
+                        if (unreadable.size() < 100) {
+                            unreadable.add(container + "/" + entry.key());
+                        }
+                    }
+                    switch (outcome) {
                         case REWRAPPED -> rewrapped++;
                         case CURRENT -> current++;
+                        case UNREADABLE -> unreadableCount++;
                         default -> plaintext++;
                     }
                 }
             } while (page.hasMore());
         }
-        RewrapReport report = new RewrapReport(examined, rewrapped, current, plaintext);
+        RewrapReport report = new RewrapReport(examined, rewrapped, current, plaintext, unreadableCount, unreadable);
         LOG.info("data key re-wrap: {}", report);
         return report;
     }

@@ -124,6 +124,27 @@ class KekRotationTest {
         assertThat(newOnly.get(C, "big")).hasValueSatisfying(got -> assertThat(got).isEqualTo(v));
     }
 
+    /**
+     * One entry whose data key cannot be unwrapped (under a KEK this deployment no longer has, e.g. written by a
+     * misconfigured client) used to stop the rotation there, and every re-run stopped at the same entry: the others
+     * are now re-wrapped and that one is named in the report.
+     */
+    @Test
+    void oneEntryUnderAnUnknownKekIsReportedAndTheOthersAreStillRewrapped() {
+        SecretKey k0 = EnvelopeKeyProvider.generateKek();
+        Hybris old = client(envelope("k1", "k1", k1));
+        old.put(C, "a", value(10, 1));
+        client(envelope("k0", "k0", k0)).put(C, "b", value(10, 2));
+        old.put(C, "c", value(10, 3));
+        RewrapReport report = client(envelope("k2", "k1", k1, "k2", k2)).rewrapDataKeys();
+        assertThat(report.rewrapped()).isEqualTo(2);
+        assertThat(report.unreadable()).isEqualTo(1);
+        assertThat(report.unreadableKeys()).containsExactly(C + "/b");
+        Hybris newOnly = client(envelope("k2", "k2", k2));
+        assertThat(newOnly.get(C, "a")).as("a").isPresent();
+        assertThat(newOnly.get(C, "c")).as("c, listed after the unreadable entry").isPresent();
+    }
+
     @Test
     void chunkedAndWholeValuesRotateAndReadWithOnlyTheNewKek() throws Exception {
         Hybris old = client(envelope("k1", "k1", k1));
