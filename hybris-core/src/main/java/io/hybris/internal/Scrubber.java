@@ -18,6 +18,7 @@ import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataPage;
 import io.hybris.spi.MetadataStore;
 import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.VersionConflictException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -299,22 +300,9 @@ final class Scrubber {
             if (!repair) {
                 return done(container, key, version, check, Status.DEGRADED, "");
             }
-            if (!moves.isEmpty()) {
-                List<String> moved = new ArrayList<>(meta.clouds());
-                moves.forEach(moved::set);
-                Metadata updated = new Metadata(meta.timestamp(), moved, meta.sha256(), meta.size(), meta.encryption(),
-                        meta.cacheCounter(), meta.erasure(), meta.chunked(), meta.userMetadata());
-                try {
-                    metadata.conditionalUpdate(new MetadataUpdate(new MetadataKey(container, key),
-                            MetadataCodec.encode(updated), entry.version()), Deadline.after(deadline),
-                            "scrub: placement of " + container + "/" + key);
-                } catch (VersionConflictException e) {
-                    if (!e.mayHaveApplied() || !landed(container, key, updated)) {
-                        return done(container, key, version, check, Status.SUPERSEDED,
-                                "a concurrent write replaced the version; the rebuilt copies are orphans for the"
-                                        + " sweep");
-                    } // else: a re-sent update whose first send landed
-                }
+            if (!moves.isEmpty() && !placed(container, key, meta, entry.version(), moves)) {
+                return done(container, key, version, check, Status.SUPERSEDED,
+                        "a concurrent write replaced the version; the rebuilt copies are orphans for the sweep");
             }
             if (rewrite) {
                 if (!rewriter.rewrite(container, key, meta)) {
@@ -344,6 +332,41 @@ final class Scrubber {
                         container, key, e.toString());
             }
             return done(container, key, version, check, Status.UNRECOVERABLE, detail);
+        }
+
+        /**
+         * Records the rebuilt copies' clouds ({@code moves}: position in the placement to new cloud) in the key's
+         * metadata, conditionally; false if a write replaced the version (or moved its copies) meanwhile. A conflict
+         * with a change that kept the version and its placement (a KEK re-wrap) is retried on the new entry: it
+         * used to be reported SUPERSEDED, the lost copy left listed and the rebuilt one an orphan.
+         */
+        private boolean placed(String container, String key, Metadata meta, MetadataVersion listedAt,
+                               Map<Integer, String> moves) {
+            MetadataKey mk = new MetadataKey(container, key);
+            Metadata base = meta;
+            MetadataVersion expected = listedAt;
+            for (int attempt = 0; ; attempt++) {
+                List<String> moved = new ArrayList<>(base.clouds());
+                moves.forEach(moved::set);
+                Metadata updated = new Metadata(base.timestamp(), moved, base.sha256(), base.size(), base.encryption(),
+                        base.cacheCounter(), base.erasure(), base.chunked(), base.userMetadata());
+                try {
+                    metadata.conditionalUpdate(new MetadataUpdate(mk, MetadataCodec.encode(updated), expected),
+                            Deadline.after(deadline), "scrub: placement of " + container + "/" + key);
+                    return true;
+                } catch (VersionConflictException e) {
+                    if (e.mayHaveApplied() && landed(container, key, updated)) {
+                        return true; // a re-sent update whose first send landed
+                    }
+                    Current now = metadata.read(mk, Deadline.after(deadline));
+                    if (attempt >= 4 || now.meta() == null || !now.meta().timestamp().equals(meta.timestamp())
+                            || !now.meta().clouds().equals(meta.clouds())) {
+                        return false;
+                    }
+                    base = now.meta();
+                    expected = now.version();
+                }
+            }
         }
 
         /** Whether the key's metadata now is exactly {@code updated} (a re-sent placement update that landed). */
