@@ -58,13 +58,12 @@ final class StreamTransfers {
         String stem = name.codePointCount(0, name.length()) > 32 ? name.substring(0, name.offsetByCodePoints(0, 32))
                 : name;
         Path part = dir.resolve("." + stem + "." + Long.toUnsignedString(RANDOM.nextLong(), 36) + ".hybris-part");
+        createLike(target, part);
         boolean done = false;
         try {
-            try (OutputStream out = Files.newOutputStream(part, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE)) {
+            try (OutputStream out = Files.newOutputStream(part, StandardOpenOption.WRITE)) {
                 in.transferTo(out);
             }
-            keepPermissions(target, part);
             try {
                 Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
@@ -78,14 +77,22 @@ final class StreamTransfers {
         }
     }
 
-    /** Gives {@code part} the POSIX permissions of {@code target} if that exists (best effort). */
-    private static void keepPermissions(Path target, Path part) {
+    /**
+     * Creates {@code part} (it must not exist) with the POSIX permissions of {@code target} if that exists — from the
+     * start, so a private file's new contents are never readable by others while they download — else with the
+     * process's defaults (the umask's).
+     */
+    static void createLike(Path target, Path part) throws IOException {
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> perms = null;
         try {
-            if (Files.exists(target)) {
-                Files.setPosixFilePermissions(part, Files.getPosixFilePermissions(target));
-            }
+            perms = Files.exists(target) ? Files.getPosixFilePermissions(target) : null;
         } catch (UnsupportedOperationException | IOException e) {
-            // not a POSIX file system, or the target went meanwhile: the default permissions stay
+            // not a POSIX file system, or the target went meanwhile: the defaults
+        }
+        if (perms == null) {
+            Files.createFile(part);
+        } else {
+            Files.createFile(part, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(perms));
         }
     }
 

@@ -80,23 +80,31 @@ final class GetCommand implements Callable<Integer> {
         Path tmp = dir.resolve("." + name.substring(0, name.offsetByCodePoints(0, Math.min(32,
                 name.codePointCount(0, name.length())))) + "." + ProcessHandle.current().pid() + "." + System.nanoTime()
                 + ".part");
-        try (ValueStream stream = in.get();
-             Progress progress = session.transfer("get " + container + "/" + key, stream.length(), false);
-             OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            stream.transferTo(new CountingOutputStream(out, progress));
-            out.close();
-            if (Files.exists(target)) {
-                try {
-                    Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(target));
-                } catch (UnsupportedOperationException e) {
-                    // not a POSIX file system: the default permissions stay
-                }
+        try (ValueStream stream = in.get()) {
+            Files.createFile(tmp, permissionsOf(target)); // a private file's new contents stay private meanwhile
+            try (Progress progress = session.transfer("get " + container + "/" + key, stream.length(), false);
+                 OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.WRITE)) {
+                stream.transferTo(new CountingOutputStream(out, progress));
+                out.close();
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                return Optional.of(stream.version());
+            } finally {
+                Files.deleteIfExists(tmp);
             }
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            return Optional.of(stream.version());
-        } finally {
-            Files.deleteIfExists(tmp);
         }
+    }
+
+    /** The POSIX permissions of an existing {@code target} as a creation attribute (none: the umask's defaults). */
+    private static java.nio.file.attribute.FileAttribute<?>[] permissionsOf(Path target) {
+        try {
+            if (Files.exists(target)) {
+                return new java.nio.file.attribute.FileAttribute<?>[] {
+                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(Files.getPosixFilePermissions(target))};
+            }
+        } catch (UnsupportedOperationException | IOException e) {
+            // not a POSIX file system, or the target went meanwhile
+        }
+        return new java.nio.file.attribute.FileAttribute<?>[0];
     }
 
     static String defaultName(String key) {

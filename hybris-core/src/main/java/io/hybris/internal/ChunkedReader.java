@@ -121,13 +121,15 @@ final class ChunkedReader extends InputStream {
         if (len == 0) {
             return 0;
         }
-        if (current == null || pos == current.length) {
-            int skip = current == null ? pos : 0;
-            current = next();
+        byte[] chunk = current; // a close from another thread clears the field: this read keeps its chunk
+        if (chunk == null || pos == chunk.length) {
+            int skip = chunk == null ? pos : 0;
+            chunk = next();
+            current = chunk;
             pos = skip;
         }
-        int n = (int) Math.min(Math.min(len, current.length - pos), remaining);
-        System.arraycopy(current, pos, b, off, n);
+        int n = (int) Math.min(Math.min(len, chunk.length - pos), remaining);
+        System.arraycopy(chunk, pos, b, off, n);
         pos += n;
         remaining -= n;
         if (remaining == 0) {
@@ -141,12 +143,14 @@ final class ChunkedReader extends InputStream {
         checkOpen();
         long skipped = 0;
         while (n > skipped && remaining > 0) {
-            if (current == null || pos == current.length) {
-                int skip = current == null ? pos : 0;
-                current = next();
+            byte[] chunk = current;
+            if (chunk == null || pos == chunk.length) {
+                int skip = chunk == null ? pos : 0;
+                chunk = next();
+                current = chunk;
                 pos = skip;
             }
-            int step = (int) Math.min(Math.min(n - skipped, current.length - pos), remaining);
+            int step = (int) Math.min(Math.min(n - skipped, chunk.length - pos), remaining);
             pos += step;
             remaining -= step;
             skipped += step;
@@ -156,7 +160,8 @@ final class ChunkedReader extends InputStream {
 
     @Override
     public int available() {
-        return current == null || remaining == 0 ? 0 : (int) Math.min(current.length - pos, remaining);
+        byte[] chunk = current;
+        return chunk == null || remaining == 0 ? 0 : (int) Math.max(0, Math.min(chunk.length - pos, remaining));
     }
 
     /** Cancels the fetches still running and releases the buffers. Idempotent. */

@@ -317,7 +317,7 @@ class ScrubRepairTest {
     }
 
     @Test
-    void aResumedScrubStartsAfterTheLastCompletedPageAndDigestsSkipVerifiedRanges() {
+    void aResumedScrubStartsAfterTheLastCompletedPageAndDigestsSkipRangesAWholeRunVerified() {
         Hybris h = client("c0", "c1", "c2");
         write(h, 2500, 0, 0);
         Path state = dir.resolve("scrub.state");
@@ -338,6 +338,9 @@ class ScrubRepairTest {
         ScrubReport resumed = h.scrub(ScrubOptions.listing().stateFile(state));
         assertThat(resumed.keysChecked()).as("the first page of 1,000 is not checked again").isEqualTo(1500);
         assertThat(resumed.complete()).isTrue();
+        ScrubReport whole = h.scrub(ScrubOptions.listing().stateFile(state));
+        assertThat(whole.keysChecked()).as("a resumed scrub verifies no range: the next one checks every key")
+                .isEqualTo(2500);
         ScrubReport next = h.scrub(ScrubOptions.listing().stateFile(state));
         assertThat(next.keysSkipped()).as("every range verified last time and unchanged since").isEqualTo(2500);
         assertThat(next.keysChecked()).isZero();

@@ -397,10 +397,22 @@ final class MultipartUploads {
         meta.put(ObjectMetadata.ETAG, etag);
         meta.put(ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis()));
         boolean conditional = r.header("if-match") != null || r.header("if-none-match") != null;
-        PutOptions options = WriteConditions.forPut(r, hybris, bucket, key).withMetadata(meta); // 412 before 200
-        if (r.header("if-none-match") != null && Failures.translate(() -> hybris.describe(bucket, key)).isPresent()) {
-            throw ObjectOperations.preconditionFailed("If-None-Match"); // checked now too: the status is still free
+        PutOptions options;
+        try {
+            options = WriteConditions.forPut(r, hybris, bucket, key).withMetadata(meta); // 412 before the 200
+            if (r.header("if-none-match") != null
+                    && Failures.translate(() -> hybris.describe(bucket, key)).isPresent()) {
+                throw ObjectOperations.preconditionFailed("If-None-Match"); // checked now too: the status is free
+            }
+        } catch (S3Exception e) {
+            if (!upload.completing() || !"PreconditionFailed".equals(e.code()) || !committedAs(bucket, key, etag)) {
+                throw e;
+            }
+            // a retry of this very completion, whose first attempt committed (its answer was lost): the object the
+            // precondition now sees is this upload's, and completing again returns it
+            options = PutOptions.none().withMetadata(meta);
         }
+        PutOptions completeWith = options;
         markCompleting(bucket, uploadId, upload);
 
         // 200 now, spaces while the upload commits, then the result (or an error) as the body
@@ -424,7 +436,7 @@ final class MultipartUploads {
         try {
             VersionInfo done = Failures.translate(() -> {
                 try {
-                    return parts.complete(upload.core(), chosen, options);
+                    return parts.complete(upload.core(), chosen, completeWith);
                 } catch (UploadExpiredException e) {
                     unmarkCompleting(bucket, uploadId); // nothing committed: abortable (its parts are swept)
                     throw new S3Exception(404, "NoSuchUpload", "The multipart upload was idle too long and its"
@@ -506,6 +518,12 @@ final class MultipartUploads {
                         + " multipart upload; try again");
             }
         }
+    }
+
+    /** Whether the key's current object is a multipart object of ETag {@code etag} (these parts, committed). */
+    private boolean committedAs(String bucket, String key, String etag) {
+        return Failures.translate(() -> hybris.describe(bucket, key))
+                .map(v -> etag.equals(ObjectMetadata.etag(v))).orElse(false);
     }
 
     /**

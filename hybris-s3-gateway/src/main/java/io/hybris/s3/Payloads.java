@@ -46,7 +46,7 @@ final class Payloads {
         } else {
             String cl = r.header("content-length");
             String te = r.header("transfer-encoding");
-            if (cl == null && (te == null || !te.toLowerCase(Locale.ROOT).contains("chunked"))) {
+            if (cl == null && (te == null || !te.trim().equalsIgnoreCase("chunked"))) { // the JDK decodes only that
                 // neither: HTTP says the body is empty, and storing an empty object for a client that meant to
                 // send bytes would replace its data with nothing
                 throw new S3Exception(411, "MissingContentLength", "You must provide the Content-Length HTTP header"

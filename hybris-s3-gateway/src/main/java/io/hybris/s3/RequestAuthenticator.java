@@ -29,6 +29,8 @@ final class RequestAuthenticator {
     /** The values x-amz-content-sha256 may take: a hex SHA-256, an unsigned payload, or a streaming mode. */
     private static final java.util.regex.Pattern PAYLOAD_HASH = java.util.regex.Pattern.compile(
             "[0-9a-fA-F]{64}|UNSIGNED-PAYLOAD|STREAMING-[A-Z0-9-]+");
+    /** x-amz-* headers a proxy in front of the gateway adds on its way (CloudFront's request id): not the client's. */
+    private static final java.util.Set<String> ADDED_BY_PROXIES = java.util.Set.of("x-amz-cf-id");
     static final Duration MAX_SKEW = Duration.ofMinutes(15);
     private static final long MAX_PRESIGNED_SECONDS = 7 * 24 * 3600;
     private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
@@ -249,7 +251,7 @@ final class RequestAuthenticator {
             // an x-amz-* header steers the request (x-amz-copy-source turns a PUT into a copy, x-amz-meta-* is
             // stored): one the client did not sign could have been added by anyone holding a presigned URL or
             // replaying a signed request, so S3 refuses it, and so does this
-            if (name.startsWith("x-amz-") && !headerNames.contains(name)) {
+            if (name.startsWith("x-amz-") && !headerNames.contains(name) && !ADDED_BY_PROXIES.contains(name)) {
                 throw new S3Exception(403, "AccessDenied", "There were headers present in the request which were"
                         + " not signed: " + name);
             }

@@ -95,6 +95,42 @@ class S3SemanticsEdgesTest extends GatewayFixture {
     }
 
     /**
+     * A conditional complete retried after its first attempt committed (its answer lost, or its clean-up failed: the
+     * record still "completing"): the precondition now sees the upload's own object, so the retry answers with that
+     * object, as an unconditional retry does, instead of 412 with the upload stuck.
+     */
+    @Test
+    void aConditionalCompleteRetriedAfterItCommittedReturnsTheObject() {
+        s3.createBucket(b -> b.bucket("retry"));
+        String id = s3.createMultipartUpload(b -> b.bucket("retry").key("k")).uploadId();
+        String etag = s3.uploadPart(b -> b.bucket("retry").key("k").uploadId(id).partNumber(1),
+                RequestBody.fromString("data")).eTag();
+        Map<String, byte[]> records = new java.util.LinkedHashMap<>();
+        Map<String, Map<String, String>> metadata = new java.util.LinkedHashMap<>();
+        for (String k : hybris.list(Buckets.UPLOADS)) {
+            records.put(k, hybris.get(Buckets.UPLOADS, k).orElseThrow());
+            metadata.put(k, hybris.describe(Buckets.UPLOADS, k).orElseThrow().metadata());
+        }
+        String done = s3.completeMultipartUpload(b -> b.bucket("retry").key("k").uploadId(id).ifNoneMatch("*")
+                .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(etag).build()))).eTag();
+        // as if the first complete committed and then lost its answer before the clean-up: the records are back,
+        // the upload's marked completing
+        records.forEach((k, v) -> {
+            String text = new String(v, java.nio.charset.StandardCharsets.ISO_8859_1);
+            if (!k.substring(k.indexOf('/') + 1).contains("/")) {
+                text = text.replace("state=open", "state=completing");
+            }
+            hybris.put(Buckets.UPLOADS, k, text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
+                    io.hybris.PutOptions.none().withMetadata(metadata.get(k)));
+        });
+        String again = s3.completeMultipartUpload(b -> b.bucket("retry").key("k").uploadId(id).ifNoneMatch("*")
+                .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(etag).build()))).eTag();
+        assertThat(again).isEqualTo(done);
+        assertThat(hybris.list(Buckets.UPLOADS)).as("the upload's record and receipts cleaned up").isEmpty();
+        assertThat(s3.getObjectAsBytes(b -> b.bucket("retry").key("k")).asUtf8String()).isEqualTo("data");
+    }
+
+    /**
      * A complete that fails after it marked its upload "completing" (here: OperationAborted, an upload of the key
      * started later completed first) leaves the upload stuck: it cannot be aborted, ListMultipartUploads hides it,
      * its records stay in hybris-s3-uploads, and the bucket can never be deleted. S3: a failed complete leaves the

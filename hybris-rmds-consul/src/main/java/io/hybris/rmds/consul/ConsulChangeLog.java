@@ -158,7 +158,9 @@ final class ConsulChangeLog implements AutoCloseable {
                         key + " on " + description));
             }
         }
-        return new MetadataChangePage(changes, readMarker(container), last < head, head);
+        // only a consistent read's head bounds every commit: another server may lag behind a cursor (default, stale)
+        return new MetadataChangePage(changes, readMarker(container), last < head,
+                settings.readMode() == ConsulMetadataStore.ReadMode.CONSISTENT ? head : Long.MAX_VALUE);
     }
 
     /** The entries of the given keys in one read transaction; missing ones (compacted meanwhile) left out. */

@@ -54,12 +54,16 @@ final class ZooKeeperChangeLog implements AutoCloseable {
     private final String base;
     private final String description;
     private final int retention;
+    /** Whether reads see every commit before them (not LOCAL): only then does a page say where the log ends. */
+    private final boolean linearizableReads;
     private final Set<String> known = ConcurrentHashMap.newKeySet();
     private final ChangeLogCompaction compaction;
     private final ChangeLogWatches watches;
 
-    ZooKeeperChangeLog(ZooKeeperSession session, String root, String description, int retention) {
+    ZooKeeperChangeLog(ZooKeeperSession session, String root, String description, int retention,
+                       boolean linearizableReads) {
         this.session = session;
+        this.linearizableReads = linearizableReads;
         this.client = session.client();
         this.base = root + "/" + DIRECTORY;
         this.description = description;
@@ -133,7 +137,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             session.beforeRead();
             Stat stat = client.checkExists().forPath(log);
             if (stat == null) {
-                return new MetadataChangePage(List.of(), 0, false, 0);
+                return new MetadataChangePage(List.of(), 0, false, linearizableReads ? 0 : Long.MAX_VALUE);
             }
             long newest = stat.getCversion();
             List<Long> candidates = newest >= 0 && newest - from < (long) limit + RANGE_SLACK
@@ -165,9 +169,11 @@ final class ZooKeeperChangeLog implements AutoCloseable {
                             child(log, batch.get(j)) + " on " + description));
                 }
             }
-            return new MetadataChangePage(changes, readMarker(log), next < candidates.size(), Math.max(0, newest));
+            // a server that lags (LOCAL reads) may not have a commit another client's cursor is past: no end then
+            return new MetadataChangePage(changes, readMarker(log), next < candidates.size(),
+                    linearizableReads ? Math.max(0, newest) : Long.MAX_VALUE);
         } catch (KeeperException.NoNodeException e) {
-            return new MetadataChangePage(List.of(), 0, false, 0);
+            return new MetadataChangePage(List.of(), 0, false, linearizableReads ? 0 : Long.MAX_VALUE);
         } catch (Exception e) {
             throw session.failure("read", what, e);
         }

@@ -151,7 +151,8 @@ public final class ZooKeeperMetadataStore implements MetadataStore {
         this.layout = new ZooKeeperLayout(s.root());
         this.readMode = s.readMode();
         this.description = s.describe();
-        this.changeLog = new ZooKeeperChangeLog(session, s.root(), description, s.changesRetention());
+        this.changeLog = new ZooKeeperChangeLog(session, s.root(), description, s.changesRetention(),
+                s.readMode() != ReadMode.LOCAL);
         String requestSizeKey = s.key(ZooKeeperMetadataStoreProvider.MAX_REQUEST_SIZE.name());
         this.writes = new ZooKeeperWrites(session, layout, changeLog,
                 new RequestSize(s.maxRequestSize(), s.connect(), requestSizeKey));
