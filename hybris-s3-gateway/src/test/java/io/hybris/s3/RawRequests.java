@@ -56,7 +56,8 @@ final class RawRequests {
         return sb.toString();
     }
 
-    private static String canonicalQuery(String raw) {
+    /** A raw query string in SigV4's canonical form (parameters sorted, values as sent). */
+    static String canonicalQuery(String raw) {
         Map<String, String> sorted = new TreeMap<>();
         for (String p : raw.split("&")) {
             int eq = p.indexOf('=');

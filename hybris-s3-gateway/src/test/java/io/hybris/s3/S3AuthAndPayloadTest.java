@@ -60,7 +60,7 @@ class S3AuthAndPayloadTest extends GatewayFixture {
         String names = String.join(";", signed.keySet());
         int q = path.indexOf('?');
         String rawPath = q < 0 ? path : path.substring(0, q);
-        String query = q < 0 ? "" : canonicalQuery(path.substring(q + 1));
+        String query = q < 0 ? "" : RawRequests.canonicalQuery(path.substring(q + 1));
         String canonical = method + "\n" + rawPath + "\n" + query + "\n" + canonicalHeaders + "\n" + names + "\n"
                 + payloadHash;
         String scope = date + "/us-east-1/" + service + "/aws4_request";
@@ -77,17 +77,6 @@ class S3AuthAndPayloadTest extends GatewayFixture {
             sb.append("content-length: ").append(contentLength).append("\r\n");
         }
         sb.append("connection: close\r\n\r\n");
-        return sb.toString();
-    }
-
-    private static String canonicalQuery(String raw) {
-        Map<String, String> sorted = new TreeMap<>();
-        for (String p : raw.split("&")) {
-            int eq = p.indexOf('=');
-            sorted.put(eq < 0 ? p : p.substring(0, eq), eq < 0 ? "" : p.substring(eq + 1));
-        }
-        StringBuilder sb = new StringBuilder();
-        sorted.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : "&").append(k).append('=').append(v));
         return sb.toString();
     }
 
