@@ -17,11 +17,12 @@ import java.util.TreeMap;
  * empty chunk, then (in the trailer modes) trailer lines such as {@code x-amz-checksum-crc32:<base64>} and an empty
  * line. In the signed mode each chunk's signature is checked — it signs the chunk's SHA-256 and the previous
  * signature, starting from the request's — before any of its bytes are handed on, so a chunk is buffered whole (at
- * most {@value #MAX_CHUNK} bytes). A framing or signature error surfaces as a {@link PayloadException}.
+ * most {@value #MAX_CHUNK} bytes); the trailers' {@code x-amz-trailer-signature} continues the chain. A framing or signature error surfaces as a {@link PayloadException}.
  */
 final class AwsChunkedInputStream extends InputStream {
     static final int MAX_CHUNK = 16 << 20;
     private static final int MAX_LINE = 4096;
+    private static final String TRAILER_SIGNATURE = "x-amz-trailer-signature";
 
     private final InputStream in;
     private final Authenticated auth;
@@ -127,17 +128,46 @@ final class AwsChunkedInputStream extends InputStream {
         return true;
     }
 
+    /**
+     * Reads the trailer lines up to the empty one. In the signed mode the last must be {@code
+     * x-amz-trailer-signature}, which signs the SHA-256 of the other trailers ({@code name:value\n} each, in name
+     * order) chained to the final chunk's signature.
+     */
     private void readTrailers() throws IOException {
+        String signature = null;
         while (true) {
             String line = readLine();
             if (line.isEmpty()) {
-                return;
+                break;
             }
             int colon = line.indexOf(':');
             if (colon <= 0) {
                 throw fail("IncompleteBody", "bad trailer line '" + abbreviate(line) + "'");
             }
-            trailers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+            String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+            String value = line.substring(colon + 1).trim();
+            if (name.equals(TRAILER_SIGNATURE)) {
+                signature = value;
+            } else {
+                trailers.put(name, value);
+            }
+        }
+        if (signed) {
+            checkTrailerSignature(signature);
+        }
+    }
+
+    private void checkTrailerSignature(String signature) throws PayloadException {
+        if (signature == null) {
+            throw fail("SignatureDoesNotMatch", "a signed aws-chunked body with trailers has no " + TRAILER_SIGNATURE);
+        }
+        StringBuilder canonical = new StringBuilder();
+        trailers.forEach((name, value) -> canonical.append(name).append(':').append(value).append('\n'));
+        String toSign = "AWS4-HMAC-SHA256-TRAILER\n" + auth.amzDate() + "\n" + auth.scope() + "\n"
+                + previousSignature + "\n" + SigV4.sha256Hex(canonical.toString().getBytes(StandardCharsets.UTF_8));
+        String expected = SigV4.hex(SigV4.hmac(auth.signingKey(), toSign));
+        if (!SigV4.same(expected, signature.toLowerCase(Locale.ROOT))) {
+            throw fail("SignatureDoesNotMatch", "the " + TRAILER_SIGNATURE + " of an aws-chunked body does not match");
         }
     }
 

@@ -90,8 +90,27 @@ class S3AuthAndPayloadTest extends GatewayFixture {
             out.write(body);
             out.flush();
             s.shutdownOutput();
-            return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return new String(readUntilClosedOrReset(s.getInputStream()), StandardCharsets.UTF_8);
         }
+    }
+
+    /**
+     * What the server sent before it closed the connection. A server that answers before reading the whole body
+     * (411, 403) and closes makes the kernel reset the connection; the answer read before the reset is kept.
+     */
+    private static byte[] readUntilClosedOrReset(InputStream in) throws IOException {
+        java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        try {
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                read.write(buffer, 0, n);
+            }
+        } catch (java.net.SocketException e) {
+            if (read.size() == 0) {
+                throw e;
+            }
+        }
+        return read.toByteArray();
     }
 
     private String objectOrNull(String bucket, String key) {
@@ -338,4 +357,48 @@ class S3AuthAndPayloadTest extends GatewayFixture {
         }
     }
 
+    @Test
+    void signedTrailerIsCheckedAgainstTheChunkChain() throws Exception {
+        s3.createBucket(b -> b.bucket("trailers"));
+        URI e = gateway.endpoint();
+        byte[] data = "hello".getBytes(StandardCharsets.US_ASCII);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(data);
+        String checksum = java.util.Base64.getEncoder().encodeToString(
+                java.nio.ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
+        for (String variant : List.of("good", "bad-signature", "no-signature", "signature-of-another-trailer")) {
+            Map<String, String> extra = new LinkedHashMap<>();
+            extra.put("content-encoding", "aws-chunked");
+            extra.put("x-amz-decoded-content-length", "5");
+            extra.put("x-amz-trailer", "x-amz-checksum-crc32");
+            String head0 = signedHead(e, "PUT", "/trailers/" + variant, extra,
+                    "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER", "s3", Map.of(), 0L);
+            String seed = head0.substring(head0.indexOf("Signature=") + 10, head0.indexOf("Signature=") + 74);
+            String amzDate = head0.substring(head0.indexOf("x-amz-date: ") + 12, head0.indexOf("x-amz-date: ") + 28);
+            String scope = amzDate.substring(0, 8) + "/us-east-1/s3/aws4_request";
+            byte[] key0 = SigV4.signingKey(SECRET_KEY, amzDate.substring(0, 8), "us-east-1", "s3");
+            String s1 = chunkSig(key0, amzDate, scope, seed, data);
+            String s2 = chunkSig(key0, amzDate, scope, s1, new byte[0]);
+            String signedTrailer = variant.equals("signature-of-another-trailer")
+                    ? "x-amz-checksum-crc32:AAAAAA==\n" : "x-amz-checksum-crc32:" + checksum + "\n";
+            String trailerSig = SigV4.hex(SigV4.hmac(key0, "AWS4-HMAC-SHA256-TRAILER\n" + amzDate + "\n" + scope
+                    + "\n" + s2 + "\n" + SigV4.sha256Hex(signedTrailer.getBytes(StandardCharsets.US_ASCII))));
+            if (variant.equals("bad-signature")) {
+                trailerSig = trailerSig.substring(0, 63) + (trailerSig.endsWith("0") ? "1" : "0");
+            }
+            String body = "5;chunk-signature=" + s1 + "\r\nhello\r\n0;chunk-signature=" + s2 + "\r\n"
+                    + "x-amz-checksum-crc32:" + checksum + "\r\n"
+                    + (variant.equals("no-signature") ? "" : "x-amz-trailer-signature:" + trailerSig + "\r\n")
+                    + "\r\n";
+            String head = head0.replace("content-length: 0\r\n", "content-length: " + body.length() + "\r\n");
+            String answer = send(head, body.getBytes(StandardCharsets.US_ASCII));
+            if (variant.equals("good")) {
+                assertThat(answer).as(variant).startsWith("HTTP/1.1 200");
+                assertThat(objectOrNull("trailers", variant)).isEqualTo("hello");
+            } else {
+                assertThat(answer).as(variant).startsWith("HTTP/1.1 403").contains("SignatureDoesNotMatch");
+                assertThat(objectOrNull("trailers", variant)).as(variant).isNull();
+            }
+        }
+    }
 }
