@@ -28,7 +28,8 @@ import java.util.List;
  * <p><b>Ordering</b>: starting reserves a version ordered after the key's current one and after any write made
  * before completion; between two uploads of one key the one started later wins (two started over the same version,
  * with no write in between, are ordered by client id, then write id: "later" is not measured by a clock), and
- * completing the other after it fails with {@link PreconditionFailedException} (nothing committed).
+ * completing the other after it fails with {@link PreconditionFailedException} (nothing committed by that call; a
+ * complete repeated after a later write cannot tell whether its first attempt committed, and says so).
  * <b>Idle uploads</b>: an upload that stores nothing for half of {@code hybris.gc.grace} cannot complete
  * ({@link UploadExpiredException}), because the orphan sweep may take its parts. Thread-safe; a view of its client, which must stay open.
  */

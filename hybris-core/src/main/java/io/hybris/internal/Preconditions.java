@@ -65,7 +65,9 @@ record Preconditions(String ifMatch, boolean ifAbsent) {
         if (ifMatch == null && !ifAbsent) {
             return new PreconditionFailedException("the upload in parts of " + key + " cannot complete: a newer"
                     + " version (" + (now == null ? "a deletion" : now.timestamp()) + ") was committed after it started;"
-                    + " nothing was committed" + (atCommit ? " and its parts are deleted" : "") + "; upload again",
+                    + (atCommit ? " nothing was committed and its parts are deleted; upload again"
+                    : " this call committed nothing (an earlier complete of this upload whose answer was lost may"
+                    + " have committed it before that version: check before uploading again)"),
                     key.key(), live ? now.toVersionInfo() : null);
         }
         String wanted = ifAbsent ? "no value" : "version " + ifMatch;

@@ -210,6 +210,28 @@ class PartUploadsTest {
                 .isInstanceOf(InvalidRequestException.class).hasMessageContaining("another upload");
     }
 
+    /**
+     * A complete repeated after a later write (its first answer lost) cannot tell that its first attempt committed:
+     * it must not say "nothing was committed; upload again", which would have the caller put the old value back
+     * over the newer one.
+     */
+    @Test
+    void aCompleteRepeatedAfterALaterWriteDoesNotClaimNothingWasCommitted() {
+        Hybris h = fx.open();
+        PartUploads parts = PartUploads.of(h);
+        PartUpload upload = parts.start(C, "k");
+        UploadedPart p1 = parts.upload(upload, 1, in(value(100, 1)), 100);
+        parts.complete(upload, List.of(p1), PutOptions.none());
+        VersionInfo later = h.put(C, "k", "written later".getBytes());
+
+        assertThatThrownBy(() -> parts.complete(upload, List.of(p1), PutOptions.none()))
+                .isInstanceOf(PreconditionFailedException.class)
+                .hasMessageContaining("may have committed").hasMessageNotContaining("nothing was committed")
+                .satisfies(e -> assertThat(((PreconditionFailedException) e).current())
+                        .hasValueSatisfying(c -> assertThat(c.version()).isEqualTo(later.version())));
+        assertThat(h.get(C, "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo("written later".getBytes()));
+    }
+
     @Test
     void abortDeletesThePartsAndLeavesTheValue() {
         Hybris h = fx.open();
