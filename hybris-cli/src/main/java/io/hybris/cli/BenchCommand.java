@@ -63,26 +63,29 @@ final class BenchCommand implements Callable<Integer> {
         String run = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
         List<Duration> puts = new ArrayList<>();
         List<Duration> gets = new ArrayList<>();
-        List<String> keys = new ArrayList<>();
+        BenchKeys keys = new BenchKeys(hybris, container);
+        Thread cleanup = new Thread(keys::stop, "hybris-bench-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup); // Ctrl-C, SIGTERM: the keys written so far go too
         try (Progress progress = session.task("bench: " + count + " PUTs and GETs of " + Sizes.bytes(bytes))) {
             byte[] value = new byte[(int) bytes];
+            List<String> written = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 ThreadLocalRandom.current().nextBytes(value);
                 String key = "bench/" + run + "-" + i;
-                keys.add(key);
-                long t0 = System.nanoTime();
-                hybris.put(container, key, value);
-                puts.add(Duration.ofNanos(System.nanoTime() - t0));
+                written.add(key);
+                puts.add(keys.timed(key, () -> hybris.put(container, key, value)));
             }
-            for (String key : keys) {
-                long t0 = System.nanoTime();
-                hybris.get(container, key).orElseThrow(() -> new IllegalStateException(key + " vanished"));
-                gets.add(Duration.ofNanos(System.nanoTime() - t0));
+            for (String key : written) {
+                gets.add(keys.timed(null, () -> hybris.get(container, key)
+                        .orElseThrow(() -> new IllegalStateException(key + " vanished"))));
             }
         } finally {
-            for (String key : keys) {
-                hybris.delete(container, key);
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException e) {
+                // shutting down: the hook is deleting the keys
             }
+            keys.deleteAll();
         }
         List<CloudStatus> clouds = hybris.cloudStatus();
         Stats put = Stats.of(puts);

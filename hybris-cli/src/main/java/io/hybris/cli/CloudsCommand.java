@@ -49,9 +49,11 @@ final class CloudsCommand implements Callable<Integer> {
                     + " clouds answered the probe") + "; f=" + f + " (writes need f+1 clouds)");
         });
         if (!enough) {
-            throw new CliException(ExitCode.UNAVAILABLE, "only " + healthy + " of " + status.size()
+            // the report is printed already (with --json, the one document): a failure's document would be a second
+            session.err().println("hybris: only " + healthy + " of " + status.size()
                     + " clouds answered the probe; writes need f+1=" + (f + 1)
                     + " (check the failing clouds' configuration and reachability)");
+            return ExitCode.UNAVAILABLE;
         }
         return ExitCode.OK;
     }

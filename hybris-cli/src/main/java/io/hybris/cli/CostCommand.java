@@ -73,11 +73,16 @@ final class CostCommand implements Callable<Integer> {
     }
 
     static Duration duration(String option, String value) {
+        Duration d;
         try {
-            return ConfigValues.parseDuration(option, value);
+            d = ConfigValues.parseDuration(option, value);
         } catch (RuntimeException e) {
             throw CliException.usage(e.getMessage());
         }
+        if (d.isNegative()) {
+            throw CliException.usage(option + " " + value + " is negative: give a period such as 730h or 30d");
+        }
+        return d;
     }
 
     /** {@code hybris cost estimate}: a workload priced three ways. */

@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -46,12 +47,12 @@ final class ServeCommand implements Callable<Integer> {
         Session session = root.session;
         session.longLived();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        HybrisMetrics metrics = new HybrisMetrics(registry);
-        metrics.bindUsage(session.hybris(metrics));
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(stopped::countDown, "hybris-serve-stop");
         Runtime.getRuntime().addShutdownHook(hook);
-        try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(new InetSocketAddress(address, port), registry)) {
+        try (PrometheusEndpoint endpoint = start(registry)) {
+            HybrisMetrics metrics = new HybrisMetrics(registry);
+            metrics.bindUsage(session.hybris(metrics));
             String url = "http://" + endpoint.address().getHostString() + ":" + endpoint.address().getPort()
                     + PrometheusEndpoint.PATH;
             Map<String, Object> doc = new LinkedHashMap<>();
@@ -63,5 +64,17 @@ final class ServeCommand implements Callable<Integer> {
             stopped.await();
         }
         return ExitCode.OK;
+    }
+
+    /** The endpoint, bound before the client opens; a usage error naming the options if it cannot be bound. */
+    private PrometheusEndpoint start(PrometheusMeterRegistry registry) {
+        try {
+            return PrometheusEndpoint.start(new InetSocketAddress(address, port), registry);
+        } catch (UncheckedIOException e) {
+            String why = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage()
+                    : e.getMessage();
+            throw new CliException(ExitCode.USAGE, "cannot serve metrics on " + address + ":" + port + ": " + why
+                    + "; choose another --metrics-port or --metrics-address", e);
+        }
     }
 }

@@ -18,10 +18,13 @@ import java.util.Properties;
 /**
  * A scrub's state file (docs/scrub.md): per container, the last key of the last completed page (the checkpoint a
  * resumed scrub starts after) and whether the container is done in this run; per container, cloud and key bucket, the
- * listing digest last verified healthy. Saved atomically (a temporary file renamed over the old one) after each
- * page. Without a file the state lives in memory for one run. Not thread-safe: one scrub uses it.
+ * listing digest last verified healthy; the kind of run the checkpoints belong to. Saved atomically (a temporary file
+ * renamed over the old one) after each page. Without a file the state lives in memory for one run. Not thread-safe:
+ * one scrub uses it.
  */
 final class ScrubState {
+    private static final String RUN = "run";
+
     private final Path file;
     private final Properties p = new Properties();
 
@@ -29,8 +32,13 @@ final class ScrubState {
         this.file = file;
     }
 
-    /** The state in {@code file} (empty if it does not exist), or an in-memory state when {@code file} is null. */
-    static ScrubState load(Path file) {
+    /**
+     * The state in {@code file} (empty if it does not exist), or an in-memory state when {@code file} is null, for
+     * the run {@code run} describes (what it checks and does: scrub or migration, prefix, deep, repair). The
+     * checkpoints of a stopped run of another kind are dropped: the keys before them were not checked, repaired or
+     * moved as this run would, so resuming after them would skip those keys and still report the run complete.
+     */
+    static ScrubState load(Path file, String run) {
         ScrubState s = new ScrubState(file);
         if (file != null && Files.exists(file)) {
             try (Reader r = Files.newBufferedReader(file)) {
@@ -40,6 +48,10 @@ final class ScrubState {
                         + "; delete it to start over", e);
             }
         }
+        if (!run.equals(s.p.getProperty(RUN))) {
+            s.runComplete();
+        }
+        s.p.setProperty(RUN, run);
         return s;
     }
 

@@ -95,7 +95,9 @@ final class Scrubber {
                 throw new InvalidRequestException("migrate: from and to are the same cloud '" + to + "'");
             }
         }
-        ScrubState state = ScrubState.load(o.stateFile().orElse(null));
+        ScrubState state = ScrubState.load(o.stateFile().orElse(null), (migrateFrom == null ? "scrub"
+                : "migrate " + migrateFrom + " " + to) + " prefix=" + o.prefix() + " deep=" + o.deep() + " repair="
+                + o.repair());
         Run run = new Run(o, state, new RateLimiter(o.requestsPerSecond(), o.bytesPerSecond()), migrateFrom, to);
         List<String> containers = o.containers().isEmpty()
                 ? metadata.listing(Deadline.after(deadline), "list of containers", store::containers)

@@ -59,15 +59,18 @@ final class CloudMeters {
                 .description("Objects deleted by background garbage collection")
                 .tags(cloud).tag(MetricNames.TAG_CAUSE, tag(causes[i]))
                 .register(registry));
-        bytesIn = bytes(registry, cloud, "in", "Payload bytes received from the cloud (GET)");
-        bytesOut = bytes(registry, cloud, "out", "Payload bytes stored on the cloud (acknowledged PUT)");
+        bytesIn = bytes(registry, cloud, "in");
+        bytesOut = bytes(registry, cloud, "out");
         sweepDeletions = Counter.builder(MetricNames.SWEEP_DELETIONS)
                 .description("Objects deleted by the orphan sweep")
                 .tags(cloud).register(registry);
     }
 
-    private static Counter bytes(MeterRegistry registry, Tags cloud, String direction, String description) {
-        return Counter.builder(MetricNames.CLOUD_BYTES).baseUnit("bytes").description(description)
+    private static Counter bytes(MeterRegistry registry, Tags cloud, String direction) {
+        // one description for the family (Prometheus prints one HELP line for both directions)
+        return Counter.builder(MetricNames.CLOUD_BYTES).baseUnit("bytes").description(
+                        "Payload bytes by direction: in, received from the cloud (GET); out, stored on it"
+                        + " (acknowledged PUT)")
                 .tags(cloud).tag(MetricNames.TAG_DIRECTION, direction).register(registry);
     }
 

@@ -10,6 +10,7 @@ import io.hybris.cost.CloudUsage;
 import io.hybris.cost.RequestClass;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -43,6 +44,8 @@ import static io.hybris.metrics.MetricNames.tag;
 public final class HybrisMetrics implements HybrisListener {
     private static final int OPERATION_OUTCOMES = OperationOutcome.values().length;
     private static final int METADATA_OUTCOMES = MetadataOutcome.values().length;
+    private static final String BILLABLE_BYTES_HELP = "Billable payload bytes by direction: in, returned by the cloud"
+            + " (egress); out, stored on it";
 
     private final MeterRegistry registry;
     private final Tags tags;
@@ -109,7 +112,9 @@ public final class HybrisMetrics implements HybrisListener {
     /**
      * Also exports {@code hybris}'s billable counters ({@link Hybris#cloudUsage()}) — the counts its cost report
      * prices — as {@link MetricNames#BILLABLE_REQUESTS} by cloud and price class and {@link MetricNames#BILLABLE_BYTES}
-     * by cloud and direction. Call once per client, after opening it with these metrics as its listener.
+     * by cloud and direction. Call once per client, after opening it with these metrics as its listener; binding a
+     * client replaces the series an earlier client with the same tags bound (closed and reopened on one registry),
+     * which then restart from the new client's counts.
      *
      * @return this
      */
@@ -118,18 +123,33 @@ public final class HybrisMetrics implements HybrisListener {
         for (String cloud : hybris.cloudUsage().keySet()) {
             Tags t = tags.and(MetricNames.TAG_CLOUD, cloud);
             for (RequestClass c : RequestClass.values()) {
+                Tags id = t.and(MetricNames.TAG_CLASS, tag(c));
+                unbind(MetricNames.BILLABLE_REQUESTS, id);
                 FunctionCounter.builder(MetricNames.BILLABLE_REQUESTS, hybris, h -> usage(h, cloud).requests(c))
                         .description("Cloud requests by price class, as the cost report prices them")
-                        .tags(t).tag(MetricNames.TAG_CLASS, tag(c)).register(registry);
+                        .tags(id).register(registry);
             }
+            Tags in = t.and(MetricNames.TAG_DIRECTION, "in");
+            Tags out = t.and(MetricNames.TAG_DIRECTION, "out");
+            unbind(MetricNames.BILLABLE_BYTES, in);
+            unbind(MetricNames.BILLABLE_BYTES, out);
             FunctionCounter.builder(MetricNames.BILLABLE_BYTES, hybris, h -> usage(h, cloud).bytesDownloaded())
-                    .baseUnit("bytes").description("Payload bytes returned by the cloud (egress)")
-                    .tags(t).tag(MetricNames.TAG_DIRECTION, "in").register(registry);
+                    .baseUnit("bytes").description(BILLABLE_BYTES_HELP)
+                    .tags(in).register(registry);
             FunctionCounter.builder(MetricNames.BILLABLE_BYTES, hybris, h -> usage(h, cloud).bytesUploaded())
-                    .baseUnit("bytes").description("Payload bytes stored on the cloud")
-                    .tags(t).tag(MetricNames.TAG_DIRECTION, "out").register(registry);
+                    .baseUnit("bytes").description(BILLABLE_BYTES_HELP)
+                    .tags(out).register(registry);
         }
         return this;
+    }
+
+    /**
+     * Removes the function counter {@code name} with exactly {@code tags}, if any: the registry would otherwise keep
+     * the one bound to an earlier client (closed, then reopened on the same registry) and go on reading that client's
+     * frozen counts, ignoring the new registration.
+     */
+    private void unbind(String name, Tags tags) {
+        registry.removeByPreFilterId(new Meter.Id(name, tags, null, null, Meter.Type.COUNTER));
     }
 
     private static CloudUsage usage(Hybris h, String cloud) {

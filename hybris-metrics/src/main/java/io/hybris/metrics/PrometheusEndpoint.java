@@ -13,12 +13,14 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
  * A Prometheus scrape endpoint on the JDK's HTTP server: {@code GET /metrics} answers with the registry in the
  * Prometheus text format (0.0.4). For long-running processes (a gateway, a sync daemon, the CLI's daemon mode);
- * the server has one thread and serves nothing else. Close it to stop serving.
+ * the server has two threads and serves nothing else; a client that takes longer than 30 seconds to send its request
+ * and read the answer is cut off, so a stuck connection cannot stop the scrapes. Close it to stop serving.
  *
  * <pre>{@code
  * PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -31,11 +33,15 @@ public final class PrometheusEndpoint implements AutoCloseable {
     /** The path served. */
     public static final String PATH = "/metrics";
     private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    private static final int THREADS = 2;
+    private static final Duration EXCHANGE_LIMIT = Duration.ofSeconds(30);
 
     private final HttpServer server;
+    private final ExchangeThreads threads;
 
-    private PrometheusEndpoint(HttpServer server) {
+    private PrometheusEndpoint(HttpServer server, ExchangeThreads threads) {
         this.server = server;
+        this.threads = threads;
     }
 
     /**
@@ -44,6 +50,11 @@ public final class PrometheusEndpoint implements AutoCloseable {
      * @throws UncheckedIOException if the address cannot be bound
      */
     public static PrometheusEndpoint start(InetSocketAddress address, PrometheusMeterRegistry registry) {
+        return start(address, registry, EXCHANGE_LIMIT);
+    }
+
+    /** As {@link #start(InetSocketAddress, PrometheusMeterRegistry)}; exchanges taking over {@code limit} are cut. */
+    static PrometheusEndpoint start(InetSocketAddress address, PrometheusMeterRegistry registry, Duration limit) {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(registry, "registry");
         HttpServer server;
@@ -53,8 +64,10 @@ public final class PrometheusEndpoint implements AutoCloseable {
             throw new UncheckedIOException("cannot serve metrics on " + address + ": " + e.getMessage(), e);
         }
         server.createContext(PATH, exchange -> serve(exchange, registry));
+        ExchangeThreads threads = new ExchangeThreads(THREADS, limit);
+        server.setExecutor(threads);
         server.start();
-        return new PrometheusEndpoint(server);
+        return new PrometheusEndpoint(server, threads);
     }
 
     private static void serve(HttpExchange exchange, PrometheusMeterRegistry registry) throws IOException {
@@ -91,5 +104,6 @@ public final class PrometheusEndpoint implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        threads.close();
     }
 }

@@ -1,0 +1,60 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code hybris bench} deletes its keys afterwards, also when it is stopped (Ctrl-C, SIGTERM) in the middle: a
+ * stopped run used to leave every key it had written, under a random run name no later run cleans up.
+ */
+class BenchStoppedTest {
+    @TempDir
+    Path data;
+
+    private long benchObjects() {
+        Path cloud = data.resolve("cloud-disk1");
+        if (!Files.isDirectory(cloud)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.walk(cloud)) {
+            return files.filter(Files::isRegularFile).filter(f -> f.toString().contains("hybris-bench")).count();
+        } catch (IOException | UncheckedIOException e) {
+            return 0; // a file renamed or deleted while walked: look again
+        }
+    }
+
+    @Test
+    void aBenchStoppedMidRunLeavesNoKeys() throws Exception {
+        List<String> cmd = new ArrayList<>(CliProcess.javaCommand());
+        cmd.addAll(List.of("--data-dir", data.toString(), "bench", "-n", "10000", "--size", "1KiB"));
+        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            await().atMost(Duration.ofSeconds(120)).until(() -> benchObjects() >= 10);
+        } finally {
+            p.destroy(); // SIGTERM, as Ctrl-C's SIGINT: the JVM runs its shutdown hooks
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        }
+        CliProcess.Result ls = new CliProcess(Map.of("HYBRIS_DATA_DIR", data.toString())).run("ls", "hybris-bench");
+        assertThat(ls.exitCode()).as(ls.toString()).isZero();
+        assertThat(ls.stdout()).as("keys left by the stopped bench").isEmpty();
+    }
+}
