@@ -13,6 +13,7 @@ import io.hybris.spi.support.OptionSet;
 import io.hybris.spi.support.StandardOptions;
 import net.rubyeye.xmemcached.MemcachedClient;
 import net.rubyeye.xmemcached.XMemcachedClientBuilder;
+import net.rubyeye.xmemcached.impl.KetamaMemcachedSessionLocator;
 import net.rubyeye.xmemcached.utils.AddrUtil;
 
 import java.io.IOException;
@@ -84,6 +85,9 @@ public final class MemcachedCacheProvider implements ValueCacheProvider {
         builder.setOpTimeout(timeout.toMillis());
         builder.setConnectTimeout(connectTimeout.toMillis());
         builder.setConnectionPoolSize(connections);
+        // consistent hashing (xmemcached's default is a hash modulo the servers up: one server's outage would move
+        // most keys of the others, and their older entries would be served again when it returns)
+        builder.setSessionLocator(new KetamaMemcachedSessionLocator());
         builder.setTranscoder(RawBytesTranscoder.INSTANCE);
         builder.setFailureMode(false);
         builder.setEnableHealSession(true);

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -64,9 +65,20 @@ public final class CacheLayer {
         }
     };
 
-    /** A value served by a weak read: the version's metadata and its stored bytes (null for a deletion). */
+    /**
+     * A value served by a weak read: the version's metadata and its stored bytes (null for a deletion); or
+     * {@link #UNAVAILABLE}.
+     */
     public record Found(Metadata meta, byte[] stored) {
+        /**
+         * The cache failed (error, timeout): the read falls back to a linearizable one that does not ask the cache
+         * again, so the GET waits for the cache at most once.
+         */
+        public static final Found UNAVAILABLE = new Found(null, null);
     }
+
+    /** What {@link #fetch} returns when the cache call failed (compared by identity). */
+    private static final byte[] FAILED = new byte[0];
 
     /** A write-through in flight; {@link #discard()} removes the entry again if the PUT did not commit. */
     public final class Pending {
@@ -187,7 +199,10 @@ public final class CacheLayer {
         refreshPlain(container, key, meta, stored, knownAt, meta.cacheCounter() == 0);
     }
 
-    /** After a PUT or DELETE that failed or whose outcome is unknown: forget the key for read-your-writes. */
+    /**
+     * After a PUT or DELETE that failed or whose outcome is unknown: forget the key for read-your-writes, discard
+     * the write-through, and evict the key's bounded-versions entry ({@link #evictVersionsEntries}).
+     */
     public void writeFailed(String container, String key, Pending cached) {
         if (cache == null) {
             return;
@@ -195,6 +210,46 @@ public final class CacheLayer {
         forgetOwnWrite(container, key);
         if (cached != null) {
             cached.discard();
+        }
+        evictVersionsEntries(container, List.of(key));
+    }
+
+    /** {@link #writeFailed} for every key of a TPUT that failed or whose outcome is unknown. */
+    public void writeAllFailed(String container, List<String> keys) {
+        if (cache == null) {
+            return;
+        }
+        keys.forEach(k -> forgetOwnWrite(container, k));
+        evictVersionsEntries(container, keys);
+    }
+
+    /**
+     * Evicts the bounded-versions entries of {@code keys} before the write's caller sees its failure. The write may
+     * have landed as a version with counter 0 (a DELETE and a TPUT always do) that no refresh will cache; the
+     * older entry would then be served as one of the η newest versions while η further writes go by. Stops at
+     * the first failing call: a failing cache fails the reads of those entries alike, and the rest is best effort,
+     * as after a failed refresh. An interrupted write (its outcome unknown) still evicts: the interrupt is set
+     * again after.
+     */
+    private void evictVersionsEntries(String container, List<String> keys) {
+        if (settings.stalenessVersions() == 0) {
+            return;
+        }
+        boolean interrupted = Thread.interrupted();
+        try {
+            for (String key : keys) {
+                String cacheKey = plainKey(CacheEntryCodec.KIND_VERSIONS, container, key);
+                if (call("evict " + cacheKey, () -> {
+                    cache.delete(cacheKey);
+                    return Boolean.TRUE;
+                }) == null) {
+                    return;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -215,6 +270,12 @@ public final class CacheLayer {
 
     /** Before the cloud fetch: the stored bytes of {@code meta}'s version from the cache, verified; null on a miss. */
     public byte[] lookup(String container, String key, Metadata meta) {
+        byte[] got = lookupOrFailed(container, key, meta);
+        return got == FAILED ? null : got;
+    }
+
+    /** As {@link #lookup}, but {@link #FAILED} when the cache call failed. */
+    private byte[] lookupOrFailed(String container, String key, Metadata meta) {
         if (cache == null) {
             return null;
         }
@@ -223,10 +284,10 @@ public final class CacheLayer {
         }
         String cacheKey = versionKey(container, key, meta.timestamp());
         byte[] got = fetch(cacheKey);
-        if (got == null) {
+        if (got == null || got == FAILED) {
             misses.increment();
             listener.cacheLookup(CacheResult.MISS);
-            return null;
+            return got;
         }
         if (!matches(meta, got)) {
             reject(cacheKey, got.length + " bytes that do not match the metadata hash of " + meta.timestamp());
@@ -258,7 +319,7 @@ public final class CacheLayer {
 
     /**
      * A read in a weaker consistency mode without the metadata store: the value from the cache if this mode may
-     * return it, or null to fall back to a linearizable read.
+     * return it, or null to fall back to a linearizable read ({@link Found#UNAVAILABLE}: one that skips the cache).
      *
      * @throws InvalidRequestException if the mode is not configured on this client
      */
@@ -314,17 +375,17 @@ public final class CacheLayer {
             listener.cacheLookup(CacheResult.HIT);
             return new Found(own, null);
         }
-        byte[] stored = lookup(container, key, own);
-        return stored == null ? null : new Found(own, stored);
+        byte[] stored = lookupOrFailed(container, key, own);
+        return stored == FAILED ? Found.UNAVAILABLE : stored == null ? null : new Found(own, stored);
     }
 
     private Found plain(int kind, String container, String key) {
         String cacheKey = plainKey(kind, container, key);
         byte[] got = fetch(cacheKey);
-        if (got == null) {
+        if (got == null || got == FAILED) {
             misses.increment();
             listener.cacheLookup(CacheResult.MISS);
-            return null;
+            return got == FAILED ? Found.UNAVAILABLE : null;
         }
         CacheEntryCodec.Entry e;
         try {
@@ -447,9 +508,10 @@ public final class CacheLayer {
         return false;
     }
 
+    /** The entry under {@code cacheKey}; null if absent, {@link #FAILED} if the cache failed. */
     private byte[] fetch(String cacheKey) {
         Optional<byte[]> got = call("get " + cacheKey, () -> cache.get(cacheKey));
-        return got == null ? null : got.orElse(null);
+        return got == null ? FAILED : got.orElse(null);
     }
 
     private void store(String cacheKey, byte[] value, Duration expiry) {

@@ -42,6 +42,20 @@ final class CachingPath implements WritePath, ReadPath {
     }
 
     /**
+     * The read path for a GET whose weak read found the cache failing: from the clouds without asking the cache
+     * again (the GET waits for it at most once), filling it afterwards as {@link #read} does.
+     */
+    ReadPath withoutLookup() {
+        return (key, current, d, failures) -> {
+            byte[] stored = reads.read(key, current, d, failures);
+            if (stored != null) {
+                cache.served(key.container(), key.key(), current.meta(), stored, false, current.readAt());
+            }
+            return stored;
+        };
+    }
+
+    /**
      * {@inheritDoc}
      *
      * <p>The time stamped on the bounded-staleness entries is taken before the write starts, which is at or before
@@ -78,7 +92,7 @@ final class CachingPath implements WritePath, ReadPath {
         try {
             written = writes.writeAll(container, versions, d);
         } catch (RuntimeException e) {
-            versions.forEach(v -> cache.writeFailed(container, v.key().key(), null));
+            cache.writeAllFailed(container, versions.stream().map(v -> v.key().key()).toList());
             throw e;
         }
         for (NewVersion v : versions) {

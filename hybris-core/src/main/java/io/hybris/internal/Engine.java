@@ -134,17 +134,20 @@ public final class Engine {
                 metadataCalls, manifests);
         this.cache = new CacheLayer(config.cache(), valueCache, prefix, io, config.clock(), listener);
         ReadPath readPath = path;
+        ReadPath cacheFailedPath = path;
         if (cache.enabled()) {
             CachingPath cached = new CachingPath(cache, path, path);
             this.writes = cached;
             readPath = cached;
+            cacheFailedPath = cached.withoutLookup();
         } else {
             this.writes = path;
         }
         this.multipart = new MultipartWriter(this.metadata, writes, chunkedWriter, sealer, gc, listener, prefix, clientId,
                 writeIds, deadline, config.gcGrace(), maxValueSize, config.clock());
         // no speculative reads through the value cache: a guess read into it could replace a newer entry
-        this.reads = new Reads(this.metadata, readPath, config.reads().speculate() && !cache.enabled(),
+        this.reads = new Reads(this.metadata, readPath, cacheFailedPath,
+                config.reads().speculate() && !cache.enabled(),
                 cache, sealer, calls, layouts, listener, prefix, io, deadline,
                 config.chunkReadAhead(), manifests);
         this.rewrap = new DataKeyRewrap(metadata, this.metadata, sealer, deadline);

@@ -39,6 +39,8 @@ final class Reads {
 
     private final MetadataCalls metadata;
     private final ReadPath reads;
+    /** The read path of a weak read's fallback after the cache failed: it does not ask the cache again. */
+    private final ReadPath cacheFailedReads;
     /** Whether GETs read ahead speculatively: {@code hybris.get.speculate}, and no value cache. */
     private final boolean speculate;
     private final CacheLayer cache;
@@ -56,12 +58,14 @@ final class Reads {
     /** Recent chunk manifests, read here or stored by this client's writes. */
     private final ManifestCache manifests;
 
-    Reads(MetadataCalls metadata, ReadPath reads, boolean speculate, CacheLayer cache, Sealer sealer,
+    Reads(MetadataCalls metadata, ReadPath reads, ReadPath cacheFailedReads, boolean speculate, CacheLayer cache,
+          Sealer sealer,
           CloudCalls calls, Layouts layouts,
           HybrisListener listener, String prefix, ExecutorService io, Duration deadline, int readAhead,
           ManifestCache manifests) {
         this.metadata = metadata;
         this.reads = reads;
+        this.cacheFailedReads = cacheFailedReads;
         this.speculate = speculate;
         this.cache = cache;
         this.sealer = sealer;
@@ -82,8 +86,13 @@ final class Reads {
 
     /** GET (paper §3.3 and §3.5). */
     Optional<byte[]> get(String container, String key) {
+        return get(container, key, reads);
+    }
+
+    /** GET, reading the current version's stored bytes through {@code via}. */
+    private Optional<byte[]> get(String container, String key, ReadPath via) {
         MetadataKey mk = new MetadataKey(container, key);
-        Fetched f = fetch(mk, Deadline.after(deadline));
+        Fetched f = fetch(mk, Deadline.after(deadline), via);
         if (f == null) {
             return Optional.empty();
         }
@@ -100,6 +109,9 @@ final class Reads {
      */
     Optional<byte[]> get(String container, String key, Consistency consistency) {
         CacheLayer.Found found = cache.weakRead(consistency, container, key);
+        if (found == CacheLayer.Found.UNAVAILABLE) {
+            return get(container, key, cacheFailedReads); // the GET waited for the cache once already
+        }
         if (found != null) {
             if (found.meta().isTombstone()) {
                 return Optional.empty();
@@ -135,7 +147,7 @@ final class Reads {
     }
 
     /** The common-case read, then the worst case; null if the key is absent or deleted. */
-    private Fetched fetch(MetadataKey mk, Deadline d) {
+    private Fetched fetch(MetadataKey mk, Deadline d, ReadPath via) {
         Metadata guess = guess(mk, ByteRange.all());
         SpeculativeRead guessed = speculate(mk, guess, d);
         try {
@@ -148,7 +160,7 @@ final class Reads {
             byte[] dataKey = sealer.dataKey(cur.meta(), mk); // checked before any download
             checkFitsArray(mk, cur.meta()); // so is the length
             ChunkSpeculation early = speculateChunks(mk, cur.meta(), 0, readAhead, d);
-            byte[] stored = readStoredOrCancel(mk, cur, guessed, early, d, failures);
+            byte[] stored = readStoredOrCancel(mk, cur, guessed, early, d, failures, via);
             if (stored != null) {
                 return new Fetched(cur.meta(), stored, dataKey, early);
             }
@@ -213,28 +225,28 @@ final class Reads {
 
     /**
      * The verified stored bytes of the current version: through the speculative read {@code guessed} (or null) if it
-     * guessed that version, else as {@link #readStored(MetadataKey, Current, Deadline, List)}.
+     * guessed that version, else as {@link #readStored(MetadataKey, Current, Deadline, List, ReadPath)}.
      */
     private byte[] readStored(MetadataKey mk, Current cur, SpeculativeRead guessed, Deadline d,
-                              List<Throwable> failures) {
+                              List<Throwable> failures, ReadPath via) {
         if (guessed != null && guessed.matches(cur)) {
             return guessed.finish(d, failures);
         }
         if (guessed != null) {
             guessed.cancel();
         }
-        return readStored(mk, cur, d, failures);
+        return readStored(mk, cur, d, failures, via);
     }
 
     /**
-     * As {@link #readStored(MetadataKey, Current, SpeculativeRead, Deadline, List)}; the chunk reads started early
-     * ({@code early}, or null) are abandoned if the manifest is not read (null or an exception).
+     * As {@link #readStored(MetadataKey, Current, SpeculativeRead, Deadline, List, ReadPath)}; the chunk reads
+     * started early ({@code early}, or null) are abandoned if the manifest is not read (null or an exception).
      */
     private byte[] readStoredOrCancel(MetadataKey mk, Current cur, SpeculativeRead guessed, ChunkSpeculation early,
-                                      Deadline d, List<Throwable> failures) {
+                                      Deadline d, List<Throwable> failures, ReadPath via) {
         byte[] stored = null;
         try {
-            stored = readStored(mk, cur, guessed, d, failures);
+            stored = readStored(mk, cur, guessed, d, failures, via);
             return stored;
         } finally {
             if (stored == null && early != null) {
@@ -261,17 +273,20 @@ final class Reads {
                 d);
     }
 
-    /** The verified stored bytes of the current version; a chunked value's manifest from memory when it is there. */
-    private byte[] readStored(MetadataKey mk, Current cur, Deadline d, List<Throwable> failures) {
+    /**
+     * The verified stored bytes of the current version, through {@code via}; a chunked value's manifest from memory
+     * when it is there.
+     */
+    private byte[] readStored(MetadataKey mk, Current cur, Deadline d, List<Throwable> failures, ReadPath via) {
         if (!cur.meta().isChunked()) {
-            return reads.read(mk, cur, d, failures);
+            return via.read(mk, cur, d, failures);
         }
         String name = new ObjectKey(mk.container(), mk.key(), cur.meta().timestamp()).render(prefix);
         byte[] cached = manifests.get(name, cur.meta());
         if (cached != null) {
             return cached;
         }
-        byte[] stored = reads.read(mk, cur, d, failures);
+        byte[] stored = via.read(mk, cur, d, failures);
         if (stored != null) {
             manifests.put(name, stored);
         }
@@ -339,7 +354,7 @@ final class Reads {
         byte[] dataKey = sealer.dataKey(cur.meta(), mk);
         ChunkSpeculation early = range.lengthIn(valueLength) == 0 ? null
                 : speculateChunks(mk, cur.meta(), range.firstIn(valueLength), 1, d);
-        byte[] stored = readStoredOrCancel(mk, cur, guessed, early, d, failures);
+        byte[] stored = readStoredOrCancel(mk, cur, guessed, early, d, failures, reads);
         Fetched f;
         if (stored != null) {
             f = new Fetched(cur.meta(), stored, dataKey, early);
