@@ -31,16 +31,22 @@ import java.util.concurrent.TimeUnit;
  * or a record (another client committed to the container first) re-reads the head and sends the batch again after
  * a short jittered pause ({@link HeadRaceBackoff}). A commit is retried until its give-up time; the batch's
  * requests retry transient failures until the earliest give-up time among the commits still in it and the
- * give-up time of the caller committing the batch, so every caller's wait stays within operation-timeout plus one
- * request. A batch of several commits that Consul refuses
+ * give-up time of the caller committing the batch, and every request ends by that time plus the rest of the store's
+ * call-time bound (2 x connect-timeout + read-timeout) at the latest, so every caller's wait stays within the bound
+ * however many requests its commit takes. A batch of several commits that Consul refuses
  * outright (ACL denied, too large) is re-sent one commit at a time, so only the commit at fault fails. Thread-safe.
  */
 final class ConsulBatchWrite {
+    /** Left at the end of a commit's call-time bound for handing its outcome over to the caller. */
+    private static final long CALL_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
     private final ConsulTransport transport;
     private final ConsulKv kv;
     private final ConsulChangeLog log;
     private final String description;
     private final long retryNanos;
+    /** How long after its give-up time a commit's call must end: its last requests, within the call-time bound. */
+    private final long slackNanos;
 
     ConsulBatchWrite(ConsulTransport transport, ConsulKv kv, ConsulChangeLog log, ConsulSettings settings,
                      String description) {
@@ -49,6 +55,11 @@ final class ConsulBatchWrite {
         this.log = log;
         this.description = description;
         this.retryNanos = settings.operationTimeout().toNanos();
+        // the store's call-time bound is operation-timeout + 2 x connect-timeout + read-timeout: a commit retries
+        // until its give-up time (operation-timeout), and its requests must all be answered by the rest, less a
+        // margin for the hand-over of the outcome to the caller's thread
+        long slack = settings.connectTimeout().multipliedBy(2).plus(settings.readTimeout()).toNanos();
+        this.slackNanos = Math.max(slack / 2, slack - CALL_MARGIN_NANOS);
     }
 
     /**
@@ -88,6 +99,10 @@ final class ConsulBatchWrite {
             for (ConsulCommit c : pending) {
                 giveUp = c.giveUpNanos() - giveUp < 0 ? c.giveUpNanos() : giveUp;
             }
+            // every request of the batch ends by then: the earliest call deadline of its callers (the committing
+            // one's included), so a commit needing several requests (the head, the transaction, a lost race)
+            // still ends within the store's call-time bound
+            long deadline = giveUp + slackNanos;
             ConsulCommit first = pending.get(0);
             String operation = first.operation();
             String what = pending.size() == 1 ? first.what()
@@ -113,13 +128,13 @@ final class ConsulBatchWrite {
             Map<String, ConsulChangeLog.Head> heads = new LinkedHashMap<>();
             for (Map.Entry<String, List<ConsulCommit>> e : byContainer.entrySet()) {
                 String container = e.getKey();
-                ConsulChangeLog.Head head = fresh ? log.readHead(container, operation, what, giveUp)
-                        : log.head(container, operation, what, giveUp);
+                ConsulChangeLog.Head head = fresh ? log.readHead(container, operation, what, giveUp, deadline)
+                        : log.head(container, operation, what, giveUp, deadline);
                 heads.put(container, head);
                 log.appendOperations(ops, container, head, e.getValue().stream().map(c -> c.record(container))
                         .toList());
             }
-            ConsulTransport.Reply reply = transport.transaction(ops, false, operation, what, giveUp);
+            ConsulTransport.Reply reply = transport.transaction(ops, false, operation, what, giveUp, deadline);
             resent |= reply.resent();
             TxResponse response = transport.parseTransaction(reply, operation, what);
             if (reply.code() == 200) {

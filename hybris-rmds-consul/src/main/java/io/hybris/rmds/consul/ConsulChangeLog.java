@@ -77,20 +77,20 @@ final class ConsulChangeLog implements AutoCloseable {
 
     /**
      * The head to build the next commit on: the cached one, or read if none is cached (retrying transient failures
-     * until {@code giveUpNanos}).
+     * until {@code giveUpNanos}, the read cut off at {@code deadlineNanos}).
      */
-    Head head(String container, String operation, String what, long giveUpNanos) {
+    Head head(String container, String operation, String what, long giveUpNanos, long deadlineNanos) {
         Head cached = heads.get(container);
-        return cached != null ? cached : readHead(container, operation, what, giveUpNanos);
+        return cached != null ? cached : readHead(container, operation, what, giveUpNanos, deadlineNanos);
     }
 
     /**
      * Reads the head afresh (after losing a commit race on it) for {@code operation} of {@code what}, retrying
-     * transient failures until {@code giveUpNanos}.
+     * transient failures until {@code giveUpNanos}, the read cut off at {@code deadlineNanos} (the commit's call
+     * deadline).
      */
-    Head readHead(String container, String operation, String what, long giveUpNanos) {
-        Optional<Value> v = transport.call(operation, what,
-                () -> transport.kv().getValue(headKey(container), transport.readOptions()), giveUpNanos);
+    Head readHead(String container, String operation, String what, long giveUpNanos, long deadlineNanos) {
+        Optional<Value> v = transport.value(headKey(container), operation, what, giveUpNanos, deadlineNanos);
         Head h = v.map(x -> new Head(parse(x), x.getModifyIndex())).orElse(new Head(0, 0));
         heads.put(container, h);
         return h;
@@ -206,7 +206,10 @@ final class ConsulChangeLog implements AutoCloseable {
         return watch;
     }
 
-    /** Removes the commits older than the newest {@code retention}: the marker first, then the entries. */
+    /**
+     * Removes the commits older than the newest {@code retention}: the marker first, then every entry it covers
+     * (listed, so entries an interrupted compaction left below the marker go too).
+     */
     void compact(String container) {
         if (transport.isClosed()) {
             return;
@@ -227,13 +230,35 @@ final class ConsulChangeLog implements AutoCloseable {
         if (transport.transaction(setMarker, false, "compact", what).code() != 200) {
             return; // another client compacts this log right now
         }
-        for (long s = marker + 1; s <= through; s += MAX_GETS) {
+        // every record the marker covers, not only those after the old marker: a compaction that died after moving
+        // the marker (a killed client, a failed delete) left its records below it, where only this finds them
+        List<Long> covered = recordsThrough(container, through, what);
+        for (int from = 0; from < covered.size(); from += MAX_GETS) {
             ArrayNode deletes = Jackson.MAPPER.createArrayNode();
-            for (long q = s; q <= Math.min(through, s + MAX_GETS - 1); q++) {
+            for (long q : covered.subList(from, Math.min(covered.size(), from + MAX_GETS))) {
                 deletes.addObject().putObject("KV").put("Verb", "delete").put("Key", entryKey(container, q));
             }
             transport.transaction(deletes, false, "compact", what);
         }
+    }
+
+    /** The sequence numbers of the log's records up to {@code through}, ascending: one key listing of the log. */
+    private List<Long> recordsThrough(String container, long through, String what) {
+        String records = base + container + "/log/";
+        List<String> keys = transport.call("compact", what, () -> transport.kv().getKeys(records,
+                transport.readOptions()));
+        List<Long> covered = new ArrayList<>();
+        for (String key : keys) {
+            String name = key.startsWith(records) ? key.substring(records.length()) : "";
+            if (name.length() == 20 && name.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                long sequence = Long.parseLong(name);
+                if (sequence <= through) {
+                    covered.add(sequence);
+                }
+            }
+        }
+        covered.sort(null);
+        return covered;
     }
 
     private long readMarker(String container) {

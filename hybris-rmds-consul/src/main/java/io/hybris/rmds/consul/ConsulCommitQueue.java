@@ -132,11 +132,11 @@ final class ConsulCommitQueue implements AutoCloseable {
                     break;
                 } else if (s == ConsulCommit.State.QUEUED) {
                     long left = commit.giveUpNanos() - System.nanoTime();
-                    if (Thread.interrupted() || left <= 0) {
-                        boolean wasInterrupted = left > 0;
-                        interrupted |= wasInterrupted;
+                    boolean interruptedNow = Thread.interrupted(); // clears the flag: kept in interrupted
+                    if (interruptedNow || left <= 0) {
+                        interrupted |= interruptedNow;
                         if (withdraw(lane, commit)) {
-                            throw withdrawn(container, commit, wasInterrupted);
+                            throw withdrawn(container, commit, interruptedNow);
                         }
                         continue;
                     }

@@ -302,7 +302,8 @@ public final class ConsulMetadataStore implements MetadataStore {
      * A read, conditional update or transaction is one request retried for at most operation-timeout, and the
      * last attempt may take a connect, a send (both bounded by connect-timeout) and a read-timeout: with the
      * defaults 10 s + 5 s + 5 s + 8 s = 28 s, under Hybris's default 30 s deadline, so Hybris runs those calls on
-     * its caller's thread.
+     * its caller's thread. A write of several requests (the change-log head, then the transaction) has each cut off
+     * at this bound from the call's start ({@code ConsulBatchWrite}), so it holds for writes too.
      */
     @Override
     public Optional<Duration> callTimeBound() {

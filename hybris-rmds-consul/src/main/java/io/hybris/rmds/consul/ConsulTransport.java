@@ -4,6 +4,7 @@
  */
 package io.hybris.rmds.consul;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.hybris.HybrisConfigurationException;
 import io.hybris.MetadataStoreException;
@@ -25,6 +26,7 @@ import org.kiwiproject.consul.Consul;
 import org.kiwiproject.consul.ConsulException;
 import org.kiwiproject.consul.KeyValueClient;
 import org.kiwiproject.consul.model.kv.TxResponse;
+import org.kiwiproject.consul.model.kv.Value;
 import org.kiwiproject.consul.option.ImmutableQueryOptions;
 import org.kiwiproject.consul.option.QueryOptions;
 import org.kiwiproject.consul.util.Jackson;
@@ -36,6 +38,7 @@ import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,6 +59,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ConsulTransport implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsulMetadataStore.class);
     private static final MediaType JSON = MediaType.get("application/json");
+    private static final TypeReference<List<Value>> VALUES = new TypeReference<>() { };
+    /** A deadline argument meaning none: each request is bounded by its own timeouts only. */
+    static final long NO_DEADLINE = Long.MIN_VALUE;
 
     /** A call to Consul, retried on transient failures for up to the operation timeout. */
     @FunctionalInterface
@@ -230,6 +236,16 @@ final class ConsulTransport implements AutoCloseable {
 
     /** As {@link #transaction(ArrayNode, boolean, String, String)}, retrying only until {@code giveUpNanos}. */
     Reply transaction(ArrayNode operations, boolean read, String operation, String what, long giveUpNanos) {
+        return transaction(operations, read, operation, what, giveUpNanos, NO_DEADLINE);
+    }
+
+    /**
+     * As {@link #transaction(ArrayNode, boolean, String, String, long)}, each send also cut off at
+     * {@code deadlineNanos} ({@link System#nanoTime()}; {@link #NO_DEADLINE} for none): the deadline of the store
+     * call that sends it, so that a call of several requests ends within the store's call-time bound.
+     */
+    Reply transaction(ArrayNode operations, boolean read, String operation, String what, long giveUpNanos,
+                      long deadlineNanos) {
         // Our own request, not KeyValueClient.performTransaction: that one throws away the body of an HTTP 409,
         // which names the operation that failed.
         byte[] json;
@@ -248,8 +264,31 @@ final class ConsulTransport implements AutoCloseable {
         SendCount sends = new SendCount();
         Request request = new Request.Builder().url(url.build()).put(RequestBody.create(json, JSON))
                 .tag(SendCount.class, sends).build();
-        Reply reply = call(operation, what, () -> execute(request, 200, 409), giveUpNanos);
+        Reply reply = call(operation, what, () -> execute(request, deadlineNanos, 200, 409), giveUpNanos);
         return sends.get() <= 1 ? reply : new Reply(reply.code(), reply.index(), reply.body(), true);
+    }
+
+    /**
+     * Reads one key in the read mode, retrying transient failures until {@code giveUpNanos}, each attempt cut off at
+     * {@code deadlineNanos} (see {@link #transaction(ArrayNode, boolean, String, String, long, long)}); empty if the
+     * key does not exist. Our own request: consul-client's cannot be given a deadline.
+     */
+    Optional<Value> value(String key, String operation, String what, long giveUpNanos, long deadlineNanos) {
+        HttpUrl.Builder url = api().addPathSegment("kv").addPathSegments(key);
+        addReadMode(url);
+        Request request = new Request.Builder().url(url.build()).get().build();
+        Reply reply = call(operation, what, () -> execute(request, deadlineNanos, 200, 404), giveUpNanos);
+        if (reply.code() == 404) {
+            return Optional.empty();
+        }
+        List<Value> values;
+        try {
+            values = Jackson.MAPPER.readValue(reply.body(), VALUES);
+        } catch (IOException e) {
+            throw new MetadataStoreException(operation + " of " + what + " on " + description
+                    + " failed: cannot parse Consul's answer (HTTP 200): " + e.getMessage(), e);
+        }
+        return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
     }
 
     /** How many times a request went out on a connection (counted by a network interceptor, per attempt). */
@@ -344,7 +383,20 @@ final class ConsulTransport implements AutoCloseable {
     }
 
     private Reply execute(Request request, int... accepted) throws IOException {
-        try (Response response = http.newCall(request).execute()) {
+        return execute(request, NO_DEADLINE, accepted);
+    }
+
+    /** One exchange, cut off at {@code deadlineNanos} unless it is {@link #NO_DEADLINE}. */
+    private Reply execute(Request request, long deadlineNanos, int... accepted) throws IOException {
+        Call call = http.newCall(request);
+        if (deadlineNanos != NO_DEADLINE) {
+            long left = deadlineNanos - System.nanoTime();
+            if (left <= 0) {
+                throw new InterruptedIOException("not sent: the store call's time bound has passed");
+            }
+            call.timeout().timeout(left, TimeUnit.NANOSECONDS); // the whole exchange, however the server dribbles
+        }
+        try (Response response = call.execute()) {
             byte[] body = response.body().bytes();
             for (int code : accepted) {
                 if (response.code() == code) {

@@ -393,4 +393,33 @@ class ConsulCommitQueueTest {
             queue.close();
         }
     }
+
+    @Test
+    void aQueuedCallerInterruptedAfterItsGiveUpTimeKeepsItsInterruptFlag() throws Exception {
+        FakeCommitter committer = new FakeCommitter();
+        ConsulCommitQueue queue = new ConsulCommitQueue(committer, "test");
+        CompletableFuture<Void> first = submit(queue, "first", Duration.ofSeconds(10));
+        assertThat(committer.holding.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // queued behind the held batch, interrupted, and its give-up time already passed: both at its first check
+        CompletableFuture<Object[]> late = CompletableFuture.supplyAsync(() -> {
+            ConsulCommit commit = commit("late", Duration.ZERO);
+            Thread.currentThread().interrupt();
+            Throwable thrown = null;
+            try {
+                queue.commit(C, commit);
+            } catch (Throwable t) {
+                thrown = t;
+            }
+            return new Object[] {thrown, Thread.interrupted()};
+        }, callers);
+        Object[] outcome = late.get(10, TimeUnit.SECONDS);
+        committer.release.countDown();
+        first.get(10, TimeUnit.SECONDS);
+
+        assertThat((Throwable) outcome[0]).isInstanceOf(MetadataUnavailableException.class)
+                .hasMessageContaining("nothing was written");
+        assertThat((Boolean) outcome[1]).as("the caller's interrupt flag is kept").isTrue();
+        queue.close();
+    }
 }

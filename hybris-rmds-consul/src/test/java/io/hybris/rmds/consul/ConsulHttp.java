@@ -13,6 +13,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -53,6 +55,21 @@ final class ConsulHttp {
             throw new AssertionError("no ModifyIndex in " + r.body());
         }
         return Long.parseLong(m.group(1));
+    }
+
+    /** The keys under a prefix ({@code ?keys}), in Consul's order; empty if there are none. */
+    List<String> keys(String prefix) {
+        HttpResponse<String> r = send(request("/v1/kv/" + path(prefix) + "?keys").GET(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 404) {
+            return List.of();
+        }
+        List<String> keys = new ArrayList<>();
+        Matcher m = Pattern.compile("\"([^\"]*)\"").matcher(check(r).body());
+        while (m.find()) {
+            keys.add(m.group(1));
+        }
+        return keys;
     }
 
     /** Writes a value unconditionally. */

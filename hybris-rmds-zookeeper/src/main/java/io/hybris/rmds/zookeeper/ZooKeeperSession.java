@@ -161,6 +161,17 @@ final class ZooKeeperSession implements AutoCloseable {
             }
         } catch (KeeperException.NodeExistsException e) {
             // created concurrently by another client: fine
+        } catch (KeeperException.NoNodeException e) {
+            // creatingParentsIfNeeded makes every parent below the chroot, never the chroot itself
+            String connect = settings.connect();
+            int slash = connect == null ? -1 : connect.indexOf('/');
+            if (slash < 0 || slash == connect.length() - 1) {
+                throw failure("creation", "znode " + path, e);
+            }
+            throw new MetadataStoreException("creation of znode " + path + " on " + description + " failed: the"
+                    + " chroot " + connect.substring(slash) + " of " + settings.key("connect") + " does not exist,"
+                    + " and a ZooKeeper client cannot create its own chroot; create it first (e.g. zkCli.sh create "
+                    + connect.substring(slash) + ") or drop it from " + settings.key("connect"), e);
         } catch (KeeperException.NoAuthException e) {
             if (!path.equals(e.getPath())) {
                 throw failure("creation", "znode " + path, e);

@@ -5,6 +5,7 @@
 package io.hybris.rmds.zookeeper;
 
 import io.hybris.HybrisConfigurationException;
+import org.apache.zookeeper.client.ConnectStringParser;
 import org.apache.zookeeper.common.PathUtils;
 
 import java.time.Duration;
@@ -48,6 +49,7 @@ record ZooKeeperSettings(String connect, String root, ZooKeeperMetadataStore.Rea
                         + " is required: the ZooKeeper ensemble, e.g. zk1:2181,zk2:2181,zk3:2181");
             }
             connect = b.connect.trim();
+            checkConnect(connect, keys);
         }
         checkRoot(b.root, keys);
         Duration session = SESSION_TIMEOUT.check(keys.apply(SESSION_TIMEOUT.name()), b.sessionTimeout);
@@ -86,6 +88,29 @@ record ZooKeeperSettings(String connect, String root, ZooKeeperMetadataStore.Rea
     @Override
     public String toString() {
         return "ZooKeeperSettings[" + describe() + ", digest=" + (digest == null ? "none" : "***") + "]";
+    }
+
+    /**
+     * Parses the connect string as the ZooKeeper client will: a malformed one (a port that is not a number or out of
+     * range, no host, a chroot that is not a valid path) would otherwise fail inside the client's connection
+     * thread, and the store would wait out start-timeout and report the ensemble unreachable.
+     */
+    private static void checkConnect(String connect, Function<String, String> keys) {
+        String problem;
+        try {
+            ConnectStringParser parsed = new ConnectStringParser(connect);
+            problem = parsed.getServerAddresses().isEmpty() ? "it names no server"
+                    : parsed.getServerAddresses().stream().anyMatch(a -> a.getHostString().isEmpty())
+                    ? "a server has no host name" : null;
+        } catch (IllegalArgumentException e) { // NumberFormatException for a port that is not a number
+            problem = e instanceof NumberFormatException ? "a port is not a number (" + e.getMessage() + ")"
+                    : e.getMessage();
+        }
+        if (problem != null) {
+            throw new HybrisConfigurationException(keys.apply("connect") + "=" + connect + " is not a valid connect"
+                    + " string: " + problem + "; use host:port[,host:port...][/chroot], e.g."
+                    + " zk1:2181,zk2:2181,zk3:2181");
+        }
     }
 
     private static void checkRoot(String root, Function<String, String> keys) {

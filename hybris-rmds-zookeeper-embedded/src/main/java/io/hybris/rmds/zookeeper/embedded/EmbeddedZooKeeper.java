@@ -5,6 +5,7 @@
 package io.hybris.rmds.zookeeper.embedded;
 
 import io.hybris.MetadataStoreException;
+import org.apache.zookeeper.server.PurgeTxnLog;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
 import org.apache.zookeeper.server.persistence.FileTxnSnapLog;
@@ -20,6 +21,10 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -36,8 +41,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * not from a test harness: it listens on 127.0.0.1 only, keeps its snapshots and transaction log in the data
  * directory (so data survives a restart on the same directory; every write is synced to disk before it is
  * acknowledged), starts no admin server and sets no global system properties. A lock file in the data
- * directory stops two embedded servers from sharing it. It offers no replication: the metadata is as durable
- * as the one disk, and the service is down while the process is.
+ * directory stops two embedded servers from sharing it. ZooKeeper writes a new snapshot and transaction log about
+ * every 100,000 transactions and deletes none itself; this server deletes all but the newest
+ * {@value #SNAPSHOTS_KEPT} snapshots and the logs they need at start and every {@link #PURGE_INTERVAL} (what a
+ * standalone server's {@code autopurge} does), so the data directory does not grow without bound. It offers no
+ * replication: the metadata is as durable as the one disk, and the service is down while the process is.
  *
  * <p>Thread-safe; {@link #close()} is idempotent.
  */
@@ -45,6 +53,10 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedZooKeeper.class);
     private static final int TICK_TIME_MS = 2000;
     private static final String LOCK_FILE = "hybris-embedded-zookeeper.lock";
+    /** Snapshots kept in the data directory, with the transaction logs they need (autopurge's minimum). */
+    static final int SNAPSHOTS_KEPT = 3;
+    /** How often older snapshots and transaction logs are deleted while the server runs. */
+    static final Duration PURGE_INTERVAL = Duration.ofHours(1);
 
     private final Path dataDir;
     private final FileChannel lockChannel;
@@ -52,6 +64,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     private final FileTxnSnapLog txnLog;
     private final ServerCnxnFactory factory;
     private final int port;
+    private final ScheduledExecutorService purger;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private EmbeddedZooKeeper(Path dataDir, FileChannel lockChannel, FileLock lock, FileTxnSnapLog txnLog,
@@ -62,6 +75,11 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         this.txnLog = txnLog;
         this.factory = factory;
         this.port = factory.getLocalPort();
+        this.purger = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hybris-embedded-zookeeper-purge");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**
@@ -99,6 +117,9 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
             factory = ServerCnxnFactory.createFactory(address, 0);
             factory.startup(server);
             EmbeddedZooKeeper zk = new EmbeddedZooKeeper(dir, lockChannel, lock, txnLog, factory);
+            zk.purge(); // the server has loaded its data and taken a snapshot of it
+            zk.purger.scheduleWithFixedDelay(zk::purge, PURGE_INTERVAL.toMillis(), PURGE_INTERVAL.toMillis(),
+                    TimeUnit.MILLISECONDS);
             LOG.info("embedded ZooKeeper listening on {} with data in {}", zk.connectString(), dir);
             return zk;
         } catch (IOException | RuntimeException e) {
@@ -130,6 +151,19 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         return dataDir;
     }
 
+    /**
+     * Deletes all but the newest {@value #SNAPSHOTS_KEPT} snapshots and the transaction logs they do not need, as
+     * ZooKeeper's {@code autopurge} does; a failure is logged (the next run retries).
+     */
+    void purge() {
+        try {
+            PurgeTxnLog.purge(dataDir.toFile(), dataDir.toFile(), SNAPSHOTS_KEPT);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("deleting old snapshots and transaction logs in {} failed; retried in {}", dataDir,
+                    PURGE_INTERVAL, e);
+        }
+    }
+
     /** Stops the server, closing client connections, and releases the data directory. */
     @Override
     public void close() {
@@ -137,6 +171,15 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
             return;
         }
         LOG.info("stopping embedded ZooKeeper on {}", connectString());
+        purger.shutdownNow();
+        try {
+            // a purge under way ends before the data directory is released to another server
+            if (!purger.awaitTermination(5, TimeUnit.SECONDS)) {
+                LOG.warn("a purge of {} still ran after 5 s; closing anyway", dataDir);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         factory.shutdown(); // closes the connections, then shuts down the server
         try {
             txnLog.close();
