@@ -125,6 +125,7 @@ final class ConfigChecks {
                         + " configured (clouds: " + String.join(", ", b.clouds.keySet()) + ")");
             }
         }
+        checkSharedAccounts(b.costs.prices());
         if (b.costs.placement() != io.hybris.cost.Placement.LATENCY) {
             List<String> unpriced = b.clouds.keySet().stream().filter(id -> !b.costs.prices().containsKey(id)).toList();
             if (!unpriced.isEmpty()) {
@@ -132,6 +133,37 @@ final class ConfigChecks {
                         .toLowerCase(java.util.Locale.ROOT) + " needs a price sheet for every cloud; none for "
                         + String.join(", ", unpriced) + ": set hybris.cloud.<id>.price.storage-gb-month (and the"
                         + " other prices, docs/cost.md) or use hybris.placement=latency");
+            }
+        }
+    }
+
+    /**
+     * Clouds billed to one account share its volume tiers ({@link io.hybris.cost.Billing} adds their volumes up before
+     * the tiers apply), so they must have the same storage and egress tiers: refused here, naming the keys, rather
+     * than by every cost report later.
+     */
+    private static void checkSharedAccounts(java.util.Map<String, io.hybris.cost.CloudPrices> prices) {
+        java.util.Map<String, String> firstOfAccount = new java.util.TreeMap<>();
+        for (String cloud : new java.util.TreeSet<>(prices.keySet())) {
+            io.hybris.cost.CloudPrices p = prices.get(cloud);
+            if (p.account() == null) {
+                continue;
+            }
+            String first = firstOfAccount.putIfAbsent(p.account(), cloud);
+            if (first == null) {
+                continue;
+            }
+            io.hybris.cost.CloudPrices q = prices.get(first);
+            String item = !q.storagePerGbMonth().equals(p.storagePerGbMonth()) ? "storage-gb-month"
+                    : !q.egressPerGb().equals(p.egressPerGb()) ? "egress-gb" : null;
+            if (item != null) {
+                boolean storage = item.equals("storage-gb-month");
+                throw new HybrisConfigurationException("clouds '" + first + "' and '" + cloud + "' are billed to"
+                        + " account '" + p.account() + "' (hybris.cloud.<id>.price.account), whose volume tiers they"
+                        + " share, but their tiers differ: hybris.cloud." + first + ".price." + item + "="
+                        + (storage ? q.storagePerGbMonth() : q.egressPerGb()) + ", hybris.cloud." + cloud + ".price."
+                        + item + "=" + (storage ? p.storagePerGbMonth() : p.egressPerGb()) + "; one account has one"
+                        + " price sheet for storage and egress");
             }
         }
     }

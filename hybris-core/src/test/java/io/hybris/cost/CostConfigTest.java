@@ -100,6 +100,34 @@ class CostConfigTest {
                 .hasMessageContaining("unknown key hybris.placement.objective");
     }
 
+    /**
+     * Clouds billed to one account share its volume tiers, so {@link Billing} refuses them different storage or
+     * egress tiers: a configuration that gives them different ones must be refused when it is read, naming the keys,
+     * not accepted and then fail every cost report (and estimate) with an error that names no key.
+     */
+    @Test
+    void cloudsOfOneAccountWithDifferentTiersAreRefusedNamingTheKeys() {
+        Map<String, String> m = new HashMap<>();
+        m.put("hybris.cloud.a.price.storage-gb-month", "0.023");
+        m.put("hybris.cloud.a.price.account", "acme");
+        m.put("hybris.cloud.b.price.storage-gb-month", "0.020");
+        m.put("hybris.cloud.b.price.account", "acme");
+        assertThatThrownBy(() -> config(m)).isInstanceOf(HybrisConfigurationException.class)
+                .hasMessageContaining("account 'acme'")
+                .hasMessageContaining("hybris.cloud.a.price.storage-gb-month=0.023")
+                .hasMessageContaining("hybris.cloud.b.price.storage-gb-month=0.02");
+
+        m.put("hybris.cloud.b.price.storage-gb-month", "0.023");
+        m.put("hybris.cloud.b.price.egress-gb", "0.09");
+        assertThatThrownBy(() -> config(m)).isInstanceOf(HybrisConfigurationException.class)
+                .hasMessageContaining("hybris.cloud.a.price.egress-gb=0")
+                .hasMessageContaining("hybris.cloud.b.price.egress-gb=0.09");
+
+        m.put("hybris.cloud.a.price.egress-gb", "0.09");
+        m.put("hybris.cloud.a.price.put-list-per-1000", "0.005"); // request prices may differ
+        assertThat(config(m).costs().prices()).containsOnlyKeys("a", "b");
+    }
+
     @Test
     void pricesForAnUnknownCloudAreRefused() {
         assertThatThrownBy(() -> HybrisConfig.builder().metadataStore("memory", Map.of())

@@ -120,9 +120,10 @@ public final class Toxiproxy {
             return endpoint;
         }
 
-        /** Enables the proxy and removes its latency. */
+        /** Enables the proxy and removes its latency and bandwidth limit. */
         public Proxy reset() {
             enable();
+            bandwidth(0);
             return latency(Duration.ZERO);
         }
 
@@ -149,6 +150,21 @@ public final class Toxiproxy {
             if (stalled) {
                 send("POST", "/proxies/" + name + "/toxics", "{\"name\":\"stall\",\"type\":\"timeout\","
                         + "\"stream\":\"downstream\",\"toxicity\":1.0,\"attributes\":{\"timeout\":0}}", false);
+            }
+            return this;
+        }
+
+        /**
+         * Limits the proxy's responses (downstream) to {@code kilobytesPerSecond} KB/s, replacing any earlier limit;
+         * zero removes it: a cloud whose answers trickle in without ever pausing long (toxiproxy's
+         * {@code bandwidth} toxic).
+         */
+        public Proxy bandwidth(long kilobytesPerSecond) {
+            send("DELETE", "/proxies/" + name + "/toxics/bandwidth", null, true);
+            if (kilobytesPerSecond > 0) {
+                send("POST", "/proxies/" + name + "/toxics", "{\"name\":\"bandwidth\",\"type\":\"bandwidth\","
+                        + "\"stream\":\"downstream\",\"toxicity\":1.0,\"attributes\":{\"rate\":"
+                        + kilobytesPerSecond + "}}", false);
             }
             return this;
         }

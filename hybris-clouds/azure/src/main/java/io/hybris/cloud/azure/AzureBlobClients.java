@@ -127,8 +127,9 @@ final class AzureBlobClients implements AutoCloseable {
     }
 
     /**
-     * Stops the HTTP client's worker threads, ending requests still in flight. (On Java 17 the JDK client has no
-     * close method; its selector thread ends once the client is unreachable.)
+     * Stops the HTTP client's worker threads. This does not end an exchange in flight (the store ends its calls
+     * first: {@link CallsInFlight}). (On Java 17 the JDK client has no close method; its selector thread ends once
+     * the client is unreachable.)
      */
     @Override
     public void close() {

@@ -5,6 +5,7 @@
 package io.hybris.cloud.azure;
 
 import com.azure.core.http.HttpClient;
+import com.azure.core.http.rest.PagedResponse;
 import com.azure.core.util.BinaryData;
 import com.azure.core.util.Context;
 import com.azure.storage.blob.BlobContainerClient;
@@ -39,7 +40,8 @@ import java.util.function.UnaryOperator;
 /**
  * A {@link CloudStore} on one Azure Blob Storage container (or a key prefix inside it), through the
  * {@code azure-storage-blob} SDK on the JDK HTTP client. Each object is one block blob written with a single
- * Put Blob request, so an overwrite is atomic. Thread-safe; {@link #close()} releases the HTTP client's threads.
+ * Put Blob request, so an overwrite is atomic. Thread-safe; {@link #close()} ends the calls in flight and releases
+ * the HTTP client's threads.
  *
  * <ul>
  * <li><b>Byte limit</b>: {@link #get} asks for the range {@code bytes=0-maxBytes} and also stops collecting after
@@ -76,6 +78,7 @@ public final class AzureBlobCloudStore implements CloudStore {
     private final DownloadRetryOptions downloadRetries;
     private final int listPageSize;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final CallsInFlight inFlight = new CallsInFlight();
 
     private AzureBlobCloudStore(AzureBlobSettings settings, AzureBlobClients clients, int listPageSize) {
         this.settings = settings;
@@ -182,19 +185,31 @@ public final class AzureBlobCloudStore implements CloudStore {
             List<CloudObject> out = new ArrayList<>();
             ListBlobsOptions options = new ListBlobsOptions().setPrefix(full.isEmpty() ? null : full)
                     .setMaxResultsPerPage(listPageSize);
-            for (BlobItem item : container.listBlobs(options, null)) {
-                if (Thread.currentThread().isInterrupted()) {
-                    throw new TransientCloudException(id(), what + " interrupted after " + out.size() + " objects");
+            String asked = null; // the marker the current page was asked with
+            for (PagedResponse<BlobItem> page : container.listBlobs(options, null).iterableByPage()) {
+                for (BlobItem item : page.getValue()) {
+                    if (Thread.currentThread().isInterrupted()) {
+                        throw new TransientCloudException(id(), what + " interrupted after " + out.size()
+                                + " objects");
+                    }
+                    String name = item.getName();
+                    if (!name.startsWith(full)) {
+                        continue; // a server that ignores the prefix must not leak other objects
+                    }
+                    BlobItemProperties p = item.getProperties();
+                    long size = p == null || p.getContentLength() == null ? 0 : p.getContentLength();
+                    Instant modified = p == null || p.getLastModified() == null ? Instant.EPOCH
+                            : p.getLastModified().toInstant();
+                    out.add(new CloudObject(name.substring(settings.prefix().length()), size, modified));
                 }
-                String name = item.getName();
-                if (!name.startsWith(full)) {
-                    continue; // a server that ignores the prefix must not leak other objects
+                String next = page.getContinuationToken();
+                if (next != null && !next.isEmpty() && next.equals(asked)) {
+                    // the SDK would ask for the same page again, forever, collecting its names each time
+                    throw new TransientCloudException(id(), what + " on " + settings.describeLocation() + " failed:"
+                            + " the service gave back the marker '" + next + "' it was asked with, so the listing"
+                            + " would never end");
                 }
-                BlobItemProperties p = item.getProperties();
-                long size = p == null || p.getContentLength() == null ? 0 : p.getContentLength();
-                Instant modified = p == null || p.getLastModified() == null ? Instant.EPOCH
-                        : p.getLastModified().toInstant();
-                out.add(new CloudObject(name.substring(settings.prefix().length()), size, modified));
+                asked = next;
             }
             return out;
         });
@@ -216,10 +231,14 @@ public final class AzureBlobCloudStore implements CloudStore {
         });
     }
 
-    /** Releases the HTTP client's threads; calls after this fail with a {@link TransientCloudException}. */
+    /**
+     * Ends the calls in flight (each with a {@link TransientCloudException}) and releases the HTTP client's threads;
+     * calls after this fail with a {@link TransientCloudException}.
+     */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            inFlight.cancelAll();
             clients.close();
         }
     }
@@ -247,10 +266,19 @@ public final class AzureBlobCloudStore implements CloudStore {
         if (closed.get()) {
             throw new TransientCloudException(id(), what + " not started: the store is closed");
         }
+        CallsInFlight.Call call = inFlight.start();
         try {
-            return operation.get();
+            if (closed.get()) { // closed since the check above, before close() could see this call
+                throw new TransientCloudException(id(), what + " not started: the store is closed");
+            }
+            return operation.get(); // an answer that came as the store closed stands
         } catch (RuntimeException e) {
+            if (call.end()) {
+                throw new TransientCloudException(id(), what + " cancelled: the store was closed", e);
+            }
             throw errors.map(what, e);
+        } finally {
+            call.end();
         }
     }
 

@@ -20,6 +20,7 @@ import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.CloudStoreException;
 import io.hybris.spi.PermanentCloudException;
+import io.hybris.spi.TransientCloudException;
 import io.hybris.spi.support.InterruptibleCalls;
 import org.apache.http.impl.client.CloseableHttpClient;
 
@@ -199,6 +200,7 @@ public final class GcsCloudStore implements CloudStore {
                         Storage.BlobListOption.pageSize(1000),
                         Storage.BlobListOption.fields(Storage.BlobField.NAME, Storage.BlobField.SIZE,
                                 Storage.BlobField.UPDATED, Storage.BlobField.TIME_CREATED));
+                String asked = null; // the token the current page was asked with
                 while (page != null) {
                     for (Blob b : page.getValues()) {
                         out.add(toCloudObject(b));
@@ -206,6 +208,14 @@ public final class GcsCloudStore implements CloudStore {
                     if (Thread.currentThread().isInterrupted()) {
                         throw new InterruptedIOException("list interrupted between pages");
                     }
+                    String next = page.getNextPageToken();
+                    if (page.hasNextPage() && next.equals(asked)) {
+                        // the SDK would ask for the same page again, forever, collecting its names each time
+                        throw new TransientCloudException(id(), "list of '" + prefix + "' in bucket '"
+                                + settings.bucket() + "' failed: the service gave back the page token '" + next
+                                + "' it was asked with, so the listing would never end");
+                    }
+                    asked = next;
                     page = page.hasNextPage() ? page.getNextPage() : null;
                 }
                 return out;

@@ -14,6 +14,7 @@ import io.hybris.spi.TransientCloudException;
 import java.io.InterruptedIOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Maps what the GCS SDK throws to Hybris's {@link TransientCloudException} / {@link PermanentCloudException},
@@ -27,6 +28,9 @@ import java.util.Locale;
  * </ul>
  */
 final class GcsErrors {
+    /** The service's own words for a missing bucket; object and bucket names (and URLs) never hold a space. */
+    private static final Pattern MISSING_BUCKET = Pattern.compile("bucket\\s+(does\\s+not\\s+exist|not\\s+found)");
+
     private final String cloudId;
     private final String bucket;
 
@@ -48,10 +52,23 @@ final class GcsErrors {
         return 0;
     }
 
-    /** True if a 404 is about the bucket rather than the object. */
+    /**
+     * True if a 404 is about the bucket rather than the object: the service says so in words ("The specified bucket
+     * does not exist."). The SDK's message for a failed download also holds its status line ("404 Not Found") and
+     * the request URL, i.e. the bucket and object names, so looking for "bucket" and "not found" anywhere in it took
+     * every missing object of a bucket (or key) named with "bucket" for a missing bucket; names hold no spaces, so
+     * the phrase can only come from the service's text.
+     */
     static boolean isMissingBucket(Throwable t) {
-        String m = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
-        return status(t) == 404 && m.contains("bucket") && (m.contains("not exist") || m.contains("not found"));
+        if (status(t) != 404) {
+            return false;
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (MISSING_BUCKET.matcher(String.valueOf(c.getMessage()).toLowerCase(Locale.ROOT)).find()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True if the failure was interruption of the calling thread. */

@@ -10,7 +10,8 @@ import software.amazon.awssdk.http.SdkHttpClient;
 
 /**
  * An {@link SdkHttpClient} that hands every request it prepares to the {@link InFlight} operation of the calling
- * thread, so the operation can be aborted from another thread. Otherwise it delegates unchanged.
+ * thread, so the operation can be aborted from another thread, and tells it when each attempt starts (for the
+ * body's deadline, {@link BodyDeadlines}). Otherwise it delegates unchanged.
  */
 final class AbortTrackingHttpClient implements SdkHttpClient {
     private final SdkHttpClient delegate;
@@ -24,6 +25,7 @@ final class AbortTrackingHttpClient implements SdkHttpClient {
         ExecutableHttpRequest prepared = delegate.prepareRequest(request);
         InFlight operation = InFlight.current();
         if (operation != null) {
+            operation.attemptStarted();
             operation.register(prepared);
         }
         return prepared;

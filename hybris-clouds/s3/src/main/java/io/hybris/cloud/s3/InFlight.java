@@ -19,6 +19,7 @@ final class InFlight {
 
     private final List<Abortable> abortables = new ArrayList<>();
     private boolean aborted;
+    private volatile long attemptStartNanos = System.nanoTime();
 
     /** One blocking operation; it receives its {@link InFlight} to register response streams with. */
     interface Operation<T> {
@@ -59,6 +60,16 @@ final class InFlight {
             }
         }
         abortQuietly(abortable);
+    }
+
+    /** Notes that the SDK is sending a request (a new attempt) now. */
+    void attemptStarted() {
+        attemptStartNanos = System.nanoTime();
+    }
+
+    /** When the latest attempt started ({@link System#nanoTime()}); the operation's start before any. */
+    long attemptStartNanos() {
+        return attemptStartNanos;
     }
 
     /** Whether {@link #abort()} was called. */

@@ -78,11 +78,13 @@ public final class S3CloudStore implements CloudStore {
     private final S3Client s3;
     private final S3Errors errors;
     private final InterruptibleCalls calls;
+    private final BodyDeadlines deadlines;
 
     private S3CloudStore(S3Settings settings) {
         this.settings = settings;
         this.errors = new S3Errors(settings);
         this.clients = S3Clients.create(settings);
+        this.deadlines = new BodyDeadlines(settings.cloudId(), settings.requestTimeout());
         this.s3 = clients.s3();
         this.calls = new InterruptibleCalls(settings.cloudId(), "hybris-s3-" + settings.cloudId() + "-");
         try {
@@ -192,14 +194,23 @@ public final class S3CloudStore implements CloudStore {
         }
         inFlight.register(in);
         boolean complete = false;
-        try {
+        try (BodyDeadlines.Deadline deadline = deadlines.start(in, inFlight.attemptStartNanos())) {
             long size = ObjectSizes.totalSize(in.response());
             if (size > maxBytes) {
                 throw new OversizedObjectException(settings.cloudId(), objectKey, maxBytes);
             }
-            byte[] bytes = BoundedReads.readAtMost(in, maxBytes, size, settings.cloudId(), objectKey, onBytes);
-            complete = true;
-            return Optional.of(bytes);
+            try {
+                byte[] bytes = BoundedReads.readAtMost(in, maxBytes, size, settings.cloudId(), objectKey, onBytes);
+                complete = true;
+                return Optional.of(bytes);
+            } catch (IOException | RuntimeException e) {
+                if (deadline.expired() && !inFlight.isAborted() && !(e instanceof OversizedObjectException)) {
+                    throw new TransientCloudException(settings.cloudId(), "get of '" + objectKey + "' on "
+                            + settings.describeLocation() + " timed out after " + settings.key("request-timeout")
+                            + "=" + settings.requestTimeout() + " while reading the body: " + S3Errors.describe(e), e);
+                }
+                throw e;
+            }
         } finally {
             release(in, complete);
         }
@@ -249,18 +260,36 @@ public final class S3CloudStore implements CloudStore {
                                             o.lastModified() == null ? Instant.EPOCH : o.lastModified())));
                         }
                     }
-                    token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-                    if (token != null && token.isEmpty()) {
-                        throw new TransientCloudException(settings.cloudId(), what + " on "
-                                + settings.describeLocation() + " failed: the server said the listing is truncated"
-                                + " but gave no continuation token");
-                    }
+                    token = nextToken(what, page, token);
                 } while (token != null);
             } catch (SdkException e) {
                 throw errors.map(what, e, inFlight);
             }
             return out;
         });
+    }
+
+    /**
+     * The continuation token of the page after {@code page}, or null at the end of the listing. A page that says the
+     * listing is truncated but gives no token (an absent element is null), or gives back the token it was asked
+     * with, is a broken answer: ending there would silently drop the rest of the names, and following it would
+     * repeat the same page forever.
+     */
+    private String nextToken(String what, ListObjectsV2Response page, String asked) {
+        if (!Boolean.TRUE.equals(page.isTruncated())) {
+            return null;
+        }
+        String next = page.nextContinuationToken();
+        if (next == null || next.isEmpty()) {
+            throw new TransientCloudException(settings.cloudId(), what + " on " + settings.describeLocation()
+                    + " failed: the server said the listing is truncated but gave no continuation token");
+        }
+        if (next.equals(asked)) {
+            throw new TransientCloudException(settings.cloudId(), what + " on " + settings.describeLocation()
+                    + " failed: the server said the listing is truncated but gave back the continuation token '"
+                    + next + "' it was asked with, so the listing would never end");
+        }
+        return next;
     }
 
     /**
@@ -305,6 +334,9 @@ public final class S3CloudStore implements CloudStore {
     public void close() {
         if (calls != null) {
             calls.close();
+        }
+        if (deadlines != null) {
+            deadlines.close();
         }
         clients.close();
     }

@@ -169,6 +169,29 @@ class S3InterruptAndTimeoutTest {
         }
     }
 
+    /**
+     * {@code request-timeout} bounds one attempt "body transfer included" (docs/clouds-s3.md): a body that trickles
+     * in, never pausing as long as the socket timeout, is cut off at the request timeout too, not read for as long
+     * as the server cares to take.
+     */
+    @Test
+    void aBodyThatTricklesInIsCutOffAtTheRequestTimeout() {
+        try (S3CloudStore store = viaProxy().requestTimeout(Duration.ofSeconds(1)).build()) {
+            byte[] big = new byte[400_000];
+            store.put(KEY, big);
+            proxy.bandwidth(40); // 40 KB/s: the whole body would take about 10 s
+            long t0 = System.nanoTime();
+
+            assertThatThrownBy(() -> store.get(KEY, big.length)).isInstanceOf(TransientCloudException.class)
+                    .hasMessageContaining("timed out").hasMessageContaining("request-timeout");
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isBetween(Duration.ofMillis(900),
+                    Duration.ofSeconds(4));
+
+            proxy.bandwidth(0);
+            assertThat(store.get(KEY, big.length)).hasValueSatisfying(v -> assertThat(v).isEqualTo(big));
+        }
+    }
+
     @Test
     void anUnreachableServerAtStartUpIsLoggedNotFatalAndRequestsFailTransiently() {
         proxy.disable();
