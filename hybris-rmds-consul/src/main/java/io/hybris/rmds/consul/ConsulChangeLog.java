@@ -90,7 +90,8 @@ final class ConsulChangeLog implements AutoCloseable {
      * deadline).
      */
     Head readHead(String container, String operation, String what, long giveUpNanos, long deadlineNanos) {
-        Optional<Value> v = transport.value(headKey(container), operation, what, giveUpNanos, deadlineNanos);
+        Optional<Value> v = transport.call(operation, what,
+                () -> transport.getValue(headKey(container), deadlineNanos), giveUpNanos);
         Head h = v.map(x -> new Head(parse(x), x.getModifyIndex())).orElse(new Head(0, 0));
         heads.put(container, h);
         return h;
@@ -142,8 +143,8 @@ final class ConsulChangeLog implements AutoCloseable {
         if (start <= marker) {
             return new MetadataChangePage(List.of(), marker, true);
         }
-        long head = transport.call("read", what, () -> transport.kv().getValue(headKey(container),
-                transport.readOptions())).map(ConsulChangeLog::parse).orElse(0L);
+        long head = transport.call("read", what, () -> transport.getValue(headKey(container)))
+                .map(ConsulChangeLog::parse).orElse(0L);
         long last = head - start < limit ? head : start + limit - 1; // no overflow for a cursor far past the head
         List<MetadataChange> changes = new ArrayList<>();
         for (long s = start; s <= last; s += MAX_GETS) {
@@ -178,7 +179,7 @@ final class ConsulChangeLog implements AutoCloseable {
             return values;
         }
         for (String key : keys) { // 409: an entry is gone (compacted since the marker was read)
-            transport.call("read", what, () -> transport.kv().getValue(key, transport.readOptions()))
+            transport.call("read", what, () -> transport.getValue(key))
                     .ifPresent(values::add);
         }
         return values;
@@ -187,14 +188,14 @@ final class ConsulChangeLog implements AutoCloseable {
     long latest(String container) {
         transport.checkOpen();
         return transport.call("read", "change log of container " + container,
-                () -> transport.kv().getValue(headKey(container), transport.readOptions()))
+                () -> transport.getValue(headKey(container)))
                 .map(ConsulChangeLog::parse).orElse(0L);
     }
 
     Subscription watch(String container, long from, Runnable onChange) {
         transport.checkOpen();
         Optional<Value> head = transport.call("watch", "change log of container " + container,
-                () -> transport.kv().getValue(headKey(container), transport.readOptions()));
+                () -> transport.getValue(headKey(container)));
         if (head.map(ConsulChangeLog::parse).orElse(0L) >= from) {
             onChange.run();
             return () -> { };
@@ -207,8 +208,10 @@ final class ConsulChangeLog implements AutoCloseable {
     }
 
     /**
-     * Removes the commits older than the newest {@code retention}: the marker first, then every entry it covers
-     * (listed, so entries an interrupted compaction left below the marker go too).
+     * Removes the commits older than the newest {@code retention}: the marker first, then the entries, oldest first.
+     * A compaction that moved the marker but did not delete every entry it covers (its client killed or closed
+     * meanwhile, a delete that failed, or its marker update re-sent after a lost answer) leaves the entry at the
+     * marker: then the deletions start at the oldest entry left, found by listing the log, not after the marker.
      */
     void compact(String container) {
         if (transport.isClosed()) {
@@ -218,7 +221,7 @@ final class ConsulChangeLog implements AutoCloseable {
         long head = latest(container);
         long through = head - retention;
         Optional<Value> markerEntry = transport.call("compact", what,
-                () -> transport.kv().getValue(markerKey(container), transport.readOptions()));
+                () -> transport.getValue(markerKey(container)));
         long marker = markerEntry.map(ConsulChangeLog::parse).orElse(0L);
         if (through <= marker) {
             return;
@@ -230,40 +233,37 @@ final class ConsulChangeLog implements AutoCloseable {
         if (transport.transaction(setMarker, false, "compact", what).code() != 200) {
             return; // another client compacts this log right now
         }
-        // every record the marker covers, not only those after the old marker: a compaction that died after moving
-        // the marker (a killed client, a failed delete) left its records below it, where only this finds them
-        List<Long> covered = recordsThrough(container, through, what);
-        for (int from = 0; from < covered.size(); from += MAX_GETS) {
+        long from = marker + 1;
+        if (marker > 0 && transport.call("compact", what, () -> transport.getValue(entryKey(container, marker)))
+                .isPresent()) {
+            from = oldestEntry(container, what, from);
+        }
+        for (long s = from; s <= through; s += MAX_GETS) {
             ArrayNode deletes = Jackson.MAPPER.createArrayNode();
-            for (long q : covered.subList(from, Math.min(covered.size(), from + MAX_GETS))) {
+            for (long q = s; q <= Math.min(through, s + MAX_GETS - 1); q++) {
                 deletes.addObject().putObject("KV").put("Verb", "delete").put("Key", entryKey(container, q));
             }
             transport.transaction(deletes, false, "compact", what);
         }
     }
 
-    /** The sequence numbers of the log's records up to {@code through}, ascending: one key listing of the log. */
-    private List<Long> recordsThrough(String container, long through, String what) {
-        String records = base + container + "/log/";
-        List<String> keys = transport.call("compact", what, () -> transport.kv().getKeys(records,
-                transport.readOptions()));
-        List<Long> covered = new ArrayList<>();
-        for (String key : keys) {
-            String name = key.startsWith(records) ? key.substring(records.length()) : "";
-            if (name.length() == 20 && name.chars().allMatch(c -> c >= '0' && c <= '9')) {
-                long sequence = Long.parseLong(name);
-                if (sequence <= through) {
-                    covered.add(sequence);
-                }
+    /** The sequence number of the oldest entry of the log, or {@code otherwise} if it has none. */
+    private long oldestEntry(String container, String what, long otherwise) {
+        String log = base + container + "/log/";
+        long oldest = otherwise;
+        for (String key : transport.call("compact", what, () -> transport.getKeys(log, null))) {
+            try {
+                oldest = Math.min(oldest, Long.parseLong(key.substring(log.length())));
+            } catch (NumberFormatException | IndexOutOfBoundsException foreign) {
+                // not an entry of this log
             }
         }
-        covered.sort(null);
-        return covered;
+        return oldest;
     }
 
     private long readMarker(String container) {
         return transport.call("read", "change log of container " + container,
-                () -> transport.kv().getValue(markerKey(container), transport.readOptions()))
+                () -> transport.getValue(markerKey(container)))
                 .map(ConsulChangeLog::parse).orElse(0L);
     }
 

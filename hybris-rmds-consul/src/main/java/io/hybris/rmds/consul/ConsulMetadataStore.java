@@ -24,7 +24,6 @@ import io.hybris.spi.support.ListedNames;
 import io.hybris.spi.support.MetadataPaging;
 import org.kiwiproject.consul.model.kv.TxResponse;
 import org.kiwiproject.consul.model.kv.Value;
-import org.kiwiproject.consul.option.ConsistencyMode;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -119,28 +118,21 @@ public final class ConsulMetadataStore implements MetadataStore {
     /** Consul's consistency mode for reads; see the class documentation. */
     public enum ReadMode {
         /** The leader verifies its leadership with a quorum before answering: linearizable. The default. */
-        CONSISTENT("consistent", ConsistencyMode.CONSISTENT),
+        CONSISTENT("consistent"),
         /** The leader answers from its lease: may be stale for a short window after a leader change. */
-        DEFAULT("default", ConsistencyMode.DEFAULT),
+        DEFAULT("default"),
         /** Any server answers: fastest, possibly far behind. */
-        STALE("stale", ConsistencyMode.STALE);
+        STALE("stale");
 
         private final String optionValue;
-        private final ConsistencyMode mode;
 
-        ReadMode(String optionValue, ConsistencyMode mode) {
+        ReadMode(String optionValue) {
             this.optionValue = optionValue;
-            this.mode = mode;
         }
 
         /** The value of the {@code read-mode} option that selects this mode. */
         public String optionValue() {
             return optionValue;
-        }
-
-        /** consul-client's mode. */
-        ConsistencyMode consistencyMode() {
-            return mode;
         }
 
         /**
@@ -193,8 +185,8 @@ public final class ConsulMetadataStore implements MetadataStore {
     public Optional<VersionedValue> read(MetadataKey key) {
         transport.checkOpen();
         String consulKey = kv.consulKey(key);
-        return transport.call("read", key.toString(), () -> transport.kv().getValue(consulKey,
-                transport.readOptions()).map(ConsulKv::versioned));
+        return transport.call("read", key.toString(),
+                () -> transport.getValue(consulKey).map(ConsulKv::versioned));
     }
 
     @Override
@@ -246,8 +238,7 @@ public final class ConsulMetadataStore implements MetadataStore {
 
     /** The encoded names of the Hybris keys under {@code listed}, sorted: one key listing (names only). */
     private List<String> sortedNames(String base, String listed, String what) {
-        List<String> keys = transport.call("list", what, () -> transport.kv().getKeys(listed,
-                transport.readOptions()));
+        List<String> keys = transport.call("list", what, () -> transport.getKeys(listed, null));
         // paged by the encoded key, not by Consul's order: '~' (for '%') sorts differently from '%'
         return keys.stream()
                 .filter(k -> k.startsWith(base))
@@ -284,7 +275,7 @@ public final class ConsulMetadataStore implements MetadataStore {
         // else (409) a key was deleted since the listing (Hybris never deletes, but a store may be shared)
         List<Value> values = new ArrayList<>(names.size());
         for (String name : names) {
-            transport.call("list", what, () -> transport.kv().getValue(base + name, transport.readOptions()))
+            transport.call("list", what, () -> transport.getValue(base + name))
                     .ifPresent(values::add);
         }
         return values;
@@ -295,7 +286,7 @@ public final class ConsulMetadataStore implements MetadataStore {
      * A direct read of the listed prefix tells them apart (HTTP 403 if denied, else 404) and throws if denied.
      */
     private void checkReadable(String consulKey, String operation, String what) {
-        transport.call(operation, what, () -> transport.kv().getValue(consulKey, transport.readOptions()));
+        transport.call(operation, what, () -> transport.getValue(consulKey));
     }
 
     /**
@@ -321,7 +312,7 @@ public final class ConsulMetadataStore implements MetadataStore {
         String root = kv.prefix() + "/";
         String what = "key-prefix " + kv.prefix();
         List<String> folders = transport.call("list containers", what,
-                () -> transport.kv().getKeys(root, "/", transport.readOptions()));
+                () -> transport.getKeys(root, "/"));
         if (folders.isEmpty()) {
             checkReadable(root, "list containers", what);
         }

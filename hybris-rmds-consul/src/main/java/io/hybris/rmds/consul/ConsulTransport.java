@@ -24,11 +24,8 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 import org.kiwiproject.consul.Consul;
 import org.kiwiproject.consul.ConsulException;
-import org.kiwiproject.consul.KeyValueClient;
 import org.kiwiproject.consul.model.kv.TxResponse;
 import org.kiwiproject.consul.model.kv.Value;
-import org.kiwiproject.consul.option.ImmutableQueryOptions;
-import org.kiwiproject.consul.option.QueryOptions;
 import org.kiwiproject.consul.util.Jackson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,15 +48,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The HTTP side of a {@link ConsulMetadataStore}: consul-client for KV reads and check-and-set writes, our own
- * OkHttp client (sharing its threads and connection pool) where consul-client does not fit, TLS, the leader wait
- * at start-up, the retry of transient failures for operation-timeout, and the mapping of failures to the SPI's
- * exceptions. Thread-safe.
+ * The HTTP side of a {@link ConsulMetadataStore}: our own OkHttp client (on consul-client's threads and connection
+ * pool) for every request, so that an interrupt of the calling thread or {@link #close()} can end a request waiting
+ * on an agent that stopped answering ({@link InterruptedCalls}), TLS, the leader wait at start-up, the retry of
+ * transient failures for operation-timeout, and the mapping of failures to the SPI's exceptions. Thread-safe.
  */
 final class ConsulTransport implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsulMetadataStore.class);
     private static final MediaType JSON = MediaType.get("application/json");
     private static final TypeReference<List<Value>> VALUES = new TypeReference<>() { };
+    private static final TypeReference<List<String>> KEYS = new TypeReference<>() { };
     /** A deadline argument meaning none: each request is bounded by its own timeouts only. */
     static final long NO_DEADLINE = Long.MIN_VALUE;
 
@@ -81,12 +79,11 @@ final class ConsulTransport implements AutoCloseable {
 
     private final ConsulSettings settings;
     private final Consul consul;
-    private final KeyValueClient kv;
     private final OkHttpClient http;
     private final OkHttpClient watchHttp;
     private final HttpUrl api;
     private final ScheduledExecutorService timer;
-    private final QueryOptions readOptions;
+    private final InterruptedCalls interrupts;
     private final BoundedRetry retry;
     private final ConsulErrors errors;
     private final String description;
@@ -95,17 +92,13 @@ final class ConsulTransport implements AutoCloseable {
     private ConsulTransport(ConsulSettings s, Consul consul, OkHttpClient http, HttpUrl api, String description) {
         this.settings = s;
         this.consul = consul;
-        this.kv = consul.keyValueClient();
         this.http = http;
         this.watchHttp = http.newBuilder()
                 .readTimeout(s.watchWait().plus(s.watchWait().dividedBy(16)).plus(s.readTimeout()))
                 .build();
         this.api = api;
         this.timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("hybris-consul-watch-"));
-        this.readOptions = ImmutableQueryOptions.builder()
-                .consistencyMode(s.readMode().consistencyMode())
-                .datacenter(Optional.ofNullable(s.datacenter()))
-                .build();
+        this.interrupts = new InterruptedCalls(timer);
         this.retry = new BoundedRetry(s.operationTimeout(), s.sleeper());
         this.description = description;
         this.errors = new ConsulErrors(s, description);
@@ -168,14 +161,42 @@ final class ConsulTransport implements AutoCloseable {
                 description);
     }
 
-    /** consul-client's KV API. */
-    KeyValueClient kv() {
-        return kv;
+    /**
+     * Reads a KV entry ({@code GET /v1/kv/<key>}) in the read mode; empty if there is none. One request: pass it to
+     * {@link #call} for the retries.
+     */
+    Optional<Value> getValue(String key) throws IOException {
+        return getValue(key, NO_DEADLINE);
     }
 
-    /** The query options of reads in the configured read mode. */
-    QueryOptions readOptions() {
-        return readOptions;
+    /** As {@link #getValue(String)}, the request cut off at {@code deadlineNanos} (see {@link #execute}). */
+    Optional<Value> getValue(String key, long deadlineNanos) throws IOException {
+        HttpUrl.Builder url = api().addPathSegment("kv").addPathSegments(key);
+        addReadMode(url);
+        Reply reply = execute(new Request.Builder().url(url.build()).get().build(), deadlineNanos, 200, 404);
+        if (reply.code() == 404) {
+            return Optional.empty();
+        }
+        List<Value> values = Jackson.MAPPER.readValue(reply.body(), VALUES);
+        return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
+    }
+
+    /**
+     * Lists the keys under {@code prefix} ({@code GET /v1/kv/<prefix>?keys}), rolled up at {@code separator} unless it
+     * is null, in the read mode; empty if there are none. One request: pass it to {@link #call} for the retries.
+     */
+    List<String> getKeys(String prefix, String separator) throws IOException {
+        HttpUrl.Builder url = api().addPathSegment("kv").addPathSegments(prefix).addQueryParameter("keys", null);
+        if (separator != null) {
+            url.addQueryParameter("separator", separator);
+        }
+        addReadMode(url);
+        Reply reply = execute(new Request.Builder().url(url.build()).get().build(), 200, 404);
+        if (reply.code() == 404) {
+            return List.of();
+        }
+        List<String> keys = Jackson.MAPPER.readValue(reply.body(), KEYS);
+        return keys == null ? List.of() : keys;
     }
 
     /** The HTTP client of watches: its read timeout covers a blocking query's wait. */
@@ -266,29 +287,6 @@ final class ConsulTransport implements AutoCloseable {
                 .tag(SendCount.class, sends).build();
         Reply reply = call(operation, what, () -> execute(request, deadlineNanos, 200, 409), giveUpNanos);
         return sends.get() <= 1 ? reply : new Reply(reply.code(), reply.index(), reply.body(), true);
-    }
-
-    /**
-     * Reads one key in the read mode, retrying transient failures until {@code giveUpNanos}, each attempt cut off at
-     * {@code deadlineNanos} (see {@link #transaction(ArrayNode, boolean, String, String, long, long)}); empty if the
-     * key does not exist. Our own request: consul-client's cannot be given a deadline.
-     */
-    Optional<Value> value(String key, String operation, String what, long giveUpNanos, long deadlineNanos) {
-        HttpUrl.Builder url = api().addPathSegment("kv").addPathSegments(key);
-        addReadMode(url);
-        Request request = new Request.Builder().url(url.build()).get().build();
-        Reply reply = call(operation, what, () -> execute(request, deadlineNanos, 200, 404), giveUpNanos);
-        if (reply.code() == 404) {
-            return Optional.empty();
-        }
-        List<Value> values;
-        try {
-            values = Jackson.MAPPER.readValue(reply.body(), VALUES);
-        } catch (IOException e) {
-            throw new MetadataStoreException(operation + " of " + what + " on " + description
-                    + " failed: cannot parse Consul's answer (HTTP 200): " + e.getMessage(), e);
-        }
-        return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
     }
 
     /** How many times a request went out on a connection (counted by a network interceptor, per attempt). */
@@ -396,6 +394,7 @@ final class ConsulTransport implements AutoCloseable {
             }
             call.timeout().timeout(left, TimeUnit.NANOSECONDS); // the whole exchange, however the server dribbles
         }
+        interrupts.track(call); // an interrupt of this thread cancels the request, also while it waits for bytes
         try (Response response = call.execute()) {
             byte[] body = response.body().bytes();
             for (int code : accepted) {
@@ -404,6 +403,8 @@ final class ConsulTransport implements AutoCloseable {
                 }
             }
             throw new ConsulErrors.StatusException(response.code(), new String(body, StandardCharsets.UTF_8));
+        } finally {
+            interrupts.untrack(call);
         }
     }
 
@@ -437,7 +438,7 @@ final class ConsulTransport implements AutoCloseable {
                     throw new MetadataStoreException(operation + " of " + what + " on " + description
                             + " failed: the store is closed", e);
                 }
-                if (ConsulErrors.interrupted(e)) {
+                if (ConsulErrors.interrupted(e) || Thread.currentThread().isInterrupted()) {
                     Thread.currentThread().interrupt();
                     throw new MetadataUnavailableException(operation + " of " + what + " on " + description
                             + " interrupted; a write's outcome is unknown", e);
@@ -507,12 +508,16 @@ final class ConsulTransport implements AutoCloseable {
         return closed.compareAndSet(false, true);
     }
 
-    /** Closes and stops the timer and consul-client's HTTP threads, cancelling calls in flight. Idempotent. */
+    /**
+     * Closes and stops the timer and consul-client's HTTP threads, cancelling calls in flight: consul-client's and our
+     * own client's (transactions, index reads, watches), which has a dispatcher of its own. Idempotent.
+     */
     @Override
     public void close() {
         markClosed();
         timer.shutdownNow();
-        consul.destroy(); // cancels calls in flight, stops the HTTP threads shared with our OkHttp client
+        http.dispatcher().cancelAll(); // a transaction waiting on a hung agent ends now, not at its read-timeout
+        consul.destroy(); // cancels consul-client's calls in flight, stops the HTTP threads shared with our client
     }
 
     /** Daemon threads named {@code namePrefix} and a number. */

@@ -324,6 +324,41 @@ class ConsulMetadataStoreTest {
         }
     }
 
+    /**
+     * A compaction moves the marker first, then deletes the records it covers. A client killed (or closed, or whose
+     * marker update's answer was lost and re-sent) between the two leaves records under the marker: the next
+     * compaction, by any client, deletes them too, instead of starting after the marker and leaving them forever.
+     */
+    @Test
+    void recordsLeftUnderTheMarkerByACompactionThatDidNotFinishAreDeletedByTheNextOne() throws Exception {
+        String prefix = uniquePrefix();
+        // retention 50,000: nothing to compact in a log of 40 commits
+        try (ConsulMetadataStore store = builder().keyPrefix(prefix).changesRetention(50_000).build()) {
+            for (int i = 0; i < 40; i++) {
+                store.conditionalUpdate(new MetadataUpdate(new MetadataKey("docs", "k" + i), bytes("v"),
+                        MetadataVersion.ABSENT));
+            }
+        }
+        // what a client with retention 10 leaves when it dies right after its compaction moved the marker
+        raw.put(prefix + "/.changes/docs/compacted", bytes("30"));
+
+        try (ConsulMetadataStore store = builder().keyPrefix(prefix).changesRetention(10).build()) {
+            for (int i = 40; i < 45; i++) { // retention 10: every commit compacts
+                store.conditionalUpdate(new MetadataUpdate(new MetadataKey("docs", "k" + i), bytes("v"),
+                        MetadataVersion.ABSENT));
+            }
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                assertThat(store.changes("docs", 1, 100).compactedThrough()).isEqualTo(35);
+                for (long sequence = 1; sequence <= 45; sequence++) {
+                    String record = prefix + "/.changes/docs/log/" + String.format("%020d", sequence);
+                    boolean removed = sequence <= 35;
+                    assertThat(raw.rawValue(record)).as("record %d", sequence)
+                            .matches(value -> (value == null) == removed);
+                }
+            });
+        }
+    }
+
     // ------------------------------------------------------------------ foreign keys
 
     @Test

@@ -48,6 +48,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class ZooKeeperSession implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperMetadataStore.class);
     private static final byte[] EMPTY = new byte[0];
+    /** How long closing waits for ZooKeeper to close the session before it drops the connection. */
+    private static final Duration CLOSE_GRACE = Duration.ofSeconds(1);
+    /** How long closing then waits for the client's threads to stop. */
+    private static final Duration CLOSE_AFTER_INTERRUPT = Duration.ofSeconds(5);
 
     private final ZooKeeperSettings settings;
     private final CuratorFramework client;
@@ -349,14 +353,14 @@ final class ZooKeeperSession implements AutoCloseable {
         return new MetadataStoreException(prefix + " failed: " + e, e);
     }
 
-    /** Closes the client, then what the store owns (an embedded server). Idempotent. */
+    /** Closes the client ({@link #closeClient}), then what the store owns (an embedded server). Idempotent. */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
         try {
-            client.close();
+            closeClient();
         } finally {
             AutoCloseable owned = settings.owned();
             if (owned != null) {
@@ -366,6 +370,31 @@ final class ZooKeeperSession implements AutoCloseable {
                     LOG.warn("{}: closing {} failed", description, owned, e);
                 }
             }
+        }
+    }
+
+    /**
+     * Closes the Curator client within about {@link #CLOSE_GRACE}. ZooKeeper's close sends {@code closeSession} and
+     * waits up to request-timeout for its answer, and a call in flight on the session waits as long for its own: from
+     * a server that stopped answering, neither would end before then. So the close runs on a thread of its own, which
+     * is interrupted if it has not finished within the grace: ZooKeeper then stops waiting for the answer and drops
+     * the connection at once, failing the calls in flight (the server expires the session later).
+     */
+    private void closeClient() {
+        Thread closer = new Thread(client::close, "hybris-zookeeper-close");
+        closer.setDaemon(true);
+        closer.start();
+        try {
+            closer.join(CLOSE_GRACE.toMillis());
+            if (closer.isAlive()) {
+                LOG.warn("{}: ZooKeeper did not answer the close of the session within {}; dropping the connection",
+                        description, ConfigValues.format(CLOSE_GRACE));
+                closer.interrupt();
+                closer.join(CLOSE_AFTER_INTERRUPT.toMillis());
+            }
+        } catch (InterruptedException e) {
+            closer.interrupt(); // closing interrupted: drop the connection now
+            Thread.currentThread().interrupt();
         }
     }
 
