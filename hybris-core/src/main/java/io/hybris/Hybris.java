@@ -509,18 +509,20 @@ public final class Hybris implements AutoCloseable {
         return async(() -> delete(container, key, options));
     }
 
-    /** {@link #tput} on the client's threads. */
+    /** {@link #tput} on the client's threads; the arrays are copied, as {@link #putAsync}'s. */
     public CompletableFuture<Map<String, VersionInfo>> tputAsync(String container, Map<String, byte[]> values) {
         return tputAsync(container, values, Map.of());
     }
 
-    /** {@link #tput(String, Map, Map)} on the client's threads. */
+    /** {@link #tput(String, Map, Map)} on the client's threads; the arrays are copied. */
     public CompletableFuture<Map<String, VersionInfo>> tputAsync(String container, Map<String, byte[]> values,
                                                                  Map<String, PutOptions> preconditions) {
         // copied as given (null keys or values included: tput refuses them as it does when called directly), in
-        // the caller's order, which is the order of the change feed's changes
-        Map<String, byte[]> copy = values == null ? null : java.util.Collections.unmodifiableMap(
-                new java.util.LinkedHashMap<>(values));
+        // the caller's order (the change feed's), each array too, as putAsync's: the caller may reuse it at once
+        Map<String, byte[]> copy = values == null ? null : new java.util.LinkedHashMap<>();
+        if (values != null) {
+            values.forEach((k, v) -> copy.put(k, v == null ? null : v.clone()));
+        }
         Map<String, PutOptions> conditions = preconditions == null ? null : java.util.Collections.unmodifiableMap(
                 new java.util.LinkedHashMap<>(preconditions));
         return async(() -> tput(container, copy, conditions));

@@ -237,7 +237,10 @@ public interface HybrisListener {
         RETRY,
         /** The update had landed after all (a store that retried a request after a lost answer). */
         OWN_UPDATE,
-        /** A newer write had committed: this one is ordered just before it and is complete. */
+        /**
+         * A newer write had committed: this one is ordered just before it and is complete; or, for a DELETE, another
+         * deletion had committed: this one deletes a deleted key, a no-op that writes nothing.
+         */
         OVERWRITTEN,
         /** The write's precondition no longer holds: it fails with {@link PreconditionFailedException}. */
         PRECONDITION_FAILED,

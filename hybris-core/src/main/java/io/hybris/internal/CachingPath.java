@@ -81,6 +81,10 @@ final class CachingPath implements WritePath, ReadPath {
             cache.writeFailed(key.container(), key.key(), cached);
             throw e;
         }
+        if (meta == null) { // a deletion of a key deleted meanwhile: read-your-writes must not serve an older write
+            cache.writeFailed(key.container(), key.key(), cached);
+            return null;
+        }
         cache.committed(key.container(), key.key(), meta, v.stored(), knownAt, cached);
         return meta;
     }

@@ -52,10 +52,13 @@ final class Commits {
      * @param objectKey the version's object name (its copies, deleted if a newer write won), or null for a tombstone
      * @param required  the write's precondition, or null: with one, a concurrent change that breaks it (or orders
      *                  after this write) fails the write instead of being ordered before it
+     * @return true if the write committed, or is complete ordered just before a newer write; false if it is a
+     *         deletion without a precondition that found the key deleted since it read it: a DELETE of a deleted key,
+     *         a no-op that wrote nothing
      * @throws io.hybris.PreconditionFailedException if a concurrent write broke the precondition (nothing
      *                                               committed, the copies deleted)
      */
-    void commit(MetadataKey mk, Metadata meta, Current read, Deadline d, String objectKey, Preconditions required) {
+    boolean commit(MetadataKey mk, Metadata meta, Current read, Deadline d, String objectKey, Preconditions required) {
         Current replaced = read;
         byte[] encoded = MetadataCodec.encode(meta);
         while (true) {
@@ -64,7 +67,7 @@ final class Commits {
                 metadata.conditionalUpdate(new MetadataUpdate(mk, encoded, expected), d, "conditional update of " + mk);
                 metadata.committed(mk, meta);
                 gc.collectSuperseded(mk.container(), mk.key(), replaced.meta());
-                return;
+                return true;
             } catch (InvalidRequestException refused) {
                 if (objectKey != null) {
                     gc.deleteWritten(objectKey, meta); // never sent: nothing can reference the copies
@@ -76,9 +79,17 @@ final class Commits {
                     // our own update landed (a retried request after a lost connection)
                     listener.casConflict(mk.container(), 1, ConflictResolution.OWN_UPDATE);
                     gc.collectSuperseded(mk.container(), mk.key(), replaced.meta());
-                    return;
+                    return true;
                 }
                 boolean newer = now.meta() != null && now.meta().timestamp().isAfter(meta.timestamp());
+                if (meta.isTombstone() && required == null && (now.meta() == null || now.meta().isTombstone())
+                        && (!newer || !conflict.mayHaveApplied())) {
+                    // another deletion won: ordered at this read, this one deletes a deleted key, which is a no-op
+                    // (ordered before it instead, both would claim the one value they deleted). Not after a re-sent
+                    // update met a newer deletion: ours may have landed first (an older one proves it did not)
+                    listener.casConflict(mk.container(), 1, ConflictResolution.OVERWRITTEN);
+                    return false;
+                }
                 if (required != null && newer && conflict.mayHaveApplied()) {
                     // our update may have landed and been read before the newer write: failing it would be a lie
                     listener.casConflict(mk.container(), 1, ConflictResolution.UNKNOWN);
@@ -98,7 +109,7 @@ final class Commits {
                     if (objectKey != null) {
                         gc.deleteWritten(objectKey, meta);
                     }
-                    return;
+                    return true;
                 }
                 listener.casConflict(mk.container(), 1, ConflictResolution.RETRY);
                 replaced = now;

@@ -384,7 +384,7 @@ public final class Engine {
         }
         Metadata tombstone = writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, null, 0,
                 required, Map.of()), d);
-        return Optional.of(tombstone.toVersionInfo());
+        return Optional.ofNullable(tombstone).map(Metadata::toVersionInfo); // null: deleted meanwhile, a no-op
     }
 
     /**

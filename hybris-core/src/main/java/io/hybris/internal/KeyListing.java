@@ -22,7 +22,8 @@ import java.util.function.Function;
 /**
  * LIST (paper §3.7) from metadata only: pages of a container's live keys, tombstones skipped, each key alone or with
  * its current version (decoded from the same listing entry, no read per key). A page asks the store for more
- * entries until it holds {@code limit} live keys or the store has no more. Thread-safe.
+ * entries until it holds {@code limit} live keys or the store has no more, twice as many each time it has to ask
+ * again (up to {@link Engine#MAX_PAGE}), so that skipping many deleted keys takes few requests. Thread-safe.
  */
 final class KeyListing {
     private final MetadataStore store;
@@ -70,10 +71,12 @@ final class KeyListing {
         Deadline d = Deadline.after(deadline);
         List<T> items = new ArrayList<>();
         String after = cursor;
+        int ask = limit;
         while (true) {
             String from = after;
+            int n = ask;
             MetadataPage page = metadata.listing(d, "list of " + container,
-                    () -> store.list(container, prefix == null ? "" : prefix, from, limit));
+                    () -> store.list(container, prefix == null ? "" : prefix, from, n));
             for (int i = 0; i < page.entries().size(); i++) {
                 MetadataEntry e = page.entries().get(i);
                 after = e.key();
@@ -89,6 +92,9 @@ final class KeyListing {
             if (!page.hasMore()) {
                 return new Listed<>(items, Optional.empty());
             }
+            // the page held deleted keys: ask for twice as many entries next time, so that a run of n tombstones
+            // (a container whose keys were mostly deleted) costs about log2(n / limit) requests, not n / limit
+            ask = Math.max(limit, Math.min(Engine.MAX_PAGE, ask * 2));
         }
     }
 }

@@ -71,6 +71,15 @@ record Preconditions(String ifMatch, boolean ifAbsent) {
                     key.key(), live ? now.toVersionInfo() : null);
         }
         String wanted = ifAbsent ? "no value" : "version " + ifMatch;
+        if (atCommit && holds(now)) {
+            // it holds again, but writes committed since the check (for ifAbsent: a write and a deletion) order after
+            // this one, which cannot commit behind them
+            return new PreconditionFailedException("conditional write of " + key + " needs " + wanted + " and "
+                    + found + " again, but other writes committed since it was checked"
+                    + (now == null ? "" : " (the latest, " + (live ? "" : "deletion ") + now.timestamp()
+                    + ", is ordered after this write)") + "; nothing was committed and its uploads are deleted; write"
+                    + " again", key.key(), live ? now.toVersionInfo() : null);
+        }
         return new PreconditionFailedException("conditional write of " + key + " needs " + wanted + ", but " + found
                 + (atCommit ? " (a concurrent write committed first; nothing was committed and its uploads are"
                 + " deleted)" : " (nothing was written)"), key.key(), live ? now.toVersionInfo() : null);

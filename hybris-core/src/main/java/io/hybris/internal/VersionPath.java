@@ -58,8 +58,7 @@ final class VersionPath implements WritePath, ReadPath {
     public Metadata write(NewVersion v, Deadline d) {
         if (v.isTombstone()) {
             Metadata tombstone = Metadata.tombstone(v.timestamp());
-            commits.commit(v.key(), tombstone, v.replaced(), d, null, v.required());
-            return tombstone;
+            return commits.commit(v.key(), tombstone, v.replaced(), d, null, v.required()) ? tombstone : null;
         }
         String objectKey = objectKey(v.key(), v.timestamp());
         Metadata meta = store(v, objectKey, d);

@@ -81,7 +81,10 @@ interface WritePath {
         }
     }
 
-    /** Writes one version and commits it; returns the committed metadata. */
+    /**
+     * Writes one version and commits it; returns the committed metadata, or null for a deletion that found the key
+     * deleted meanwhile by another write (a no-op: nothing written).
+     */
     Metadata write(NewVersion version, Deadline d);
 
     /**

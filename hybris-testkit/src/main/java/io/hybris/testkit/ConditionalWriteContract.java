@@ -37,7 +37,8 @@ import static org.awaitility.Awaitility.await;
  * Conditional writes (the sync-backend issue): {@link PutOptions#ifMatch}, {@link PutOptions#ifAbsent},
  * {@link DeleteOptions#ifMatch} and per-key preconditions of a transaction — checked before anything is uploaded,
  * re-checked atomically at the commit, the lost race failing with {@link PreconditionFailedException} carrying the
- * current version and leaving nothing behind. Every metadata store runs it.
+ * current version and leaving nothing behind; and two clients' DELETEs of one value without a precondition, of which
+ * one deletes it and the other finds it deleted. Every metadata store runs it.
  */
 public abstract class ConditionalWriteContract extends HybrisContractFixture {
 
@@ -258,6 +259,85 @@ public abstract class ConditionalWriteContract extends HybrisContractFixture {
         clock.advance(Duration.ofMinutes(11));
         SweepReport sweep = slow.sweepOrphans();
         assertThat(sweep.deleted()).isZero();
+    }
+
+    @Test
+    void anIfAbsentWriteOvertakenByAWriteAndADeletionSaysSoNotThatTheKeyHasNoValue() throws Exception {
+        List<GatedCloudStore> gated = raw.stream()
+                .map(c -> GatedCloudStore.of(c, key -> key.contains("_late-creator."))).toList();
+        Hybris late = open(config(gated).clientId("late-creator"));
+        Hybris other = open(config(raw).clientId("other-writer"));
+        CompletableFuture<VersionInfo> lost = CompletableFuture.supplyAsync(
+                () -> late.put(C, "k", bytes("late"), PutOptions.ifAbsent()));
+        await().atMost(AWAIT).until(() -> gated.stream().mapToInt(GatedCloudStore::blockedCount).sum() >= 1);
+        // the key had no value when the write checked it, and has none again at its commit: in between another
+        // client created and deleted it, so the write cannot be ordered after that deletion
+        other.put(C, "k", bytes("created"));
+        VersionInfo deletion = other.delete(C, "k").orElseThrow();
+        gated.forEach(GatedCloudStore::open);
+        assertThat(lost).failsWithin(AWAIT).withThrowableThat().havingRootCause()
+                .isInstanceOfSatisfying(PreconditionFailedException.class, e -> {
+                    assertThat(e.current()).isEmpty();
+                    assertThat(e.getMessage()).doesNotContain("but it has no value")
+                            .contains(deletion.version()).contains("write again");
+                });
+        assertThat(late.get(C, "k")).isEmpty();
+        await().atMost(AWAIT).untilAsserted(() -> assertThat(objectsOn(raw, "_late-creator.")).isZero());
+        // written again, it is ordered after the deletion
+        assertThat(late.put(C, "k", bytes("again"), PutOptions.ifAbsent()).sequence())
+                .isEqualTo(deletion.sequence() + 1);
+    }
+
+    @Test
+    void ofTwoConcurrentDeletesOfOneValueOnlyOneDeletesItWhenTheHeldOneOrdersFirst() throws Exception {
+        concurrentDeletes("a-held");
+    }
+
+    @Test
+    void ofTwoConcurrentDeletesOfOneValueOnlyOneDeletesItWhenTheHeldOneOrdersLast() throws Exception {
+        concurrentDeletes("z-held");
+    }
+
+    /**
+     * Two clients delete one value at once, without a precondition; {@code heldClient}'s update is held until the
+     * other's deletion committed, and its timestamp orders before ("a-") or after ("z-") that deletion's. A DELETE of
+     * a deleted key is a no-op that returns empty, so exactly one of the two says it deleted the value, and the key's
+     * history holds one deletion.
+     */
+    private void concurrentDeletes(String heldClient) throws Exception {
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+        ForwardingMetadataStore holding = new ForwardingMetadataStore(metadata) {
+            @Override
+            public void conditionalUpdate(io.hybris.spi.MetadataUpdate update)
+                    throws io.hybris.spi.VersionConflictException {
+                if (held.getCount() > 0) {
+                    held.countDown();
+                    try {
+                        go.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                super.conditionalUpdate(update);
+            }
+        };
+        Hybris slow = open(config(raw).clientId(heldClient).metadataStore(holding));
+        Hybris fast = open(config(raw).clientId("m-fast"));
+        VersionInfo written = fast.put(C, "k", bytes("v"));
+        CompletableFuture<java.util.Optional<VersionInfo>> slowDelete =
+                CompletableFuture.supplyAsync(() -> slow.delete(C, "k"));
+        assertThat(held.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue(); // read the value, update held
+        java.util.Optional<VersionInfo> fastDelete = fast.delete(C, "k");
+        go.countDown();
+        assertThat(fastDelete).as("the delete that committed first").isPresent();
+        assertThat(slowDelete.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS))
+                .as("the key was deleted when the held delete committed: a no-op").isEmpty();
+        assertThat(fast.changes(C, "", io.hybris.ChangeCursor.BEGINNING, 100).changes())
+                .extracting(c -> c.version().version())
+                .containsExactly(written.version(), fastDelete.get().version());
+        assertThat(fast.get(C, "k")).isEmpty();
+        assertThat(fast.put(C, "k", bytes("again")).sequence()).isEqualTo(fastDelete.get().sequence() + 1);
     }
 
     @Test

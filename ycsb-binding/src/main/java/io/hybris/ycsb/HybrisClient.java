@@ -6,6 +6,7 @@ package io.hybris.ycsb;
 
 import io.hybris.Hybris;
 import io.hybris.HybrisException;
+import io.hybris.InvalidRequestException;
 import io.hybris.KeyPage;
 import io.hybris.PreconditionFailedException;
 import io.hybris.PutOptions;
@@ -53,9 +54,9 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p><b>Status codes.</b> OK; NOT_FOUND when read, update or delete finds no record; BAD_REQUEST for a key or
  * value Hybris rejects before writing (key longer than 256 UTF-8 bytes with the table prefix, control characters,
- * value over {@code hybris.value.max-size}) or a scan length below 1; SERVICE_UNAVAILABLE when too few clouds or
- * the metadata store answered within the deadline; ERROR otherwise, e.g. a stored value that is not a record of
- * this binding (see {@link Statuses}).
+ * value over {@code hybris.value.max-size}), a field name with no UTF-8 form, or a scan length below 1;
+ * SERVICE_UNAVAILABLE when too few clouds or the metadata store answered within the deadline; ERROR otherwise, e.g.
+ * a stored value that is not a record of this binding (see {@link Statuses}).
  *
  * <p><b>Configuration</b> (see {@link BindingSettings}): {@code hybris.config=<file>} names a Hybris properties
  * file; without it the embedded default runs (in-process ZooKeeper and three directory clouds, f=1). YCSB makes
@@ -130,7 +131,7 @@ public class HybrisClient extends DB {
     public Status insert(String table, String key, Map<String, ByteIterator> values) {
         String hybrisKey = key(table, key);
         try {
-            hybris.put(container, hybrisKey, RecordCodec.encode(bytes(values)));
+            hybris.put(container, hybrisKey, encode(bytes(values)));
             return Status.OK;
         } catch (RuntimeException e) {
             return failed("insert", hybrisKey, e);
@@ -156,7 +157,7 @@ public class HybrisClient extends DB {
                 Map<String, byte[]> merged = RecordCodec.decode(record, null);
                 merged.putAll(changes);
                 try {
-                    hybris.put(container, hybrisKey, RecordCodec.encode(merged), PutOptions.ifMatch(version));
+                    hybris.put(container, hybrisKey, encode(merged), PutOptions.ifMatch(version));
                     return Status.OK;
                 } catch (PreconditionFailedException lost) {
                     if (lost.current().isEmpty()) {
@@ -234,6 +235,15 @@ public class HybrisClient extends DB {
                 left -= page.keys().size();
                 cursor = page.nextCursor().orElse(null);
             }
+        }
+    }
+
+    /** The record's bytes; a field name that cannot be stored is a bad request (nothing is written). */
+    private static byte[] encode(Map<String, byte[]> fields) {
+        try {
+            return RecordCodec.encode(fields);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException(e.getMessage());
         }
     }
 

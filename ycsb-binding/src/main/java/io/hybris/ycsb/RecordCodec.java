@@ -39,9 +39,17 @@ public final class RecordCodec {
     private RecordCodec() {
     }
 
-    /** Encodes the fields (name order, so equal records give equal bytes). */
+    /**
+     * Encodes the fields (name order, so equal records give equal bytes).
+     *
+     * @throws IllegalArgumentException if a field name has no UTF-8 form (an unpaired surrogate): it would not
+     *                                  round-trip, and two such names could encode alike
+     */
     public static byte[] encode(Map<String, byte[]> fields) {
         SortedMap<String, byte[]> sorted = new TreeMap<>(fields);
+        for (String name : sorted.keySet()) {
+            checkName(name);
+        }
         int estimate = 3;
         for (Map.Entry<String, byte[]> e : sorted.entrySet()) {
             estimate += 10 + e.getKey().length() * 3 + e.getValue().length;
@@ -100,6 +108,19 @@ public final class RecordCodec {
                     + " fields");
         }
         return fields;
+    }
+
+    private static void checkName(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new IllegalArgumentException(String.format("field name \"%s\" has an unpaired surrogate"
+                        + " U+%04X at index %d: it has no UTF-8 form, so it cannot be stored", name.replace(c, '?'),
+                        (int) c, i));
+            }
+        }
     }
 
     private static void writeVarint(ByteArrayOutputStream out, int value) {

@@ -185,6 +185,19 @@ class HybrisClientTest {
     }
 
     @Test
+    void aFieldNameWithNoUtf8FormIsABadRequestNotAMangledRecord() {
+        // two names with unpaired surrogates: their UTF-8 would both be "f?", a record no read could decode
+        assertThat(db.insert("t11", "user1", iterators(record("f\uD800", "1", "f\uDC00", "2"))))
+                .isEqualTo(Status.BAD_REQUEST);
+        assertThat(db.read("t11", "user1", null, new HashMap<>())).as("nothing written").isEqualTo(Status.NOT_FOUND);
+        assertThat(db.insert("t11", "user1", iterators(record("ok", "1")))).isEqualTo(Status.OK);
+        assertThat(db.update("t11", "user1", iterators(record("x\uD800", "2")))).isEqualTo(Status.BAD_REQUEST);
+        Map<String, ByteIterator> r = new HashMap<>();
+        assertThat(db.read("t11", "user1", null, r)).isEqualTo(Status.OK);
+        assertThat(r.keySet()).as("no field renamed to x?").containsExactly("ok");
+    }
+
+    @Test
     void allThreadsShareOneClientClosedByTheLastCleanup(@TempDir Path dir)
             throws DBException {
         Properties props = Records.props("hybris.embedded.dir", dir.toString());

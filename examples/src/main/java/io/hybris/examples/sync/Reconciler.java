@@ -159,7 +159,7 @@ final class Reconciler {
                 state.remove(key); // deleted remotely meanwhile: the edit brings the file back
                 commit(key, local);
             } else if (current == null) {
-                throw e; // ifAbsent failed with no value current: cannot happen; retried on the next scan
+                throw e; // another client created and deleted it meanwhile: retried (after that deletion) next scan
             } else if (RemoteFiles.contentSha256(current).filter(local.sha256()::equals).isPresent()) {
                 state.put(key, Entry.of(current, local.sha256(), local.fingerprint(), now()));
             } else {

@@ -150,7 +150,7 @@ public final class SyncClient implements AutoCloseable {
     }
 
     private void subscribe() {
-        subscription = hybris.subscribe(container, "", state.cursor().orElseThrow(), new ChangeListener() {
+        ChangeSubscription s = hybris.subscribe(container, "", state.cursor().orElseThrow(), new ChangeListener() {
             @Override
             public void onChange(Change change) throws IOException {
                 applyChange(change);
@@ -164,6 +164,10 @@ public final class SyncClient implements AutoCloseable {
                 }
             }
         });
+        subscription = s;
+        if (closed) { // close() ran meanwhile (a resync after an expired cursor) and may have missed this one
+            s.close();
+        }
     }
 
     private void applyChange(Change change) throws IOException {

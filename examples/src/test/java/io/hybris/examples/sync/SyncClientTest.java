@@ -339,6 +339,47 @@ class SyncClientTest {
     }
 
     @Test
+    void aClientClosedWhileItResyncsAfterAnExpiredCursorLeavesNoSubscriptionBehind() throws Exception {
+        metadata = new InMemoryMetadataStore(3); // the change log keeps 3 commits per container
+        Side alice = new Side("alice", a);
+        write(a.resolve("stable.txt"), "stable");
+        awaitRemote(alice, "stable.txt");
+        Side bob = new Side("bob", b);
+        await().atMost(WAIT).until(() -> Files.exists(b.resolve("stable.txt")));
+        bob.sync.close();
+        for (int i = 0; i < 5; i++) { // bob's saved cursor falls out of the change log
+            write(a.resolve("f" + i + ".txt"), "file " + i);
+            awaitRemote(alice, "f" + i + ".txt");
+        }
+        // bob starts again: its subscription stops (expired cursor) and the scanner resyncs by listing; the resync
+        // is held (in its listener) until close() waits for the scanner
+        java.util.concurrent.CountDownLatch resyncing = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        SyncClient again = SyncClient.start(bob.hybris, CONTAINER, b, SyncSettings.defaults().withScanInterval(SCAN)
+                .withWatchFolder(false).withListener(e -> {
+                    if (e.kind() == Kind.RESYNCED) {
+                        resyncing.countDown();
+                        try {
+                            release.await();
+                        } catch (InterruptedException ex) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                }));
+        open.add(again);
+        assertThat(resyncing.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        Thread closer = new Thread(again::close, "closer");
+        closer.start();
+        await().atMost(WAIT).until(() -> closer.getState() == Thread.State.TIMED_WAITING); // awaiting the scanner
+        release.countDown();
+        closer.join(WAIT.toMillis());
+        assertThat(closer.isAlive()).isFalse();
+        // closed: no subscription of bob's may follow the feed any more (bob's Hybris client stays open)
+        await().atMost(WAIT).untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
+                .noneMatch(t -> t.getName().equals("hybris-changes-bob-" + CONTAINER) && t.isAlive()));
+    }
+
+    @Test
     void filesInNestedDirectoriesSyncAndAWholeDirectoryCanBeDeleted() throws IOException {
         Side alice = new Side("alice", a);
         new Side("bob", b);
