@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -53,12 +54,15 @@ public final class S3Gateway implements AutoCloseable {
     private final HttpServer server;
     private final S3Handler handler;
     private final ExecutorService threads;
+    private final ClientTimeouts timeouts;
     private final URI endpoint;
 
-    private S3Gateway(HttpServer server, S3Handler handler, ExecutorService threads, URI endpoint) {
+    private S3Gateway(HttpServer server, S3Handler handler, ExecutorService threads, ClientTimeouts timeouts,
+                      URI endpoint) {
         this.server = server;
         this.handler = handler;
         this.threads = threads;
+        this.timeouts = timeouts;
         this.endpoint = endpoint;
     }
 
@@ -77,10 +81,16 @@ public final class S3Gateway implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
+    /** The client timeouts (see {@link Builder#clientTimeouts}). */
+    ClientTimeouts clientTimeouts() {
+        return timeouts;
+    }
+
     @Override
     public void close() {
         server.stop(2);
         threads.shutdownNow();
+        timeouts.close();
         handler.close();
     }
 
@@ -94,6 +104,8 @@ public final class S3Gateway implements AutoCloseable {
         private char[] keyStorePassword;
         private int threads = 64;
         private int maxHeaderBytes = 16 * 1024;
+        private Duration headTimeout = Duration.ofSeconds(30);
+        private Duration idleTimeout = Duration.ofSeconds(60);
         private Clock clock = Clock.systemUTC();
 
         private Builder(Hybris hybris) {
@@ -137,6 +149,25 @@ public final class S3Gateway implements AutoCloseable {
         /** The largest request header section accepted, in bytes; default 16 KiB. */
         public Builder maxHeaderBytes(int maxHeaderBytes) {
             this.maxHeaderBytes = maxHeaderBytes;
+            return this;
+        }
+
+        /**
+         * How long a client may take to send a request's head (and TLS handshake) from its first byte, default 30 s;
+         * and how long a request body or response may make no progress, default 60 s. A client past either is cut
+         * off (its connection closed), so stalled clients cannot hold the request threads. Time Hybris spends on a
+         * request (a slow cloud) does not count.
+         *
+         * @throws HybrisConfigurationException if either is not positive
+         */
+        public Builder clientTimeouts(Duration head, Duration idle) {
+            if (head == null || idle == null || head.isNegative() || head.isZero() || idle.isNegative()
+                    || idle.isZero()) {
+                throw new HybrisConfigurationException("S3 gateway client timeouts must be positive, not head="
+                        + head + " idle=" + idle);
+            }
+            this.headTimeout = head;
+            this.idleTimeout = idle;
             return this;
         }
 
@@ -193,12 +224,13 @@ public final class S3Gateway implements AutoCloseable {
                     });
             pool.allowCoreThreadTimeOut(true);
             S3Handler handler = new S3Handler(hybris, new RequestAuthenticator(credentials, clock), maxHeaderBytes);
-            server.createContext("/", handler);
-            server.setExecutor(pool);
+            ClientTimeouts timeouts = new ClientTimeouts(headTimeout, idleTimeout);
+            server.createContext("/", handler).getFilters().add(timeouts.filter());
+            server.setExecutor(timeouts.exchanges(pool));
             server.start();
             String scheme = keyStore != null ? "https" : "http";
             String shown = host.equals("0.0.0.0") ? "127.0.0.1" : host;
-            return new S3Gateway(server, handler, pool,
+            return new S3Gateway(server, handler, pool, timeouts,
                     URI.create(scheme + "://" + shown + ":" + server.getAddress().getPort()));
         }
 
