@@ -17,6 +17,8 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -39,15 +41,21 @@ import java.util.stream.LongStream;
  * the children it covers are deleted. Thread-safe.
  */
 final class ZooKeeperChangeLog implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperMetadataStore.class);
     static final String DIRECTORY = ".changes";
     private static final String CHILD = "c-";
     private static final int MAX_PIPELINED_READS = 256;
     /** How many sequence numbers beyond a page a read may try instead of listing the log. */
     private static final int RANGE_SLACK = 256;
-    /** How many sequence numbers {@link #latest} probes at once, downwards from the log's cversion. */
+    /** How many sequence numbers {@link #latest} probes at once, downwards from the log's count of creations. */
     private static final int LATEST_WINDOW = 16;
     /** Records a compaction deletes in one multi (about 60 bytes each in the request). */
     private static final int DELETE_BATCH = 250;
+    /**
+     * How many records a log may have had before compaction warns: ZooKeeper names sequential children after the
+     * count of their parent's creations and cannot count past {@link Integer#MAX_VALUE}.
+     */
+    static final int SEQUENCE_WARNING = 1 << 30;
 
     private final ZooKeeperSession session;
     private final CuratorFramework client;
@@ -57,6 +65,8 @@ final class ZooKeeperChangeLog implements AutoCloseable {
     /** Whether reads see every commit before them (not LOCAL): only then does a page say where the log ends. */
     private final boolean linearizableReads;
     private final Set<String> known = ConcurrentHashMap.newKeySet();
+    /** Containers whose log was found past {@link #SEQUENCE_WARNING} (each warned about once). */
+    private final Set<String> nearLimit = ConcurrentHashMap.newKeySet();
     private final ChangeLogCompaction compaction;
     private final ChangeLogWatches watches;
 
@@ -124,9 +134,9 @@ final class ZooKeeperChangeLog implements AutoCloseable {
     /**
      * Up to {@code limit} commits from sequence {@code from}. A reader that has caught up (the usual case: a
      * subscriber woken by a commit) reads the few sequence numbers that can exist, without listing the log: ZooKeeper
-     * names a sequential child after its parent's {@code cversion} when creating it, and every child created or
-     * deleted raises that, so no record's sequence number (the name's plus one) exceeds the log znode's current
-     * {@code cversion}. A reader further behind lists the log's children, up to its retention.
+     * names a sequential child after the count of its parent's creations, so no record's sequence number (the name's
+     * plus one) exceeds that count, which the log znode's stat gives ({@link #recordsCreated}). A reader further
+     * behind lists the log's children, up to its retention.
      */
     MetadataChangePage changes(String container, long from, int limit) {
         MetadataPaging.checkLimit(limit);
@@ -139,8 +149,8 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             if (stat == null) {
                 return new MetadataChangePage(List.of(), 0, false, linearizableReads ? 0 : Long.MAX_VALUE);
             }
-            long newest = stat.getCversion();
-            List<Long> candidates = newest >= 0 && newest - from < (long) limit + RANGE_SLACK
+            long newest = recordsCreated(stat);
+            List<Long> candidates = newest - from < (long) limit + RANGE_SLACK
                     ? LongStream.rangeClosed(Math.max(from, 1), newest).boxed().toList()
                     : Arrays.stream(sequences(client.getChildren().forPath(log))).filter(s -> s >= from).boxed()
                             .toList();
@@ -180,9 +190,9 @@ final class ZooKeeperChangeLog implements AutoCloseable {
     }
 
     /**
-     * The newest record's sequence number (the marker when the log holds none). No record's number exceeds the log
-     * znode's {@code cversion} (see {@link #changes}), so the newest is found among the numbers just below it, probed
-     * 16 at a time; the log is listed only when deletions used up more than 256 numbers since the last commit.
+     * The newest record's sequence number (the marker when the log holds none). No record's number exceeds the
+     * count of the log's creations (see {@link #changes}), so the newest is found among the numbers just below it,
+     * probed 16 at a time; the log is listed only when the newest 256 records were deleted (a compacted-away log).
      */
     long latest(String container) {
         session.checkOpen();
@@ -194,9 +204,9 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             if (stat == null) {
                 return 0;
             }
-            long newest = stat.getCversion();
+            long newest = recordsCreated(stat);
             long lowest = Math.max(1, newest - RANGE_SLACK + 1);
-            // downwards in windows: without deletions since the last commit, the newest record is the cversion's
+            // downwards in windows: the newest record is the last one created, unless it was deleted since
             for (long top = newest; top >= lowest; top -= LATEST_WINDOW) {
                 List<Long> found = existing(log, Math.max(lowest, top - LATEST_WINDOW + 1), top, what);
                 if (!found.isEmpty()) {
@@ -216,7 +226,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
      * Runs {@code onChange} once when the log may hold a record at or after {@code from}: at once if one is there,
      * else at the log's next change. The log's persistent watch, shared by this store's subscriptions
      * ({@link ChangeLogWatches}), is set first and the log checked after, so a record created in between is seen by
-     * one or the other; the check reads the few numbers the log's {@code cversion} allows, without listing the log.
+     * one or the other; the check reads the few numbers the log's creations allow, without listing the log.
      */
     Subscription watch(String container, long from, Runnable onChange) {
         session.checkOpen();
@@ -230,7 +240,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
                 return watchByListing(log, from, onChange); // a server before 3.6: no persistent watches
             }
             Stat stat = client.checkExists().forPath(log);
-            if (stat != null && hasRecordFrom(log, stat.getCversion(), from, what)) {
+            if (stat != null && hasRecordFrom(log, recordsCreated(stat), from, what)) {
                 subscription.fire();
             }
             return subscription; // a log not created yet: the watch fires when it is
@@ -266,10 +276,10 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         }
     }
 
-    /** Whether a record at or after {@code from} exists; {@code newest} is the log znode's cversion. */
+    /** Whether a record at or after {@code from} exists; {@code newest} is the count of the log's creations. */
     private boolean hasRecordFrom(String log, long newest, long from, String what) throws Exception {
         if (newest < from) {
-            return false; // no record's number exceeds the cversion (see changes)
+            return false; // no record's number exceeds the count of creations (see changes)
         }
         if (newest < 0 || newest - from >= RANGE_SLACK) {
             return anyFrom(sequences(client.getChildren().forPath(log)), from);
@@ -296,6 +306,30 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         return found;
     }
 
+    /** Containers whose log compaction found past {@link #SEQUENCE_WARNING}. */
+    Set<String> nearSequenceLimit() {
+        return Set.copyOf(nearLimit);
+    }
+
+    private void warnNearSequenceLimit(String container, long created) {
+        if (created >= SEQUENCE_WARNING && nearLimit.add(container)) {
+            LOG.warn("the change log of container {} on {} has used {} of the {} sequence numbers ZooKeeper can give"
+                    + " its records (one per commit); once they run out, every commit to the container fails: write"
+                    + " new keys to another container before then (see docs/zookeeper.md, the change log's sequence"
+                    + " limit)", container, description, created, Integer.MAX_VALUE);
+        }
+    }
+
+    /**
+     * How many records the log znode ever had, from its stat: ZooKeeper names a sequential child after the count of
+     * its parent's creations (so this is the newest record's sequence number, if it was not deleted), while the
+     * {@code cversion} it reports counts creations and deletions, {@code 2 x created - numChildren}, as a 32-bit
+     * number that wraps once that passes 2^31 (after about 2^30 commits), hence read unsigned.
+     */
+    static long recordsCreated(Stat stat) {
+        return (Integer.toUnsignedLong(stat.getCversion()) + stat.getNumChildren()) / 2;
+    }
+
     /**
      * Removes the oldest commits beyond the retention: the marker first, then the children it covers. A log within
      * its retention is left alone after one stat read.
@@ -309,6 +343,9 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             // the log's size is in its stat: a log within its retention (every log of a container with fewer
             // commits than that) is not listed at all, and a listing costs about 16 bytes per record
             Stat size = client.checkExists().forPath(log);
+            if (size != null) {
+                warnNearSequenceLimit(container, recordsCreated(size));
+            }
             if (size == null || size.getNumChildren() <= retention) {
                 return;
             }

@@ -67,6 +67,34 @@ class ZooKeeperChangeLogReadsTest {
         }
     }
 
+    /**
+     * The log znode's {@code cversion} counts deletions too, while records are named after the creations only: once
+     * compaction deleted records, the cversion is far above the newest record, and a reader bounding its probes by
+     * it listed the whole log (its retention) on every caught-up read and every {@code latestChange}.
+     */
+    @Test
+    void aCaughtUpReaderOfACompactedLogNeverListsTheLog() throws Exception {
+        try (FreezableProxy proxy = new FreezableProxy("127.0.0.1", ZK.port());
+             ZooKeeperMetadataStore store = builder(proxy.address()).changesRetention(1000).build()) {
+            commit(store, "docs", 0, COMMITS);
+            store.changeLog().compact("docs");
+            long latest = store.latestChange("docs");
+            assertThat(latest).isEqualTo(COMMITS);
+            assertThat(store.changeLog().cversion("docs")).as("creations and deletions").isGreaterThan(COMMITS + 1000);
+
+            long before = proxy.bytesFromServer();
+            commit(store, "docs", COMMITS, 2);
+            MetadataChangePage page = store.changes("docs", latest + 1, 256);
+            long newest = store.latestChange("docs");
+            long bytes = proxy.bytesFromServer() - before;
+
+            assertThat(page.changes()).extracting(MetadataChange::sequence).containsExactly(latest + 1, latest + 2);
+            assertThat(newest).isEqualTo(latest + 2);
+            // a listing of the 1,000 records kept is about 16 KB, and not one is read
+            assertThat(bytes).as("bytes from the server for two commits, a page and the latest").isLessThan(8_000);
+        }
+    }
+
     @Test
     void aCompactionOfALogWithinItsRetentionDoesNotListIt() throws Exception {
         try (FreezableProxy proxy = new FreezableProxy("127.0.0.1", ZK.port());
