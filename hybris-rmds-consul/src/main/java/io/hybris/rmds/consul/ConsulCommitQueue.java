@@ -197,6 +197,12 @@ final class ConsulCommitQueue implements AutoCloseable {
             } catch (RuntimeException e) {
                 failed = true;
                 batch.forEach(c -> c.fail(e));
+            } catch (Error e) {
+                // each call of the batch ends with it (its transaction may have been sent: outcome unknown), and
+                // the queue is handed over below as after any failure, so no caller waits for ever
+                failed = true;
+                batch.forEach(c -> c.fail(new MetadataUnavailableException("commit of " + c.what() + " on "
+                        + description + " failed with " + e + "; its outcome is unknown", e)));
             }
             for (ConsulCommit c : batch) {
                 if (!c.hasOutcome()) {

@@ -184,6 +184,36 @@ class ConsulCommitQueueTest {
                 .containsExactly("k1", "k2", "k3", "k4", "k5");
     }
 
+    /**
+     * A committer that throws an {@code Error} (out of memory, a stack overflow in a JSON library) must not leave
+     * the callers of its batch waiting for ever, nor the container's queue led by nobody.
+     */
+    @Test
+    void anErrorInTheCommitterEndsEveryCallOfItsBatchAndTheQueueGoesOn() throws Exception {
+        FakeCommitter held = new FakeCommitter();
+        java.util.concurrent.atomic.AtomicBoolean thrown = new java.util.concurrent.atomic.AtomicBoolean();
+        ConsulCommitQueue queue = new ConsulCommitQueue((c, batch, giveUp) -> {
+            if (held.batches.size() == 1 && thrown.compareAndSet(false, true)) {
+                throw new StackOverflowError("committer broke");
+            }
+            held.commit(c, batch, giveUp);
+        }, "test");
+        CompletableFuture<Void> first = submit(queue, "k0", Duration.ofSeconds(30));
+        assertThat(held.holding.await(10, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Void> second = submit(queue, "k1", Duration.ofSeconds(30));
+        awaitQueued(queue, 1);
+        CompletableFuture<Void> third = submit(queue, "k2", Duration.ofSeconds(30));
+        awaitQueued(queue, 2);
+
+        held.release.countDown(); // the first batch commits; the next one (k1, k2) meets the Error
+
+        first.get(10, TimeUnit.SECONDS);
+        assertThatThrownBy(() -> second.get(10, TimeUnit.SECONDS)).hasRootCauseInstanceOf(StackOverflowError.class);
+        assertThatThrownBy(() -> third.get(10, TimeUnit.SECONDS)).hasRootCauseInstanceOf(StackOverflowError.class);
+        submit(queue, "k3", Duration.ofSeconds(30)).get(10, TimeUnit.SECONDS);
+        assertThat(held.batches).extracting(b -> b.get(0).updates().get(0).key().key()).containsExactly("k0", "k3");
+    }
+
     @Test
     void aBatchStaysWithinSixtyFourOperationsCountingTheHeadAndOneRecordPerCommit() throws Exception {
         FakeCommitter committer = new FakeCommitter();
