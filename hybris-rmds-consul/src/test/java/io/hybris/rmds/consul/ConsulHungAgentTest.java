@@ -13,18 +13,17 @@ import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
+import io.hybris.testkit.BlockedCall;
 import io.hybris.testkit.FreezableProxy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Calls that wait on an agent that stopped answering without closing its connections (a {@link FreezableProxy} in
@@ -38,6 +37,9 @@ class ConsulHungAgentTest {
     /** Far longer than the test waits for close to take effect: a call that ends must have been ended by close. */
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(20);
     private static final Duration PROMPT = Duration.ofSeconds(3);
+    private static final Duration LIMIT = READ_TIMEOUT.plusSeconds(5);
+    /** The commit sends its /v1/txn request on its own thread (the call runs there: its bound is below 60 s). */
+    private static final Predicate<Thread> IN_TRANSACTION = BlockedCall.inMethod(ConsulTransport.class, "execute");
 
     private static FreezableProxy proxy() throws Exception {
         String[] hostPort = CONSUL.address().split(":");
@@ -47,34 +49,19 @@ class ConsulHungAgentTest {
     @Test
     void hybrisCloseEndsAPutWhoseCommitWaitsOnAHungAgentWithClientClosedException() throws Exception {
         try (FreezableProxy proxy = proxy()) {
-            Hybris h = Hybris.open(Hybris.builder().f(1).deadline(Duration.ofSeconds(60))
-                    .metadataStore("consul", Map.of("address", proxy.address(),
-                            "key-prefix", CONSUL.uniquePrefix("close-"), "read-timeout", "20s"))
-                    .cloud(new InMemoryCloudStore("c0")).cloud(new InMemoryCloudStore("c1"))
-                    .probeInterval(Duration.ZERO).build());
+            Hybris h = open(proxy, "close-");
             try {
                 h.put("box", "k", bytes("v1"));
                 VersionInfo v1 = h.describe("box", "k").orElseThrow(); // a read: ifMatch below makes no read of its own
                 proxy.freeze();
-                AtomicReference<Throwable> thrown = new AtomicReference<>();
-                Thread writer = new Thread(() -> {
-                    try {
-                        h.put("box", "k", bytes("v2"), PutOptions.ifMatch(v1.version()));
-                    } catch (Throwable t) {
-                        thrown.set(t);
-                    }
-                }, "close-test-writer");
-                writer.start();
-                awaitInTransaction(writer);
+                BlockedCall put = BlockedCall.start("close-test-writer",
+                        () -> h.put("box", "k", bytes("v2"), PutOptions.ifMatch(v1.version())), IN_TRANSACTION);
 
-                long t0 = System.nanoTime();
-                h.close();
-                writer.join(READ_TIMEOUT.toMillis() + 5000);
-                Duration took = Duration.ofNanos(System.nanoTime() - t0);
+                BlockedCall.Ended ended = put.endBy(h::close, LIMIT);
 
-                assertThat(writer.isAlive()).as("the put ended").isFalse();
-                assertThat(thrown.get()).isInstanceOf(ClientClosedException.class);
-                assertThat(took).as("ended by close, not by the request's read-timeout").isLessThan(PROMPT);
+                assertThat(ended.ended()).as("the put ended").isTrue();
+                assertThat(ended.thrown()).isInstanceOf(ClientClosedException.class);
+                assertThat(ended.took()).as("ended by close, not by the request's read-timeout").isLessThan(PROMPT);
             } finally {
                 proxy.thaw();
                 h.close();
@@ -92,25 +79,14 @@ class ConsulHungAgentTest {
                 store.conditionalUpdate(new MetadataUpdate(k, bytes("v1"), MetadataVersion.ABSENT));
                 MetadataVersion v1 = store.read(k).orElseThrow().version();
                 proxy.freeze();
-                AtomicReference<Throwable> thrown = new AtomicReference<>();
-                Thread writer = new Thread(() -> {
-                    try {
-                        store.conditionalUpdate(new MetadataUpdate(k, bytes("v2"), v1));
-                    } catch (Throwable t) {
-                        thrown.set(t);
-                    }
-                }, "close-test-writer");
-                writer.start();
-                awaitInTransaction(writer);
+                BlockedCall update = BlockedCall.start("close-test-writer",
+                        () -> store.conditionalUpdate(new MetadataUpdate(k, bytes("v2"), v1)), IN_TRANSACTION);
 
-                long t0 = System.nanoTime();
-                store.close();
-                writer.join(READ_TIMEOUT.toMillis() + 5000);
-                Duration took = Duration.ofNanos(System.nanoTime() - t0);
+                BlockedCall.Ended ended = update.endBy(store::close, LIMIT);
 
-                assertThat(writer.isAlive()).as("the update ended").isFalse();
-                assertThat(thrown.get()).isInstanceOf(MetadataStoreException.class).hasMessageContaining("closed");
-                assertThat(took).as("ended by close, not by the request's read-timeout").isLessThan(PROMPT);
+                assertThat(ended.ended()).as("the update ended").isTrue();
+                assertThat(ended.thrown()).isInstanceOf(MetadataStoreException.class).hasMessageContaining("closed");
+                assertThat(ended.took()).as("ended by close, not by the request's read-timeout").isLessThan(PROMPT);
             } finally {
                 proxy.thaw();
                 store.close();
@@ -121,38 +97,20 @@ class ConsulHungAgentTest {
     @Test
     void anInterruptEndsAGetWhoseReadWaitsOnAHungAgent() throws Exception {
         try (FreezableProxy proxy = proxy()) {
-            Hybris h = Hybris.open(Hybris.builder().f(1).deadline(Duration.ofSeconds(60))
-                    .metadataStore("consul", Map.of("address", proxy.address(),
-                            "key-prefix", CONSUL.uniquePrefix("interrupt-"), "read-timeout", "20s"))
-                    .cloud(new InMemoryCloudStore("c0")).cloud(new InMemoryCloudStore("c1"))
-                    .probeInterval(Duration.ZERO).build());
+            Hybris h = open(proxy, "interrupt-");
             try {
                 h.put("box", "k", bytes("v1"));
                 proxy.freeze();
-                AtomicReference<Throwable> thrown = new AtomicReference<>();
-                AtomicReference<Boolean> flag = new AtomicReference<>();
-                Thread reader = new Thread(() -> {
-                    try {
-                        h.get("box", "k");
-                    } catch (Throwable t) {
-                        thrown.set(t);
-                        flag.set(Thread.currentThread().isInterrupted());
-                    }
-                }, "interrupt-test-reader");
-                reader.start();
-                await("the get waits in its HTTP request").atMost(Duration.ofSeconds(10))
-                        .until(() -> Arrays.stream(reader.getStackTrace()).anyMatch(f -> f.getClassName()
-                                .startsWith("okhttp3.")));
+                BlockedCall get = BlockedCall.start("interrupt-test-reader", () -> h.get("box", "k"),
+                        BlockedCall.inClass("okhttp3."));
 
-                long t0 = System.nanoTime();
-                reader.interrupt();
-                reader.join(READ_TIMEOUT.toMillis() + 5000);
-                Duration took = Duration.ofNanos(System.nanoTime() - t0);
+                BlockedCall.Ended ended = get.interrupt(LIMIT);
 
-                assertThat(reader.isAlive()).as("the get ended").isFalse();
-                assertThat(thrown.get()).isInstanceOf(io.hybris.CallInterruptedException.class);
-                assertThat(flag.get()).as("interrupt flag kept").isTrue();
-                assertThat(took).as("ended by the interrupt, not by the request's read-timeout").isLessThan(PROMPT);
+                assertThat(ended.ended()).as("the get ended").isTrue();
+                assertThat(ended.thrown()).isInstanceOf(io.hybris.CallInterruptedException.class);
+                assertThat(ended.interrupted()).as("interrupt flag kept").isTrue();
+                assertThat(ended.took()).as("ended by the interrupt, not by the request's read-timeout")
+                        .isLessThan(PROMPT);
             } finally {
                 proxy.thaw();
                 h.close();
@@ -169,38 +127,28 @@ class ConsulHungAgentTest {
             store.conditionalUpdate(new MetadataUpdate(k, bytes("v1"), MetadataVersion.ABSENT));
             MetadataVersion v1 = store.read(k).orElseThrow().version();
             proxy.freeze();
-            AtomicReference<Throwable> thrown = new AtomicReference<>();
-            AtomicReference<Boolean> flag = new AtomicReference<>();
-            Thread writer = new Thread(() -> {
-                try {
-                    store.conditionalUpdate(new MetadataUpdate(k, bytes("v2"), v1));
-                } catch (Throwable t) {
-                    thrown.set(t);
-                    flag.set(Thread.currentThread().isInterrupted());
-                }
-            }, "interrupt-test-writer");
-            writer.start();
-            awaitInTransaction(writer);
+            BlockedCall update = BlockedCall.start("interrupt-test-writer",
+                    () -> store.conditionalUpdate(new MetadataUpdate(k, bytes("v2"), v1)), IN_TRANSACTION);
 
-            long t0 = System.nanoTime();
-            writer.interrupt();
-            writer.join(READ_TIMEOUT.toMillis() + 5000);
-            Duration took = Duration.ofNanos(System.nanoTime() - t0);
+            BlockedCall.Ended ended = update.interrupt(LIMIT);
             proxy.thaw();
 
-            assertThat(writer.isAlive()).as("the update ended").isFalse();
-            assertThat(thrown.get()).isInstanceOf(io.hybris.MetadataUnavailableException.class)
+            assertThat(ended.ended()).as("the update ended").isTrue();
+            assertThat(ended.thrown()).isInstanceOf(io.hybris.MetadataUnavailableException.class)
                     .hasMessageContaining("interrupted").hasMessageContaining("outcome is unknown");
-            assertThat(flag.get()).as("interrupt flag kept").isTrue();
-            assertThat(took).as("ended by the interrupt, not by the request's read-timeout").isLessThan(PROMPT);
+            assertThat(ended.interrupted()).as("interrupt flag kept").isTrue();
+            assertThat(ended.took()).as("ended by the interrupt, not by the request's read-timeout")
+                    .isLessThan(PROMPT);
         }
     }
 
-    /** Waits until {@code t} sends a transaction on its own thread (the call runs there: its bound is below 60 s). */
-    private static void awaitInTransaction(Thread t) {
-        await("the commit waits in its /v1/txn request").atMost(Duration.ofSeconds(10))
-                .until(() -> Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getClassName()
-                        .equals(ConsulTransport.class.getName()) && f.getMethodName().equals("execute")));
+    /** A client on the agent behind {@code proxy}, with a read-timeout far longer than the test waits. */
+    private static Hybris open(FreezableProxy proxy, String prefix) {
+        return Hybris.open(Hybris.builder().f(1).deadline(Duration.ofSeconds(60))
+                .metadataStore("consul", Map.of("address", proxy.address(),
+                        "key-prefix", CONSUL.uniquePrefix(prefix), "read-timeout", "20s"))
+                .cloud(new InMemoryCloudStore("c0")).cloud(new InMemoryCloudStore("c1"))
+                .probeInterval(Duration.ZERO).build());
     }
 
     private static byte[] bytes(String s) {

@@ -13,18 +13,17 @@ import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
+import io.hybris.testkit.BlockedCall;
 import io.hybris.testkit.FreezableProxy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Closing ends a call in flight at once, also one waiting on a server that stopped answering without closing its
@@ -38,6 +37,8 @@ class ZooKeeperHungServerCloseTest {
     static final InProcessZooKeeper ZK = new InProcessZooKeeper();
 
     private static final Duration PROMPT = Duration.ofSeconds(5); // 1 s of grace for the close, then the cut
+    /** The call waits in ZooKeeper on the caller's own thread. */
+    private static final Predicate<Thread> IN_ZOOKEEPER = BlockedCall.inClass("org.apache.zookeeper.");
 
     @Test
     void hybrisCloseEndsAPutWaitingOnAHungServerWithClientClosedException() throws Exception {
@@ -51,25 +52,14 @@ class ZooKeeperHungServerCloseTest {
                 h.put("box", "k", bytes("v1"));
                 VersionInfo v1 = h.describe("box", "k").orElseThrow(); // a read: ifMatch below makes no read of its own
                 proxy.freeze();
-                AtomicReference<Throwable> thrown = new AtomicReference<>();
-                Thread writer = new Thread(() -> {
-                    try {
-                        h.put("box", "k", bytes("v2"), PutOptions.ifMatch(v1.version()));
-                    } catch (Throwable t) {
-                        thrown.set(t);
-                    }
-                }, "close-test-writer");
-                writer.start();
-                awaitInZooKeeper(writer);
+                BlockedCall put = BlockedCall.start("close-test-writer",
+                        () -> h.put("box", "k", bytes("v2"), PutOptions.ifMatch(v1.version())), IN_ZOOKEEPER);
 
-                long t0 = System.nanoTime();
-                h.close();
-                writer.join(30_000);
-                Duration took = Duration.ofNanos(System.nanoTime() - t0);
+                BlockedCall.Ended ended = put.endBy(h::close, Duration.ofSeconds(30));
 
-                assertThat(writer.isAlive()).as("the put ended").isFalse();
-                assertThat(thrown.get()).isInstanceOf(ClientClosedException.class);
-                assertThat(took).as("ended by close, not by the request's timeout").isLessThan(PROMPT);
+                assertThat(ended.ended()).as("the put ended").isTrue();
+                assertThat(ended.thrown()).isInstanceOf(ClientClosedException.class);
+                assertThat(ended.took()).as("ended by close, not by the request's timeout").isLessThan(PROMPT);
             } finally {
                 proxy.thaw();
                 h.close();
@@ -88,39 +78,21 @@ class ZooKeeperHungServerCloseTest {
                 store.conditionalUpdate(new MetadataUpdate(k, bytes("v1"), MetadataVersion.ABSENT));
                 MetadataVersion v1 = store.read(k).orElseThrow().version();
                 proxy.freeze();
-                AtomicReference<Throwable> thrown = new AtomicReference<>();
-                Thread writer = new Thread(() -> {
-                    try {
-                        store.conditionalUpdate(new MetadataUpdate(k, bytes("v2"), v1));
-                    } catch (Throwable t) {
-                        thrown.set(t);
-                    }
-                }, "close-test-writer");
-                writer.start();
-                awaitInZooKeeper(writer);
+                BlockedCall update = BlockedCall.start("close-test-writer",
+                        () -> store.conditionalUpdate(new MetadataUpdate(k, bytes("v2"), v1)), IN_ZOOKEEPER);
 
-                long t0 = System.nanoTime();
-                store.close();
-                writer.join(30_000);
-                Duration took = Duration.ofNanos(System.nanoTime() - t0);
+                BlockedCall.Ended ended = update.endBy(store::close, Duration.ofSeconds(30));
 
-                assertThat(writer.isAlive()).as("the update ended").isFalse();
-                assertThat(thrown.get()).isInstanceOf(MetadataStoreException.class)
+                assertThat(ended.ended()).as("the update ended").isTrue();
+                assertThat(ended.thrown()).isInstanceOf(MetadataStoreException.class)
                         .hasMessageContaining("outcome is unknown");
-                assertThat(took).as("close and the update ended at once, not at the request's timeout")
+                assertThat(ended.took()).as("close and the update ended at once, not at the request's timeout")
                         .isLessThan(PROMPT);
             } finally {
                 proxy.thaw();
                 store.close();
             }
         }
-    }
-
-    /** Waits until {@code t} is inside a ZooKeeper request: the call runs on the caller's thread. */
-    private static void awaitInZooKeeper(Thread t) {
-        await("the call waits in ZooKeeper on the caller's own thread").atMost(Duration.ofSeconds(10))
-                .until(() -> Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getClassName()
-                        .startsWith("org.apache.zookeeper.")));
     }
 
     private static byte[] bytes(String s) {
