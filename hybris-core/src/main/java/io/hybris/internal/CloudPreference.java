@@ -24,8 +24,7 @@ import java.util.OptionalDouble;
  * relative objective ({@code 2x}) admits clouds within that multiple of the fastest's estimate plus 10 ms. The
  * order only says who is asked first: the race still needs its {@code f+1} (or {@code k+f}) distinct clouds and
  * launches the next ones when a timer expires, so every placement keeps the protocol's guarantees. A cloud not
- * measured yet counts as within the objective, one whose latest request failed as past it. Whatever the placement,
- * clouds in {@link Quarantine} come last.
+ * measured yet counts as within the objective. Whatever the placement, clouds in {@link Quarantine} come last.
  * Immutable; the estimates it reads are thread-safe.
  */
 final class CloudPreference {
@@ -83,10 +82,7 @@ final class CloudPreference {
         List<String> beyond = new ArrayList<>();
         for (String id : fastest) {
             OptionalDouble e = latency.get(id);
-            // a failure's penalty (twice the cloud's timer) can be below a loose objective: a cloud whose latest
-            // request failed is past the objective whatever its estimate, until it answers again
-            boolean failed = e.isPresent() && ranking.failing(id, op, size);
-            (e.isEmpty() || e.getAsDouble() <= objective && !failed ? within : beyond).add(id);
+            (e.isEmpty() || e.getAsDouble() <= objective ? within : beyond).add(id);
         }
         Map<String, Double> cost = new HashMap<>();
         double cheapest = Double.MAX_VALUE;

@@ -315,15 +315,6 @@ public final class LatencyRanking {
         return e == null ? OptionalDouble.empty() : OptionalDouble.of(e.nanos());
     }
 
-    /**
-     * Whether the latest observation of {@code cloudId} for {@code op} on values of {@code size} was a failure (its
-     * estimate is a failure penalty, until its next success or probe).
-     */
-    public boolean failing(String cloudId, Op op, long size) {
-        Estimate e = estimates.get(new Slot(cloudId, op, sizeClass(size)));
-        return e != null && e.penalty();
-    }
-
     /** How long to wait for {@code cloudId} before involving another cloud. */
     public long timerNanos(String cloudId, Op op, long size) {
         Estimate e = estimates.get(new Slot(cloudId, op, sizeClass(size)));
