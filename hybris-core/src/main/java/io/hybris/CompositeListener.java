@@ -8,8 +8,9 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Passes every event to several listeners in order ({@link HybrisListener#of}). A listener that throws does not
- * keep the event from the ones after it; the first exception is rethrown once all ran.
+ * Passes every event to several listeners in order ({@link HybrisListener#of}). A listener that throws (an exception
+ * or an error, but the JVM's own) does not keep the event from the ones after it; the first failure is rethrown once
+ * all ran.
  */
 final class CompositeListener implements HybrisListener {
     private final HybrisListener[] listeners;
@@ -25,11 +26,14 @@ final class CompositeListener implements HybrisListener {
     }
 
     private void each(Event event) {
-        RuntimeException first = null;
+        Throwable first = null;
         for (HybrisListener l : listeners) {
             try {
                 event.deliver(l);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                if (e instanceof VirtualMachineError) {
+                    throw e; // out of memory, stack overflow: the JVM's failure, not a listener's
+                }
                 if (first == null) {
                     first = e;
                 } else {
@@ -37,8 +41,11 @@ final class CompositeListener implements HybrisListener {
                 }
             }
         }
+        if (first instanceof RuntimeException r) {
+            throw r;
+        }
         if (first != null) {
-            throw first;
+            throw (Error) first;
         }
     }
 

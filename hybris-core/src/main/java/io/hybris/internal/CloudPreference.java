@@ -25,7 +25,7 @@ import java.util.OptionalDouble;
  * order only says who is asked first: the race still needs its {@code f+1} (or {@code k+f}) distinct clouds and
  * launches the next ones when a timer expires, so every placement keeps the protocol's guarantees. A cloud not
  * measured yet counts as within the objective. Whatever the placement, clouds in {@link Quarantine} come last.
- * Immutable; the estimates it reads are thread-safe.
+ * Thread-safe: the clouds being retired change under a lock, and every order reads one snapshot of them.
  */
 final class CloudPreference {
     /** Added to a relative objective, so that jitter among clouds answering within milliseconds does not count. */
@@ -36,8 +36,10 @@ final class CloudPreference {
     private final CostSettings costs;
     private final CostModel model;
     private final Quarantine quarantine;
-    /** Clouds no write may use (a cloud being migrated off); reads still may. */
+    /** Clouds no write may use (clouds being migrated off); reads still may. */
     private volatile java.util.Set<String> retiring = java.util.Set.of();
+    /** How many migrations running retire each cloud of {@link #retiring} (guarded by {@code this}). */
+    private final Map<String, Integer> retirements = new HashMap<>();
 
     CloudPreference(LatencyRanking ranking, CostSettings costs, Quarantine quarantine) {
         this.ranking = ranking;
@@ -47,9 +49,19 @@ final class CloudPreference {
         this.model = CostModel.of(costs);
     }
 
-    /** Keeps writes off {@code clouds} (empty: none) until called again. */
-    void retire(java.util.Set<String> clouds) {
-        this.retiring = java.util.Set.copyOf(clouds);
+    /**
+     * Keeps writes off {@code cloud} until a matching {@link #unretire}: migrations of one client may run at once,
+     * and the one that ends first must not put a cloud another is still moving copies off back into use.
+     */
+    synchronized void retire(String cloud) {
+        retirements.merge(cloud, 1, Integer::sum);
+        retiring = java.util.Set.copyOf(retirements.keySet());
+    }
+
+    /** Ends one {@link #retire} of {@code cloud}: writes may use it again once no migration retires it. */
+    synchronized void unretire(String cloud) {
+        retirements.computeIfPresent(cloud, (id, n) -> n == 1 ? null : n - 1);
+        retiring = java.util.Set.copyOf(retirements.keySet());
     }
 
     /** {@code candidates} in the order to ask them for {@code op} on {@code size} bytes per cloud. */

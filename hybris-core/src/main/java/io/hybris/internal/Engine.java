@@ -164,11 +164,11 @@ public final class Engine {
 
     /** Moves every copy off {@code from} onto {@code to}; this client writes nothing to {@code from} meanwhile. */
     public io.hybris.ScrubReport migrate(String from, String to, io.hybris.ScrubOptions options) {
-        preference.retire(java.util.Set.of(from));
+        preference.retire(from);
         try {
             return scrubber.run(options, from, to);
         } finally {
-            preference.retire(java.util.Set.of());
+            preference.unretire(from);
         }
     }
 

@@ -175,6 +175,9 @@ final class MetadataCalls {
             throw new DeadlineExceededException(what + " not attempted: the call's deadline of " + d.budget()
                     + " has passed");
         }
+        if (closing.isDone()) { // also for a call made in place, which would not wait for the closing signal
+            throw new ClientClosedException(what + " not attempted: the client was closed");
+        }
         long t0 = System.nanoTime();
         MetadataOutcome outcome = MetadataOutcome.ERROR;
         try {

@@ -53,6 +53,8 @@ final class Reads {
     private final Duration deadline;
     private final int readAhead;
     private final Set<ChunkedReader> openStreams = ConcurrentHashMap.newKeySet();
+    /** Wake the worst-case reads waiting in a round, so that they see the client closed (their next metadata call). */
+    private final Set<Runnable> worstCases = ConcurrentHashMap.newKeySet();
     /** How often the versions this client guessed were the ones its metadata reads found. */
     private final GuessAccuracy accuracy = new GuessAccuracy();
     /** Recent chunk manifests, read here or stored by this client's writes. */
@@ -79,9 +81,13 @@ final class Reads {
         this.manifests = manifests;
     }
 
-    /** Ends the streams still open: their next read fails with {@code ClientClosedException}. */
+    /**
+     * Ends the streams still open: their next read fails with {@code ClientClosedException}; so does a worst-case
+     * read waiting in a round, woken here (call after {@link MetadataCalls#close()}: its next metadata call fails).
+     */
     void close() {
         openStreams.forEach(r -> r.closeBecause("the client was closed while the value was being read"));
+        worstCases.forEach(Runnable::run);
     }
 
     /** GET (paper §3.3 and §3.5). */
@@ -89,17 +95,28 @@ final class Reads {
         return get(container, key, reads);
     }
 
-    /** GET, reading the current version's stored bytes through {@code via}. */
+    /**
+     * GET, reading the current version's stored bytes through {@code via}. A chunked version superseded while its
+     * chunks were read, and collected ({@link ConcurrentOverwriteException}: the metadata now names a newer
+     * version), is read again from the metadata: the caller sees no chunk, so the newer value is the answer, as it
+     * is for a value stored whole (whose worst case re-reads the metadata). Each retry reads a newer version; the
+     * deadline bounds them all.
+     */
     private Optional<byte[]> get(String container, String key, ReadPath via) {
         MetadataKey mk = new MetadataKey(container, key);
-        Fetched f = fetch(mk, Deadline.after(deadline), via);
-        if (f == null) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(value(mk, f.meta(), f.stored(), f.dataKey(), f.early()));
-        } finally {
-            f.cancelEarly();
+        Deadline d = Deadline.after(deadline);
+        while (true) {
+            Fetched f = fetch(mk, d, via);
+            if (f == null) {
+                return Optional.empty();
+            }
+            try {
+                return Optional.of(value(mk, f.meta(), f.stored(), f.dataKey(), f.early()));
+            } catch (ConcurrentOverwriteException e) {
+                listener.getRestarted(container, key);
+            } finally {
+                f.cancelEarly();
+            }
         }
     }
 
@@ -410,6 +427,8 @@ final class Reads {
         String racing = null; // the object the race's requests read
         int round = 0; // rounds of that object on the race
         boolean first = true;
+        Runnable wake = () -> race.signal(changed);
+        worstCases.add(wake);
         try {
             while (true) {
                 if (!first) {
@@ -446,6 +465,7 @@ final class Reads {
             Thread.currentThread().interrupt();
             throw new CallInterruptedException("get of " + mk + " interrupted", false, e);
         } finally {
+            worstCases.remove(wake);
             calls.abandon(race, racing);
         }
     }
@@ -469,6 +489,8 @@ final class Reads {
                                   List<Throwable> failures) {
         Race<byte[]> race = calls.newReadRace();
         Race.Signal changed = new Race.Signal("metadata changed");
+        Runnable wake = () -> race.signal(changed);
+        worstCases.add(wake);
         try {
             for (int round = 0; ; round++) {
                 if (restartsRequests(round)) {
@@ -494,6 +516,7 @@ final class Reads {
             Thread.currentThread().interrupt();
             throw new CallInterruptedException("read of " + mk + " interrupted", false, e);
         } finally {
+            worstCases.remove(wake);
             calls.abandon(race, name);
         }
     }

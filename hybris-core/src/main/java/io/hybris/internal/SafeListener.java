@@ -11,8 +11,9 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 
 /**
- * Shields the protocol from a {@link HybrisListener} that throws: the failure is logged, the call goes on. Every
- * event is forwarded as it came (no allocation here: the default listener costs one virtual call per event).
+ * Shields the protocol from a {@link HybrisListener} that throws (an exception or an error, but the JVM's own): the
+ * failure is logged, the call goes on. Every event is forwarded as it came (no allocation here: the default listener
+ * costs one virtual call per event).
  */
 final class SafeListener implements HybrisListener {
     private static final Logger LOG = LoggerFactory.getLogger(SafeListener.class);
@@ -23,7 +24,15 @@ final class SafeListener implements HybrisListener {
         this.delegate = delegate;
     }
 
-    private static void failed(RuntimeException e) {
+    /**
+     * Logs a listener's failure: an exception or an error (a failed assertion, a class missing at run time), which
+     * would otherwise turn the cloud request or call it reports into a failed one. Only the JVM's own failures (out
+     * of memory, stack overflow) go on.
+     */
+    private static void failed(Throwable e) {
+        if (e instanceof VirtualMachineError v) {
+            throw v;
+        }
         LOG.warn("listener failed", e);
     }
 
@@ -32,7 +41,7 @@ final class SafeListener implements HybrisListener {
                                Duration latency) {
         try {
             delegate.cloudOperation(cloudId, op, objectKey, outcome, latency);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failed(e);
         }
     }
@@ -41,7 +50,7 @@ final class SafeListener implements HybrisListener {
     public void cloudRequest(CloudRequest request) {
         try {
             delegate.cloudRequest(request);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failed(e);
         }
     }
@@ -50,7 +59,7 @@ final class SafeListener implements HybrisListener {
     public void operation(Operation operation, String container, OperationOutcome outcome, Duration duration) {
         try {
             delegate.operation(operation, container, outcome, duration);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failed(e);
         }
     }
@@ -59,7 +68,7 @@ final class SafeListener implements HybrisListener {
     public void metadataCall(MetadataOperation operation, MetadataOutcome outcome, Duration duration) {
         try {
             delegate.metadataCall(operation, outcome, duration);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failed(e);
         }
     }
@@ -68,7 +77,7 @@ final class SafeListener implements HybrisListener {
     public void casConflict(String container, int keys, ConflictResolution resolution) {
         try {
             delegate.casConflict(container, keys, resolution);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failed(e);
         }
     }
@@ -77,7 +86,7 @@ final class SafeListener implements HybrisListener {
     public void cacheLookup(CacheResult result) {
         try {
             delegate.cacheLookup(result);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failed(e);
         }
     }
@@ -86,7 +95,7 @@ final class SafeListener implements HybrisListener {
     public void getRestarted(String container, String key) {
         try {
             delegate.getRestarted(container, key);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failed(e);
         }
     }
@@ -95,7 +104,7 @@ final class SafeListener implements HybrisListener {
     public void worstCaseGet(String container, String key) {
         try {
             delegate.worstCaseGet(container, key);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failed(e);
         }
     }
@@ -104,7 +113,7 @@ final class SafeListener implements HybrisListener {
     public void garbageCollected(String cloudId, String objectKey) {
         try {
             delegate.garbageCollected(cloudId, objectKey);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failed(e);
         }
     }
@@ -113,7 +122,7 @@ final class SafeListener implements HybrisListener {
     public void garbageCollected(String cloudId, String objectKey, GcCause cause) {
         try {
             delegate.garbageCollected(cloudId, objectKey, cause);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failed(e);
         }
     }
@@ -122,7 +131,7 @@ final class SafeListener implements HybrisListener {
     public void cloudQuarantined(String cloudId, int failures, Duration duration) {
         try {
             delegate.cloudQuarantined(cloudId, failures, duration);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failed(e);
         }
     }
