@@ -5,7 +5,6 @@
 package io.hybris.rmds.zookeeper.embedded;
 
 import io.hybris.MetadataStoreException;
-import org.apache.zookeeper.server.PurgeTxnLog;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
 import org.apache.zookeeper.server.persistence.FileTxnSnapLog;
@@ -157,8 +156,8 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
      */
     void purge() {
         try {
-            PurgeTxnLog.purge(dataDir.toFile(), dataDir.toFile(), SNAPSHOTS_KEPT);
-        } catch (IOException | RuntimeException e) {
+            SnapshotPurge.keepNewest(txnLog, SNAPSHOTS_KEPT);
+        } catch (RuntimeException e) {
             LOG.warn("deleting old snapshots and transaction logs in {} failed; retried in {}", dataDir,
                     PURGE_INTERVAL, e);
         }
