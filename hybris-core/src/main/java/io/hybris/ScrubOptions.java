@@ -14,6 +14,14 @@ import java.util.Optional;
  * every container that repairs nothing.
  */
 public final class ScrubOptions {
+    /**
+     * The lowest request rate other than 0 (unlimited): a lower one would wait hours or days between requests (or,
+     * tiny enough, overflow into no pacing at all).
+     */
+    public static final double MIN_REQUESTS_PER_SECOND = 0.01;
+    /** The lowest byte rate other than 0 (unlimited): 1 KiB/s. */
+    public static final long MIN_BYTES_PER_SECOND = 1024;
+
     private final List<String> containers;
     private final String prefix;
     private final boolean deep;
@@ -29,9 +37,14 @@ public final class ScrubOptions {
         this.prefix = Objects.requireNonNull(prefix, "prefix");
         this.deep = deep;
         this.repair = repair;
-        if (!(requestsPerSecond >= 0) || bytesPerSecond < 0) {
-            throw new IllegalArgumentException("rate limits must be >= 0 (0 = unlimited): " + requestsPerSecond
-                    + " requests/s, " + bytesPerSecond + " bytes/s");
+        if (requestsPerSecond != 0 && !(requestsPerSecond >= MIN_REQUESTS_PER_SECOND
+                && requestsPerSecond < Double.POSITIVE_INFINITY)) {
+            throw new IllegalArgumentException("requestsPerSecond must be 0 (unlimited) or a finite rate of at least "
+                    + MIN_REQUESTS_PER_SECOND + " (one request per 100 s), not " + requestsPerSecond);
+        }
+        if (bytesPerSecond != 0 && bytesPerSecond < MIN_BYTES_PER_SECOND) {
+            throw new IllegalArgumentException("bytesPerSecond must be 0 (unlimited) or at least "
+                    + MIN_BYTES_PER_SECOND + " (1 KiB/s), not " + bytesPerSecond);
         }
         this.requestsPerSecond = requestsPerSecond;
         this.bytesPerSecond = bytesPerSecond;
@@ -68,12 +81,20 @@ public final class ScrubOptions {
                 listener);
     }
 
-    /** At most this many cloud requests per second (0: unlimited). */
+    /**
+     * At most this many cloud requests per second: 0 (unlimited) or at least {@link #MIN_REQUESTS_PER_SECOND}.
+     *
+     * @throws IllegalArgumentException for another value
+     */
     public ScrubOptions requestsPerSecond(double limit) {
         return new ScrubOptions(containers, prefix, deep, repair, limit, bytesPerSecond, stateFile, listener);
     }
 
-    /** At most this many bytes per second read and written (0: unlimited). */
+    /**
+     * At most this many bytes per second read and written: 0 (unlimited) or at least {@link #MIN_BYTES_PER_SECOND}.
+     *
+     * @throws IllegalArgumentException for another value
+     */
     public ScrubOptions bytesPerSecond(long limit) {
         return new ScrubOptions(containers, prefix, deep, repair, requestsPerSecond, limit, stateFile, listener);
     }

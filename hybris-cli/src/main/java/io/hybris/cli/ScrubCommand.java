@@ -19,8 +19,8 @@ import java.util.concurrent.Callable;
                 + "(one LIST request per 1,000 objects per cloud, no GET for values stored whole), or --deep by "
                 + "downloading and hash-checking every copy. --repair rebuilds missing and corrupt copies "
                 + "(docs/scrub.md).",
-                "Exit code 4 when copies are left missing or corrupt (or a cloud could not be listed), 1 when a key "
-                        + "is unrecoverable."})
+                "Exit code 4 when copies are left missing or corrupt (or could not be checked: a cloud could not be "
+                        + "listed or did not answer), 1 when a key is unrecoverable."})
 final class ScrubCommand implements Callable<Integer> {
     @ParentCommand
     HybrisCommand root;

@@ -17,11 +17,11 @@ final class ScrubPacing {
     Path state;
 
     @Option(names = "--max-requests", paramLabel = "N", defaultValue = "0", description = "At most N cloud requests "
-            + "per second (0: unlimited).")
+            + "per second: 0 (unlimited) or at least 0.01.")
     double maxRequests;
 
     @Option(names = "--max-bytes", paramLabel = "SIZE", defaultValue = "0", description = "At most SIZE bytes per "
-            + "second, e.g. 50MiB (0: unlimited).")
+            + "second, e.g. 50MiB: 0 (unlimited) or at least 1KiB.")
     String maxBytes;
 
     /** {@code o} with these options; a usage error for a bad value. */
@@ -32,8 +32,13 @@ final class ScrubPacing {
         } catch (RuntimeException e) {
             throw CliException.usage("--max-bytes " + maxBytes + " is not a size (e.g. 0, 50MiB)");
         }
-        if (!(maxRequests >= 0)) {
-            throw CliException.usage("--max-requests must be >= 0, not " + maxRequests);
+        if (maxRequests != 0 && !(maxRequests >= ScrubOptions.MIN_REQUESTS_PER_SECOND
+                && maxRequests < Double.POSITIVE_INFINITY)) {
+            throw CliException.usage("--max-requests must be 0 (unlimited) or a number of at least "
+                    + ScrubOptions.MIN_REQUESTS_PER_SECOND + " (one request per 100 s), not " + maxRequests);
+        }
+        if (bytes != 0 && bytes < ScrubOptions.MIN_BYTES_PER_SECOND) {
+            throw CliException.usage("--max-bytes must be 0 (unlimited) or at least 1KiB, not " + maxBytes);
         }
         ScrubOptions paced = o.requestsPerSecond(maxRequests).bytesPerSecond(bytes);
         return state == null ? paced : paced.stateFile(state);

@@ -23,7 +23,10 @@ final class ScrubView {
     private ScrubView() {
     }
 
-    /** Runs {@code run} with a progress line and a listener collecting the unhealthy keys; prints; the exit code. */
+    /**
+     * Runs {@code run} with a progress line and a listener collecting the keys not healthy or with copies unchecked;
+     * prints; the exit code.
+     */
     static int run(Session session, String label, ScrubOptions options, Function<ScrubOptions, ScrubReport> run) {
         List<KeyHealth> unhealthy = new ArrayList<>();
         ScrubReport r;
@@ -31,7 +34,8 @@ final class ScrubView {
             r = run.apply(options.listener(new ScrubListener() {
                 @Override
                 public void key(KeyHealth health) {
-                    if (health.status() != KeyHealth.Status.HEALTHY && unhealthy.size() < MAX_LISTED) {
+                    boolean listed = health.status() != KeyHealth.Status.HEALTHY || !health.uncheckedOn().isEmpty();
+                    if (listed && unhealthy.size() < MAX_LISTED) {
                         unhealthy.add(health);
                     }
                     if (health.status() == KeyHealth.Status.UNRECOVERABLE && !session.json()) {
@@ -66,6 +70,7 @@ final class ScrubView {
                 session.out().println(h.status().name().toLowerCase(java.util.Locale.ROOT) + " " + h.container() + "/"
                         + h.key() + (h.missingOn().isEmpty() ? "" : " missing on " + h.missingOn())
                         + (h.corruptOn().isEmpty() ? "" : " corrupt on " + h.corruptOn())
+                        + (h.uncheckedOn().isEmpty() ? "" : " unchecked on " + h.uncheckedOn())
                         + (h.repairedOn().isEmpty() ? "" : " rebuilt on " + h.repairedOn())
                         + (h.detail().isEmpty() ? "" : ": " + h.detail()));
             }
@@ -73,7 +78,8 @@ final class ScrubView {
                     + " skipped, unchanged since verified), " + r.healthy() + " healthy, " + r.repaired()
                     + " repaired, " + r.degraded() + " degraded, " + r.unrecoverable() + " unrecoverable; copies "
                     + r.copiesMissing() + " missing, " + r.copiesCorrupt() + " corrupt, " + r.copiesRepaired()
-                    + " rebuilt" + (r.complete() ? "" : "; INCOMPLETE: a cloud could not be listed"));
+                    + " rebuilt" + (r.complete() ? "" : "; INCOMPLETE: a cloud could not be listed or did not answer, "
+                    + "its copies are unchecked"));
         });
         if (r.unrecoverable() > 0) {
             return ExitCode.NOT_FOUND;

@@ -10,9 +10,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Paces a background task to at most {@code requestsPerSecond} cloud requests and {@code bytesPerSecond} bytes (0:
- * unlimited), by making the caller wait before each request until its share of time has come. Thread-safe.
+ * unlimited), by making the caller wait before each request until its share of time has come. A share beyond
+ * {@link #MAX_SHARE_NANOS} counts as that much: a due time past what a {@code long} of nanoseconds holds used to
+ * overflow into the past, and every later request went unpaced. Thread-safe.
  */
 final class RateLimiter {
+    /** The most one request's share of time counts for (about 36 years; a sane limit never comes near). */
+    static final long MAX_SHARE_NANOS = Long.MAX_VALUE / 8;
+
     private final double nanosPerRequest;
     private final double nanosPerByte;
     private long next = System.nanoTime();
@@ -24,14 +29,15 @@ final class RateLimiter {
 
     /** Waits for the right to make one request moving about {@code bytes} bytes. */
     void acquire(long bytes) {
-        long cost = (long) (nanosPerRequest + nanosPerByte * bytes);
+        double share = nanosPerRequest + nanosPerByte * bytes;
+        long cost = share >= MAX_SHARE_NANOS ? MAX_SHARE_NANOS : (long) share;
         if (cost <= 0) {
             return;
         }
         long wait;
         synchronized (this) {
             long now = System.nanoTime();
-            long start = Math.max(now, next);
+            long start = next - now > 0 ? next : now; // compared by difference, as System.nanoTime asks
             next = start + cost;
             wait = start - now;
         }

@@ -11,6 +11,7 @@ import io.hybris.KeyHealth.Status;
 import io.hybris.ScrubOptions;
 import io.hybris.ScrubReport;
 import io.hybris.internal.LatencyRanking.Op;
+import io.hybris.internal.ScrubCheck.Verdict;
 import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataEntry;
@@ -57,8 +58,6 @@ final class Scrubber {
         boolean rewrite(String container, String key, Metadata meta);
     }
 
-    private enum Verdict { OK, MISSING, CORRUPT, UNCHECKED, MOVE }
-
     private final MetadataStore store;
     private final MetadataCalls metadata;
     private final Map<String, CloudStore> clouds;
@@ -95,6 +94,7 @@ final class Scrubber {
                 throw new InvalidRequestException("migrate: from and to are the same cloud '" + to + "'");
             }
         }
+        o.containers().forEach(Names::checkContainer); // all of them before any work
         ScrubState state = ScrubState.load(o.stateFile().orElse(null), (migrateFrom == null ? "scrub"
                 : "migrate " + migrateFrom + " " + to) + " prefix=" + o.prefix() + " deep=" + o.deep() + " repair="
                 + o.repair());
@@ -131,32 +131,6 @@ final class Scrubber {
         return h;
     }
 
-    /** Running totals of one run. */
-    private static final class Totals {
-        long checked, skipped, healthy, repaired, degraded, unrecoverable, superseded, missing, corrupt, copiesRepaired,
-                bytesRead, bytesWritten;
-
-        void add(KeyHealth h, int missingCopies, int corruptCopies, int repairedCopies) {
-            checked++;
-            missing += missingCopies;
-            corrupt += corruptCopies;
-            copiesRepaired += repairedCopies;
-            switch (h.status()) {
-                case HEALTHY -> healthy++;
-                case REPAIRED -> repaired++;
-                case DEGRADED -> degraded++;
-                case UNRECOVERABLE -> unrecoverable++;
-                case SUPERSEDED -> superseded++;
-                default -> throw new IllegalStateException(h.status().toString());
-            }
-        }
-
-        ScrubReport report(boolean complete) {
-            return new ScrubReport(checked, skipped, healthy, repaired, degraded, unrecoverable, superseded, missing,
-                    corrupt, copiesRepaired, bytesRead, bytesWritten, complete);
-        }
-    }
-
     /** One run: its options, state, pacing and totals. */
     private final class Run {
         final ScrubOptions o;
@@ -165,7 +139,7 @@ final class Scrubber {
         final String from;
         final String to;
         final boolean repair;
-        final Totals totals = new Totals();
+        final ScrubTotals totals = new ScrubTotals();
         /** Per cloud, the object sizes listed under the current container; absent for a cloud that failed to list. */
         final Map<String, Map<String, Long>> listings = new HashMap<>();
 
@@ -178,7 +152,10 @@ final class Scrubber {
             this.repair = o.repair() || from != null;
         }
 
-        /** Scrubs one container; false if some cloud could not be listed (the container is then not done). */
+        /**
+         * Scrubs one container; false if some cloud could not be listed, or did not answer for a copy (the container
+         * is then not done).
+         */
         boolean container(String container) {
             listings.clear();
             Map<String, long[]> digests = new HashMap<>();
@@ -211,6 +188,7 @@ final class Scrubber {
                 }
             }
             boolean[] unhealthy = new boolean[BUCKETS];
+            boolean unanswered = false;
             String after = state.cursor(container).orElse(null);
             // resumed after a stop: the keys before the cursor were checked by a run whose findings are not known
             // here, so no bucket's listing is recorded as verified (the next scrub checks them all again)
@@ -231,7 +209,10 @@ final class Scrubber {
                         continue;
                     }
                     KeyHealth h = key(container, e, meta);
-                    unhealthy[b] |= h.status() != Status.HEALTHY && h.status() != Status.SUPERSEDED;
+                    boolean current = h.status() != Status.SUPERSEDED;
+                    // a copy unchecked may be missing: its range is not verified, the container not done
+                    unhealthy[b] |= current && (h.status() != Status.HEALTHY || !h.uncheckedOn().isEmpty());
+                    unanswered |= current && h.uncheckedOn().stream().anyMatch(listings::containsKey);
                     o.listener().key(h);
                 }
                 if (after != null) {
@@ -252,9 +233,9 @@ final class Scrubber {
                     }
                 }
             }
-            state.containerDone(container, allListed);
+            state.containerDone(container, allListed && !unanswered);
             state.save();
-            return allListed;
+            return allListed && !unanswered;
         }
 
         /** Checks (and repairs) one key's current version. */
@@ -262,13 +243,17 @@ final class Scrubber {
             String key = entry.key();
             String version = meta.toVersionInfo().version();
             String name = new ObjectKey(container, key, meta.timestamp()).render(prefix);
-            Check check = new Check();
+            ScrubCheck check = new ScrubCheck();
             List<ScrubPiece> pieces = new ArrayList<>();
             ScrubPiece top = new ScrubPiece(name, meta.clouds(), meta.size(), meta.sha256(), meta.erasure(), true);
             pieces.add(top);
             if (meta.isChunked()) {
                 Verdict[] v = verdicts(top, check);
                 byte[] manifest = replica(top, v, check);
+                if (manifest == null && check.unsure(top, v) > 0) {
+                    return done(container, key, version, check, check.bad() ? Status.DEGRADED : Status.HEALTHY,
+                            "its chunk manifest could not be read (clouds did not answer): its chunks are unchecked");
+                }
                 if (manifest == null) {
                     return unrecoverable(container, key, version, meta, check,
                             "no copy of its chunk manifest matches the metadata hash");
@@ -307,21 +292,29 @@ final class Scrubber {
                         "a concurrent write replaced the version; the rebuilt copies are orphans for the sweep");
             }
             if (rewrite) {
-                if (!rewriter.rewrite(container, key, meta)) {
-                    return done(container, key, version, check, Status.SUPERSEDED,
-                            "a concurrent write replaced the version before it could be rewritten");
+                try {
+                    if (!rewriter.rewrite(container, key, meta)) {
+                        return done(container, key, version, check, Status.SUPERSEDED,
+                                "a concurrent write replaced the version before it could be rewritten");
+                    }
+                    check.repairedOn.add("(rewritten as a new version)");
+                } catch (io.hybris.CallInterruptedException | io.hybris.ClientClosedException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    // this key only (it used to end the whole run); whatever may have landed stays: the next run
+                    // checks the version then current
+                    check.unrepaired("the value could not be rewritten to move its chunks: " + e.getMessage());
                 }
-                check.repairedOn.add("(rewritten as a new version)");
             }
-            return done(container, key, version, check, check.unrepaired ? Status.DEGRADED : Status.REPAIRED,
-                    check.unrepaired ? "some copies could not be rebuilt: no cloud accepted them" : "");
+            return done(container, key, version, check, check.unrepaired != null ? Status.DEGRADED : Status.REPAIRED,
+                    check.unrepaired != null ? check.unrepaired : "");
         }
 
         /**
          * UNRECOVERABLE — unless a write replaced the version while it was checked (its copies then went to GC, which
          * is no loss): SUPERSEDED. The metadata is read again to tell; if that read fails, the verdict stands.
          */
-        private KeyHealth unrecoverable(String container, String key, String version, Metadata meta, Check check,
+        private KeyHealth unrecoverable(String container, String key, String version, Metadata meta, ScrubCheck check,
                                         String detail) {
             try {
                 Current now = metadata.read(new MetadataKey(container, key), Deadline.after(deadline));
@@ -377,7 +370,8 @@ final class Scrubber {
             return now.meta() != null && Arrays.equals(MetadataCodec.encode(now.meta()), MetadataCodec.encode(updated));
         }
 
-        private KeyHealth done(String container, String key, String version, Check c, Status status, String detail) {
+        private KeyHealth done(String container, String key, String version, ScrubCheck c, Status status,
+                               String detail) {
             if (status == Status.UNRECOVERABLE) {
                 LOG.error("scrub: {}/{} version {} is unrecoverable: {} (missing on {}, corrupt on {})", container,
                         key, version, detail, c.missingOn, c.corruptOn);
@@ -390,7 +384,7 @@ final class Scrubber {
         }
 
         /** The verdict on each copy of {@code p}. */
-        Verdict[] verdicts(ScrubPiece p, Check c) {
+        Verdict[] verdicts(ScrubPiece p, ScrubCheck c) {
             Verdict[] v = new Verdict[p.clouds().size()];
             for (int i = 0; i < v.length; i++) {
                 String cloud = p.clouds().get(i);
@@ -401,40 +395,37 @@ final class Scrubber {
                     v[i] = fetch(p, i, c) != null ? Verdict.OK : c.lastVerdict;
                 } else {
                     Long size = listings.get(cloud).get(p.name());
-                    if (size == null || size != p.copySize(i)) {
-                        size = confirm(store, p.name()); // committed after the listing?
-                    }
-                    v[i] = size == null ? Verdict.MISSING : size == p.copySize(i) ? Verdict.OK : Verdict.CORRUPT;
+                    v[i] = size != null && size == p.copySize(i) ? Verdict.OK : confirm(store, p, i);
                 }
-                if (v[i] == Verdict.MISSING) {
-                    c.missingOn.add(cloud);
-                } else if (v[i] == Verdict.CORRUPT) {
-                    c.corruptOn.add(cloud);
-                } else if (v[i] == Verdict.UNCHECKED) {
-                    c.uncheckedOn.add(cloud);
-                }
+                c.record(v[i], cloud);
                 if (cloud.equals(from)) { // migration: every copy there moves (a good one can be the source)
                     c.moving = true;
-                    c.movableGood.put(p.name() + "#" + i, v[i] == Verdict.OK);
+                    c.found.put(p.name() + "#" + i, v[i]);
                     v[i] = Verdict.MOVE;
                 }
             }
             return v;
         }
 
-        /** The size of the object listed under exactly {@code name}, or null if there is none. */
-        private Long confirm(CloudStore store, String name) {
+        /**
+         * Copy {@code i} of {@code p}, absent from the bulk listing or listed with another size, by a listing of its
+         * exact name (committed after the bulk listing?); UNCHECKED if that listing fails: the cloud did not answer,
+         * which says nothing about the copy.
+         */
+        private Verdict confirm(CloudStore store, ScrubPiece p, int i) {
             rate.acquire(0);
             try {
-                return store.list(name).stream().filter(x -> x.key().equals(name)).map(CloudObject::size).findFirst()
-                        .orElse(null);
+                Long size = store.list(p.name()).stream().filter(x -> x.key().equals(p.name()))
+                        .map(CloudObject::size).findFirst().orElse(null);
+                return size == null ? Verdict.MISSING : size == p.copySize(i) ? Verdict.OK : Verdict.CORRUPT;
             } catch (RuntimeException e) {
-                return null;
+                LOG.debug("scrub: {} on {} could not be listed; unchecked: {}", p.name(), store.id(), e.toString());
+                return Verdict.UNCHECKED;
             }
         }
 
         /** Copy {@code i} of {@code p}, verified (cached per check), or null with the verdict in {@code c}. */
-        byte[] fetch(ScrubPiece p, int i, Check c) {
+        byte[] fetch(ScrubPiece p, int i, ScrubCheck c) {
             String cacheKey = p.name() + "#" + i;
             if (c.bytes.containsKey(cacheKey)) {
                 return c.bytes.get(cacheKey);
@@ -461,32 +452,46 @@ final class Scrubber {
             }
         }
 
-        /** A verified replica of a replicated piece from a copy judged good, or null. */
-        byte[] replica(ScrubPiece p, Verdict[] v, Check c) {
-            for (int i = 0; i < v.length; i++) {
-                boolean usable = v[i] == Verdict.OK || v[i] == Verdict.MOVE
-                        && c.movableGood.getOrDefault(p.name() + "#" + i, false);
-                if (usable) {
-                    byte[] b = fetch(p, i, c);
+        /**
+         * A verified replica of a replicated piece, from a copy judged good, else from one that could not be checked
+         * (it may be fine); or null. A copy read gets the verdict the read found (a failed read: unchecked).
+         */
+        byte[] replica(ScrubPiece p, Verdict[] v, ScrubCheck c) {
+            for (Verdict wanted : List.of(Verdict.OK, Verdict.UNCHECKED)) {
+                for (int i = 0; i < v.length; i++) {
+                    byte[] b = c.source(p, v, i) == wanted ? read(p, v, i, c) : null;
                     if (b != null) {
                         return b;
                     }
-                    v[i] = c.lastVerdict == Verdict.MISSING ? Verdict.MISSING : Verdict.CORRUPT;
-                    (v[i] == Verdict.MISSING ? c.missingOn : c.corruptOn).add(p.clouds().get(i));
                 }
             }
             return null;
         }
 
+        /** Copy {@code i} of {@code p} verified, its verdict updated by what the read found; or null. */
+        private byte[] read(ScrubPiece p, Verdict[] v, int i, ScrubCheck c) {
+            if (!clouds.containsKey(p.clouds().get(i))) {
+                return null;
+            }
+            byte[] b = fetch(p, i, c);
+            c.reread(p, v, i, b != null ? Verdict.OK : c.lastVerdict);
+            return b;
+        }
+
         /**
          * Rebuilds the bad copies of {@code p}: onto the cloud each was on, else (top-level pieces, {@code moves}
-         * not null) onto another cloud, recorded in {@code moves}. Returns why it is unrecoverable, or null.
+         * not null) onto another cloud, recorded in {@code moves}. Returns why it is unrecoverable, or null. Too few
+         * copies read while some could not be checked is no loss: nothing is rebuilt ({@link ScrubCheck#unrepaired}).
          */
-        String rebuild(ScrubPiece p, Verdict[] v, Check c, Map<Integer, String> moves) {
+        String rebuild(ScrubPiece p, Verdict[] v, ScrubCheck c, Map<Integer, String> moves) {
             byte[][] copies = new byte[v.length][];
             if (p.erasure() == null) {
                 byte[] good = replica(p, v, c);
                 if (good == null) {
+                    if (c.unsure(p, v) > 0) {
+                        c.unrepaired("no copy of " + p.name() + " could be read: clouds did not answer");
+                        return null;
+                    }
                     return "no copy of " + p.name() + " matches its hash";
                 }
                 java.util.Arrays.fill(copies, good);
@@ -494,17 +499,21 @@ final class Scrubber {
                 byte[][] fragments = new byte[v.length][];
                 boolean[] present = new boolean[v.length];
                 int have = 0;
-                for (int i = 0; i < v.length && have < p.needed(); i++) {
-                    boolean usable = v[i] == Verdict.OK || v[i] == Verdict.MOVE
-                            && c.movableGood.getOrDefault(p.name() + "#" + i, false);
-                    if (usable && (fragments[i] = fetch(p, i, c)) != null) {
-                        present[i] = true;
-                        have++;
+                for (Verdict wanted : List.of(Verdict.OK, Verdict.UNCHECKED)) {
+                    for (int i = 0; i < v.length && have < p.needed(); i++) {
+                        if (!present[i] && c.source(p, v, i) == wanted && (fragments[i] = read(p, v, i, c)) != null) {
+                            present[i] = true;
+                            have++;
+                        }
                     }
                 }
                 if (have < p.needed()) {
-                    return "only " + have + " of the " + p.needed() + " fragments needed for " + p.name()
-                            + " match their hashes";
+                    String only = "only " + have + " of the " + p.needed() + " fragments needed for " + p.name();
+                    if (have + c.unsure(p, v) >= p.needed()) {
+                        c.unrepaired(only + " could be read: clouds did not answer");
+                        return null;
+                    }
+                    return only + " match their hashes";
                 }
                 var coder = layouts.coders().coder(p.erasure().dataChunks(),
                         p.erasure().totalChunks() - p.erasure().dataChunks());
@@ -543,7 +552,9 @@ final class Scrubber {
                         break;
                     }
                 }
-                c.unrepaired |= !placed;
+                if (!placed) {
+                    c.unrepaired("some copies could not be rebuilt: no cloud accepted them");
+                }
             }
             return null;
         }
@@ -558,35 +569,6 @@ final class Scrubber {
                 LOG.debug("scrub: rebuilding {} on {} failed: {}", name, cloud, e.toString());
                 return false;
             }
-        }
-    }
-
-    /** What the check of one key found and did. */
-    private static final class Check {
-        final List<String> missingOn = new ArrayList<>();
-        final List<String> corruptOn = new ArrayList<>();
-        final List<String> uncheckedOn = new ArrayList<>();
-        final List<String> repairedOn = new ArrayList<>();
-        final Map<String, byte[]> bytes = new HashMap<>();
-        final Map<String, Boolean> movableGood = new HashMap<>();
-        final Map<ScrubPiece, Verdict[]> cachedVerdicts = new HashMap<>();
-        Verdict lastVerdict = Verdict.UNCHECKED;
-        int repairedCopies;
-        boolean moving;
-        boolean needsMove;
-        boolean unrepaired;
-
-        boolean hasBad(Verdict[] v) {
-            for (Verdict x : v) {
-                if (x == Verdict.MISSING || x == Verdict.CORRUPT || x == Verdict.MOVE) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        boolean bad() {
-            return !missingOn.isEmpty() || !corruptOn.isEmpty() || moving;
         }
     }
 }
