@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * empty chunk, then (in the trailer modes) trailer lines such as {@code x-amz-checksum-crc32:<base64>} and an empty
  * line. In the signed mode each chunk's signature is checked — it signs the chunk's SHA-256 and the previous
  * signature, starting from the request's — before any of its bytes are handed on, so a chunk is buffered whole (at
- * most {@value #MAX_CHUNK} bytes); the trailers' {@code x-amz-trailer-signature} continues the chain. A framing or signature error surfaces as a {@link PayloadException}.
+ * most {@value #MAX_CHUNK} bytes); the trailers' {@code x-amz-trailer-signature} continues the chain. A framing or
+ * signature error surfaces as a {@link PayloadException}.
  */
 final class AwsChunkedInputStream extends InputStream {
     static final int MAX_CHUNK = 16 << 20;
