@@ -126,7 +126,7 @@ class ScrubConcurrencyTest {
                             if (kind == Kind.WRITE) {
                                 h.put(container, key, value.getBytes(StandardCharsets.UTF_8));
                             } else if (kind == Kind.DELETE) {
-                                h.delete(container, key);
+                                value = RegisterHistory.deleteResult(h.delete(container, key).isPresent());
                             } else {
                                 value = h.get(container, key).map(v -> new String(v, StandardCharsets.UTF_8))
                                         .orElse(null);

@@ -95,12 +95,15 @@ public abstract class CallerBehaviourContract {
         Hybris shared = open(metadata, raw, Duration.ofSeconds(5));
         RegisterHistory history = new RegisterHistory();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
+        java.util.concurrent.CountDownLatch allStarted = new java.util.concurrent.CountDownLatch(threads);
         try {
             List<Future<?>> futures = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int thread = t;
                 futures.add(pool.submit(() -> {
                     Random random = new Random(thread);
+                    allStarted.countDown();
+                    allStarted.await(); // all threads at once: a thread done before the next started races nobody
                     for (int i = 0; i < opsPerThread; i++) {
                         String key = keys.get(random.nextInt(keys.size()));
                         int dice = random.nextInt(20);
@@ -110,8 +113,8 @@ public abstract class CallerBehaviourContract {
                             shared.put(C, key, bytes(value));
                             history.add(new Op(thread, Kind.WRITE, key, value, t0, System.nanoTime()));
                         } else if (dice < 10) {
-                            shared.delete(C, key);
-                            history.add(new Op(thread, Kind.DELETE, key, null, t0, System.nanoTime()));
+                            boolean deleted = shared.delete(C, key).isPresent();
+                            history.add(Op.delete(thread, key, deleted, t0, System.nanoTime()));
                         } else if (dice < 11) {
                             String other = keys.get((keys.indexOf(key) + 1) % keys.size());
                             String value = "t" + thread + "-" + i;

@@ -233,6 +233,35 @@ public abstract class ChangeFeedContract extends HybrisContractFixture {
         }
     }
 
+    /**
+     * Delivery is at least once: a subscription closed while its listener keeps failing on a change ends with its
+     * cursor before that change, so subscribing again from it delivers that change and the rest of its page.
+     */
+    @Test
+    void aSubscriptionClosedWhileItsListenerFailsKeepsItsCursorBeforeTheChangeNotTaken() {
+        Hybris h = openPlain();
+        h.put(C, "a", bytes("1"));
+        h.put(C, "b", bytes("2"));
+        h.put(C, "c", bytes("3"));
+        List<Change> all = h.changes(C, "", ChangeCursor.BEGINNING, 100).changes();
+        List<String> seen = new CopyOnWriteArrayList<>();
+        ChangeSubscription s = h.subscribe(C, "", ChangeCursor.BEGINNING, change -> {
+            seen.add(change.key());
+            if (change.key().equals("b")) {
+                throw new IllegalStateException("the application cannot apply b yet");
+            }
+        });
+        await().atMost(AWAIT).until(() -> seen.contains("b"));
+        s.close();
+        assertThat(s.isActive()).isFalse();
+        assertThat(s.cursor()).as("not past the change the listener did not take").isEqualTo(all.get(0).cursor());
+        Recorder again = new Recorder();
+        try (ChangeSubscription resumed = h.subscribe(C, "", s.cursor(), again)) {
+            await().atMost(AWAIT).until(() -> again.changes.size() == 2);
+            assertThat(again.changes).extracting(Change::key).containsExactly("b", "c");
+        }
+    }
+
     @Test
     void aCursorOlderThanCompactionExpiresAndTheSubscriberIsToldSo() {
         MetadataStore small = newMetadataStore(5);

@@ -341,6 +341,62 @@ public abstract class ConditionalWriteContract extends HybrisContractFixture {
     }
 
     @Test
+    void aPutWhoseCommitLostToAnOlderWriteRetriesAndCommitsTheVersionItReturns() throws Exception {
+        concurrentPuts("z-held");
+    }
+
+    @Test
+    void aPutWhoseCommitLostToANewerWriteIsOrderedBeforeItAndCommitsNothing() throws Exception {
+        concurrentPuts("a-held");
+    }
+
+    /**
+     * Two clients put one key at once, without a precondition; {@code heldClient}'s update is held until the other's
+     * write committed, and its timestamp orders after ("z-") or before ("a-") that write's (paper §4.1). A newer
+     * write that lost the commit race retries over the older one and commits the version it returns; an older one
+     * is ordered just before the newer write and commits nothing. Either way the key ends at the newer version.
+     */
+    private void concurrentPuts(String heldClient) throws Exception {
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+        ForwardingMetadataStore holding = new ForwardingMetadataStore(metadata) {
+            @Override
+            public void conditionalUpdate(io.hybris.spi.MetadataUpdate update)
+                    throws io.hybris.spi.VersionConflictException {
+                if (held.getCount() > 0) {
+                    held.countDown();
+                    try {
+                        go.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                super.conditionalUpdate(update);
+            }
+        };
+        Hybris slow = open(config(raw).clientId(heldClient).metadataStore(holding));
+        Hybris fast = open(config(raw).clientId("m-fast"));
+        VersionInfo base = fast.put(C, "k", bytes("base"));
+        CompletableFuture<VersionInfo> slowPut = CompletableFuture.supplyAsync(() -> slow.put(C, "k", bytes("slow")));
+        assertThat(held.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue(); // read base, update held
+        VersionInfo fastPut = fast.put(C, "k", bytes("fast"));
+        go.countDown();
+        VersionInfo slowVersion = slowPut.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(slowVersion.sequence()).as("both ordered after base").isEqualTo(fastPut.sequence());
+        boolean slowNewer = heldClient.compareTo("m-fast") > 0;
+        VersionInfo newer = slowNewer ? slowVersion : fastPut;
+        assertThat(str(fast.get(C, "k"))).isEqualTo(slowNewer ? "slow" : "fast");
+        assertThat(fast.describe(C, "k")).hasValueSatisfying(v -> assertThat(v.version()).isEqualTo(newer.version()));
+        assertThat(fast.changes(C, "", io.hybris.ChangeCursor.BEGINNING, 100).changes())
+                .extracting(c -> c.version().version())
+                .containsExactlyElementsOf(slowNewer ? List.of(base.version(), fastPut.version(), slowVersion.version())
+                        : List.of(base.version(), fastPut.version()));
+        // the version returned is the one to write over
+        assertThat(slow.put(C, "k", bytes("next"), PutOptions.ifMatch(newer.version())).sequence())
+                .isGreaterThan(newer.sequence());
+    }
+
+    @Test
     void aTransactionCommitsOnlyIfEveryPreconditionHolds() throws Exception {
         Hybris h = openPlain();
         VersionInfo a = h.put(C, "a", bytes("a1"));

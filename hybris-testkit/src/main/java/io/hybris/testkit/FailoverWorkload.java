@@ -25,16 +25,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * A write/read workload for metadata-store failover tests: writers each own a key and write increasing numbers,
- * a reader reads; the test injects its fault (kills a leader) while it runs, then {@link #stopAndVerify}
- * asserts that no acknowledged write was lost and that no call outlived its deadline, every failure being a
- * clear {@link MetadataUnavailableException} or {@link DeadlineExceededException} (anything else fails the
- * test).
+ * a reader reads the first writer's key; the test injects its fault (kills a leader) while it runs, then
+ * {@link #stopAndVerify} asserts that no acknowledged write was lost, that no read returned a value older than a
+ * write acknowledged before the read began (a stale read, say from a server that lost its leadership), and that no
+ * call outlived its deadline, every failure being a clear {@link MetadataUnavailableException} or
+ * {@link DeadlineExceededException} (anything else fails the test).
  *
  * <pre>{@code
  * FailoverWorkload workload = FailoverWorkload.start(hybris, 3);
@@ -50,8 +52,9 @@ public final class FailoverWorkload {
 
     private final Hybris hybris;
     private final int writers;
-    private final long[] lastAcked;
-    private final long[] lastAttempted;
+    private final AtomicLongArray lastAcked;
+    private final AtomicLongArray lastAttempted;
+    private final List<String> staleReads = new CopyOnWriteArrayList<>();
     private final AtomicLong acked = new AtomicLong();
     private final AtomicBoolean stop = new AtomicBoolean();
     private final List<Throwable> failures = new CopyOnWriteArrayList<>();
@@ -64,8 +67,8 @@ public final class FailoverWorkload {
     private FailoverWorkload(Hybris hybris, int writers) {
         this.hybris = hybris;
         this.writers = writers;
-        this.lastAcked = new long[writers];
-        this.lastAttempted = new long[writers];
+        this.lastAcked = new AtomicLongArray(writers);
+        this.lastAttempted = new AtomicLongArray(writers);
         this.pool = Executors.newFixedThreadPool(writers + 1);
     }
 
@@ -83,13 +86,13 @@ public final class FailoverWorkload {
     private Void write(int writer) {
         Duration worst = Duration.ZERO;
         for (long n = 1; !stop.get(); n++) {
-            lastAttempted[writer] = n;
+            lastAttempted.set(writer, n);
             long t0 = System.nanoTime();
             try {
                 VersionInfo v = hybris.put(CONTAINER, "key-" + writer,
                         Long.toString(n).getBytes(StandardCharsets.UTF_8));
                 acknowledgedVersions.add(v.version());
-                lastAcked[writer] = n;
+                lastAcked.set(writer, n);
                 acked.incrementAndGet();
             } catch (MetadataUnavailableException | DeadlineExceededException e) {
                 failed(e);
@@ -104,8 +107,16 @@ public final class FailoverWorkload {
         Duration worst = Duration.ZERO;
         while (!stop.get()) {
             long t0 = System.nanoTime();
+            long ackedBefore = lastAcked.get(0);
             try {
-                hybris.get(CONTAINER, "key-0");
+                Optional<byte[]> v = hybris.get(CONTAINER, "key-0");
+                long attemptedAfter = lastAttempted.get(0);
+                long read = v.map(b -> Long.parseLong(new String(b, StandardCharsets.UTF_8))).orElse(0L);
+                if (read < ackedBefore || read > attemptedAfter) {
+                    staleReads.add("key-0 read " + (v.isPresent() ? "write " + read : "no value") + ", but write "
+                            + ackedBefore + " was acknowledged before the read began and " + attemptedAfter
+                            + " attempted when it ended");
+                }
             } catch (MetadataUnavailableException | DeadlineExceededException e) {
                 failed(e);
             }
@@ -148,7 +159,8 @@ public final class FailoverWorkload {
 
     /**
      * Stops the workload and asserts: every writer's key holds its last acknowledged value or a later attempted
-     * one; every call finished within {@code deadline} (plus 3 s of scheduling slack); every failure has a
+     * one; every read returned the write acknowledged last before it began or a later attempted one; every call
+     * finished within {@code deadline} (plus 3 s of scheduling slack); every failure has a
      * message; no worker died of any other exception.
      */
     public void stopAndVerify(Duration deadline) throws Exception {
@@ -164,9 +176,10 @@ public final class FailoverWorkload {
             Optional<byte[]> v = hybris.get(CONTAINER, "key-" + w);
             assertThat(v).as("key-%d", w).isPresent();
             long stored = Long.parseLong(new String(v.get(), StandardCharsets.UTF_8));
-            assertThat(stored).as("key-%d: last acknowledged %d, last attempted %d", w, lastAcked[w],
-                    lastAttempted[w]).isBetween(lastAcked[w], lastAttempted[w]);
+            assertThat(stored).as("key-%d: last acknowledged %d, last attempted %d", w, lastAcked.get(w),
+                    lastAttempted.get(w)).isBetween(lastAcked.get(w), lastAttempted.get(w));
         }
+        assertThat(staleReads).as("reads older than a write acknowledged before they began").isEmpty();
         assertThat(slowest).hasSize(writers + 1).allSatisfy(d -> assertThat(d).isLessThan(deadline.plusSeconds(3)));
         assertThat(failures).allSatisfy(t -> assertThat(t.getMessage()).isNotBlank());
     }

@@ -557,8 +557,8 @@ public abstract class HybrisContract extends HybrisContractFixture {
                         try {
                             if (kind == Kind.WRITE) {
                                 h.put(C, key, bytes(value));
-                            } else if (kind == Kind.DELETE) {
-                                h.delete(C, key);
+                            } else if (kind == Kind.DELETE) { // what it returned: of two deletes, one deleted
+                                value = RegisterHistory.deleteResult(h.delete(C, key).isPresent());
                             } else {
                                 value = str(h.get(C, key));
                             }

@@ -26,7 +26,9 @@ import java.util.Set;
  * Checks a {@link RegisterHistory} for linearizability, key by key (linearizability is compositional), with the
  * Wing-Gong-Lowe search: repeatedly linearize a pending operation whose invocation precedes every pending
  * response, backtracking on dead ends, memoizing (linearized set, register state) pairs. The register model:
- * a write sets the value, a delete clears it, a read must return the current value (null when absent).
+ * a write sets the value, a delete clears it, a read must return the current value (null when absent), and a
+ * delete that recorded what it returned must find a value to delete ({@link RegisterHistory#DELETED}) or none
+ * ({@link RegisterHistory#NOTHING_DELETED}): of two deletes of one value, only one deleted it.
  *
  * <p><b>Budget</b>: the search is exponential in the worst case, so each key gets a budget of explored states
  * (distinct memoized pairs). A key whose search runs out of budget is {@link Verdict#UNDECIDED}: reported,
@@ -41,7 +43,10 @@ import java.util.Set;
  *   <li>a read with an unknown outcome observed nothing and is dropped;</li>
  *   <li>an unknown-outcome write or delete whose resulting state (the value written; absent for a delete) no
  *       completed read returns is dropped: in any linearization no read sees its effect, so it can be moved to
- *       the end, i.e. never take effect;</li>
+ *       the end, i.e. never take effect (a delete that returned {@link RegisterHistory#NOTHING_DELETED} saw an
+ *       absent key; one that returned {@link RegisterHistory#DELETED} saw some value, so while such a delete
+ *       responded after a write's invocation, the write is kept, pending to the end: many such writes can leave
+ *       a key {@link Verdict#UNDECIDED}, never passed);</li>
  *   <li>an unknown-outcome write that is the only write of its value on the key, and whose value some
  *       completed read returns, must take effect before the earliest such read responds: that response becomes
  *       its response, so it stops being pending for the rest of the history.</li>
@@ -177,6 +182,7 @@ public final class LinearizabilityChecker {
     static List<Op> reduce(List<Op> ops) {
         Set<String> readValues = new HashSet<>();
         boolean readAbsent = false;
+        long lastDeletedResponse = Long.MIN_VALUE; // of a delete that found some value to delete
         Map<String, Long> earliestReadResponse = new HashMap<>();
         Map<String, Integer> writesOfValue = new HashMap<>();
         for (Op op : ops) {
@@ -187,6 +193,10 @@ public final class LinearizabilityChecker {
                     readValues.add(op.value());
                     earliestReadResponse.merge(op.value(), op.response(), Math::min);
                 }
+            } else if (op.kind() == Kind.DELETE && RegisterHistory.NOTHING_DELETED.equals(op.value())) {
+                readAbsent = true;
+            } else if (op.kind() == Kind.DELETE && RegisterHistory.DELETED.equals(op.value())) {
+                lastDeletedResponse = Math.max(lastDeletedResponse, op.response());
             } else if (op.kind() == Kind.WRITE && op.value() != null) {
                 writesOfValue.merge(op.value(), 1, Integer::sum);
             }
@@ -218,6 +228,8 @@ public final class LinearizabilityChecker {
                         } else {
                             out.add(op);
                         }
+                    } else if (lastDeletedResponse > op.invoke()) {
+                        out.add(op); // perhaps the value a delete found
                     }
                 }
                 default -> throw new IllegalStateException("unknown kind " + op.kind());
@@ -288,7 +300,7 @@ public final class LinearizabilityChecker {
                         next = op.value();
                     }
                     case DELETE -> {
-                        ok = true;
+                        ok = op.value() == null || op.value().equals(RegisterHistory.DELETED) == (state != null);
                         next = null;
                     }
                     default -> {
