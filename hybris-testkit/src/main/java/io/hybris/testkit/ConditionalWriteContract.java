@@ -13,6 +13,7 @@ import io.hybris.SweepReport;
 import io.hybris.VersionInfo;
 import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
+import io.hybris.spi.MetadataStore;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -288,6 +289,25 @@ public abstract class ConditionalWriteContract extends HybrisContractFixture {
                 .isEqualTo(deletion.sequence() + 1);
     }
 
+    /** {@link #metadata}, holding the first conditional update (counting {@code held} down) until {@code go}. */
+    private MetadataStore holdingFirstUpdate(CountDownLatch held, CountDownLatch go) {
+        return new ForwardingMetadataStore(metadata) {
+            @Override
+            public void conditionalUpdate(io.hybris.spi.MetadataUpdate update)
+                    throws io.hybris.spi.VersionConflictException {
+                if (held.getCount() > 0) {
+                    held.countDown();
+                    try {
+                        go.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                super.conditionalUpdate(update);
+            }
+        };
+    }
+
     @Test
     void ofTwoConcurrentDeletesOfOneValueOnlyOneDeletesItWhenTheHeldOneOrdersFirst() throws Exception {
         concurrentDeletes("a-held");
@@ -307,21 +327,7 @@ public abstract class ConditionalWriteContract extends HybrisContractFixture {
     private void concurrentDeletes(String heldClient) throws Exception {
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch go = new CountDownLatch(1);
-        ForwardingMetadataStore holding = new ForwardingMetadataStore(metadata) {
-            @Override
-            public void conditionalUpdate(io.hybris.spi.MetadataUpdate update)
-                    throws io.hybris.spi.VersionConflictException {
-                if (held.getCount() > 0) {
-                    held.countDown();
-                    try {
-                        go.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                super.conditionalUpdate(update);
-            }
-        };
+        MetadataStore holding = holdingFirstUpdate(held, go);
         Hybris slow = open(config(raw).clientId(heldClient).metadataStore(holding));
         Hybris fast = open(config(raw).clientId("m-fast"));
         VersionInfo written = fast.put(C, "k", bytes("v"));
@@ -359,21 +365,7 @@ public abstract class ConditionalWriteContract extends HybrisContractFixture {
     private void concurrentPuts(String heldClient) throws Exception {
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch go = new CountDownLatch(1);
-        ForwardingMetadataStore holding = new ForwardingMetadataStore(metadata) {
-            @Override
-            public void conditionalUpdate(io.hybris.spi.MetadataUpdate update)
-                    throws io.hybris.spi.VersionConflictException {
-                if (held.getCount() > 0) {
-                    held.countDown();
-                    try {
-                        go.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                super.conditionalUpdate(update);
-            }
-        };
+        MetadataStore holding = holdingFirstUpdate(held, go);
         Hybris slow = open(config(raw).clientId(heldClient).metadataStore(holding));
         Hybris fast = open(config(raw).clientId("m-fast"));
         VersionInfo base = fast.put(C, "k", bytes("base"));
