@@ -261,7 +261,7 @@ public final class Hybris implements AutoCloseable {
 
     /**
      * Deletes {@code key} (a tombstone in metadata; the data is garbage-collected). Returns the deletion's version;
-     * deleting a key with no value is a no-op and returns empty.
+     * deleting a key with no value (also one deleted by another call since this one read it) is a no-op: empty.
      */
     public Optional<VersionInfo> delete(String container, String key) {
         return delete(container, key, DeleteOptions.none());

@@ -361,7 +361,8 @@ public final class Engine {
 
     /**
      * DELETE (paper §3.7): a tombstone with a newer timestamp; the data is garbage-collected. Returns the deletion's
-     * version, or empty when the key had no value (then nothing is written).
+     * version, or empty when the key had no value or another deletion committed since the read (then nothing is
+     * written).
      */
     public Optional<VersionInfo> delete(String container, String key, DeleteOptions options) {
         long t0 = System.nanoTime();

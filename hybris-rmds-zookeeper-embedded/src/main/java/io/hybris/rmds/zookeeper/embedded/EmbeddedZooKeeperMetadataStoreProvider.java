@@ -27,7 +27,8 @@ import java.util.TreeSet;
  * Options: {@code data-dir} (required: snapshots and transaction log), {@code port} (default 0: a free port on
  * 127.0.0.1), and the client options of {@link ZooKeeperMetadataStore}: {@code root}, {@code read-mode},
  * {@code digest} (environment variable {@code HYBRIS_RMDS_EMBEDDED_ZOOKEEPER_DIGEST}), {@code session-timeout},
- * {@code connect-timeout}, {@code operation-timeout}, {@code request-timeout}, {@code start-timeout}. The store's
+ * {@code connect-timeout}, {@code operation-timeout}, {@code request-timeout}, {@code start-timeout},
+ * {@code max-response-size}, {@code max-request-size}, {@code changes-retention}. The store's
  * {@link MetadataStore#describe()} says "embedded ZooKeeper at 127.0.0.1:&lt;port&gt;". Only one process may use a
  * data directory at a time. Stateless and thread-safe.
  */
