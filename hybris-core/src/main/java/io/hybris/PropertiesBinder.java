@@ -42,6 +42,15 @@ final class PropertiesBinder {
 
     private static final Map<String, Function<Builder, Function<String, Builder>>> CORE = new LinkedHashMap<>();
 
+    /** The fixed keys a properties file may set: the core ones, encryption's and the cache's common ones. */
+    static Set<String> fixedKeys() {
+        Set<String> keys = new TreeSet<>(CORE.keySet());
+        keys.addAll(CryptoSettings.KEYS);
+        keys.addAll(CacheSettings.KEYS);
+        keys.add("hybris.rmds.type");
+        return keys;
+    }
+
     static {
         CORE.put("hybris.f", b -> v -> b.f(ConfigValues.parseInt("hybris.f", v)));
         CORE.put("hybris.client-id", b -> b::clientId);
