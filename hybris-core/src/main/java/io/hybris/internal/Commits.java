@@ -24,7 +24,9 @@ import java.util.Map;
  * The conditional updates that linearize writes, with the retry rule of paper §4.1: on a version conflict re-read;
  * our own write identity (unique per call, see {@link Timestamp}) with our hash means our update landed (a store
  * that retried a request after a lost connection); a newer stored timestamp means this write was overwritten (and
- * is complete); an older one means retry against the new version. Then the version actually replaced is collected.
+ * is complete), except for a deletion, which observes what it deletes: overtaken by a newer value it deletes that
+ * value (two deletions ordered before one newer write would both claim the value they read), and overtaken by a
+ * newer deletion it is a no-op; an older one means retry against the new version. Then the version actually replaced is collected.
  * A conflict the store saw on a re-sent update ({@link VersionConflictException#mayHaveApplied()}) after a newer
  * write replaced every key cannot tell whether our update landed first: a write that would then fail (a broken
  * precondition, an aborted TPUT) has an unknown outcome instead ({@link io.hybris.MetadataUnavailableException}).
@@ -52,13 +54,15 @@ final class Commits {
      * @param objectKey the version's object name (its copies, deleted if a newer write won), or null for a tombstone
      * @param required  the write's precondition, or null: with one, a concurrent change that breaks it (or orders
      *                  after this write) fails the write instead of being ordered before it
-     * @return true if the write committed, or is complete ordered just before a newer write; false if it is a
-     *         deletion without a precondition that found the key deleted since it read it: a DELETE of a deleted key,
-     *         a no-op that wrote nothing
+     * @return the metadata committed: {@code meta} if the write committed or is complete ordered just before a
+     *         newer write; for a deletion without a precondition overtaken by a newer value, the newer tombstone that
+     *         deleted that value; null if it is a deletion without a precondition that found the key deleted since
+     *         it read it: a DELETE of a deleted key, a no-op that wrote nothing
      * @throws io.hybris.PreconditionFailedException if a concurrent write broke the precondition (nothing
      *                                               committed, the copies deleted)
      */
-    boolean commit(MetadataKey mk, Metadata meta, Current read, Deadline d, String objectKey, Preconditions required) {
+    Metadata commit(MetadataKey mk, Metadata meta, Current read, Deadline d, String objectKey,
+                    Preconditions required) {
         Current replaced = read;
         byte[] encoded = MetadataCodec.encode(meta);
         while (true) {
@@ -67,7 +71,7 @@ final class Commits {
                 metadata.conditionalUpdate(new MetadataUpdate(mk, encoded, expected), d, "conditional update of " + mk);
                 metadata.committed(mk, meta);
                 gc.collectSuperseded(mk.container(), mk.key(), replaced.meta());
-                return true;
+                return meta;
             } catch (InvalidRequestException refused) {
                 if (objectKey != null) {
                     gc.deleteWritten(objectKey, meta); // never sent: nothing can reference the copies
@@ -79,7 +83,7 @@ final class Commits {
                     // our own update landed (a retried request after a lost connection)
                     listener.casConflict(mk.container(), 1, ConflictResolution.OWN_UPDATE);
                     gc.collectSuperseded(mk.container(), mk.key(), replaced.meta());
-                    return true;
+                    return meta;
                 }
                 boolean newer = now.meta() != null && now.meta().timestamp().isAfter(meta.timestamp());
                 if (meta.isTombstone() && required == null && (now.meta() == null || now.meta().isTombstone())
@@ -88,7 +92,26 @@ final class Commits {
                     // (ordered before it instead, both would claim the one value they deleted). Not after a re-sent
                     // update met a newer deletion: ours may have landed first (an older one proves it did not)
                     listener.casConflict(mk.container(), 1, ConflictResolution.OVERWRITTEN);
-                    return false;
+                    return null;
+                }
+                if (meta.isTombstone() && required == null && newer) {
+                    if (conflict.mayHaveApplied()) {
+                        // ours may have deleted the value it read before the newer write: neither claiming that
+                        // (another deletion may have) nor deleting the newer value too (two effects) is sure
+                        listener.casConflict(mk.container(), 1, ConflictResolution.UNKNOWN);
+                        throw unknown("deletion of " + mk, conflict);
+                    }
+                    if (now.live()) {
+                        // ordered just before the newer value, this deletion and any other overtaken by it would
+                        // all claim the one value they read; it deletes the newer value instead, with a tombstone
+                        // ordered after it (the same write id: still unique, its sequence number is higher)
+                        listener.casConflict(mk.container(), 1, ConflictResolution.RETRY);
+                        meta = Metadata.tombstone(now.meta().timestamp().next(meta.timestamp().clientId(),
+                                meta.timestamp().writeId()));
+                        encoded = MetadataCodec.encode(meta);
+                        replaced = now;
+                        continue;
+                    }
                 }
                 if (required != null && newer && conflict.mayHaveApplied()) {
                     // our update may have landed and been read before the newer write: failing it would be a lie
@@ -109,7 +132,7 @@ final class Commits {
                     if (objectKey != null) {
                         gc.deleteWritten(objectKey, meta);
                     }
-                    return true;
+                    return meta;
                 }
                 listener.casConflict(mk.container(), 1, ConflictResolution.RETRY);
                 replaced = now;

@@ -57,8 +57,7 @@ final class VersionPath implements WritePath, ReadPath {
     @Override
     public Metadata write(NewVersion v, Deadline d) {
         if (v.isTombstone()) {
-            Metadata tombstone = Metadata.tombstone(v.timestamp());
-            return commits.commit(v.key(), tombstone, v.replaced(), d, null, v.required()) ? tombstone : null;
+            return commits.commit(v.key(), Metadata.tombstone(v.timestamp()), v.replaced(), d, null, v.required());
         }
         String objectKey = objectKey(v.key(), v.timestamp());
         Metadata meta = store(v, objectKey, d);

@@ -346,6 +346,41 @@ public abstract class ConditionalWriteContract extends HybrisContractFixture {
         assertThat(fast.put(C, "k", bytes("again")).sequence()).isEqualTo(fastDelete.get().sequence() + 1);
     }
 
+    /**
+     * Two clients delete one value at once, without a precondition, and both updates are held while a third client
+     * overwrites the value with a newer version (same sequence number, a later client id). Ordering either deletion
+     * just before that write would have both claim the one value they read (of two deletes of one value, only one
+     * deleted it); instead each deletes what it finds: the first to commit deletes the newer value, and the other
+     * then finds the key deleted, a no-op.
+     */
+    @Test
+    void ofTwoDeletesOvertakenByANewerWriteOneDeletesTheNewerValueAndTheOtherNothing() throws Exception {
+        CountDownLatch held = new CountDownLatch(2);
+        CountDownLatch go = new CountDownLatch(1);
+        MetadataStore holding = holdingFirstUpdate(held, go);
+        Hybris first = open(config(raw).clientId("a-held-1").metadataStore(holding));
+        Hybris second = open(config(raw).clientId("a-held-2").metadataStore(holding));
+        Hybris writer = open(config(raw).clientId("z-writer"));
+        VersionInfo written = writer.put(C, "k", bytes("v"));
+        CompletableFuture<java.util.Optional<VersionInfo>> firstDelete =
+                CompletableFuture.supplyAsync(() -> first.delete(C, "k"));
+        CompletableFuture<java.util.Optional<VersionInfo>> secondDelete =
+                CompletableFuture.supplyAsync(() -> second.delete(C, "k"));
+        assertThat(held.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue(); // both read v, both updates held
+        VersionInfo newer = writer.put(C, "k", bytes("w"));
+        go.countDown();
+
+        List<VersionInfo> deletions = java.util.stream.Stream.of(firstDelete, secondDelete)
+                .map(f -> f.orTimeout(AWAIT.toMillis(), TimeUnit.MILLISECONDS).join())
+                .flatMap(java.util.Optional::stream).toList();
+        assertThat(deletions).as("deletes that say they deleted a value").hasSize(1);
+        assertThat(deletions.get(0).sequence()).as("ordered after the newer write").isEqualTo(newer.sequence() + 1);
+        assertThat(writer.changes(C, "", io.hybris.ChangeCursor.BEGINNING, 100).changes())
+                .extracting(c -> c.version().version())
+                .containsExactly(written.version(), newer.version(), deletions.get(0).version());
+        assertThat(writer.get(C, "k")).isEmpty();
+    }
+
     @Test
     void aPutWhoseCommitLostToAnOlderWriteRetriesAndCommitsTheVersionItReturns() throws Exception {
         concurrentPuts("z-held");

@@ -1,0 +1,112 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.testkit;
+
+import io.hybris.Hybris;
+import io.hybris.HybrisConfig;
+import io.hybris.MetadataUnavailableException;
+import io.hybris.cloud.InMemoryCloudStore;
+import io.hybris.metadata.InMemoryMetadataStore;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.MetadataStore;
+import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.VersionConflictException;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A DELETE whose store re-sent its update after losing the answer, and found a newer write in place, cannot tell
+ * whether its tombstone landed before that write: claiming it deleted the value it read may be false (another
+ * deletion may have), and deleting the newer value as well would be a second effect. Its outcome is unknown, and
+ * the newer write stays.
+ */
+class DeleteRetriedUpdateTest {
+    /** Applies the first update or not, lets {@code meanwhile} run, then answers as a re-sent request would. */
+    private static final class ResentAfterLostAnswer extends ForwardingMetadataStore {
+        private final boolean applyFirst;
+        private final Runnable meanwhile;
+        private boolean done;
+
+        ResentAfterLostAnswer(MetadataStore delegate, boolean applyFirst, Runnable meanwhile) {
+            super(delegate);
+            this.applyFirst = applyFirst;
+            this.meanwhile = meanwhile;
+        }
+
+        @Override
+        public synchronized void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
+            if (done) {
+                delegate().conditionalUpdate(update);
+                return;
+            }
+            done = true;
+            if (applyFirst) {
+                delegate().conditionalUpdate(update);
+            }
+            meanwhile.run();
+            throw new VersionConflictException("re-sent after a lost answer", null, true);
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private final InMemoryMetadataStore metadata = new InMemoryMetadataStore();
+    private final List<CloudStore> clouds = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
+            new InMemoryCloudStore("c2"));
+
+    private Hybris open(MetadataStore store, String id) {
+        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(store).clientId(id)
+                .deadline(Duration.ofSeconds(10));
+        clouds.forEach(b::cloud);
+        return Hybris.open(b.build());
+    }
+
+    private void deleteMeetingANewerValue(boolean landed) {
+        try (Hybris other = open(metadata, "other")) {
+            other.put("box", "k", bytes("old"));
+            try (Hybris h = open(new ResentAfterLostAnswer(metadata, landed, () -> other.put("box", "k",
+                    bytes("newer"))), "deleter")) {
+                assertThatThrownBy(() -> h.delete("box", "k")).isInstanceOf(MetadataUnavailableException.class)
+                        .hasMessageContaining("deletion of").hasMessageContaining("outcome is unknown");
+            }
+            assertThat(other.get("box", "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer")));
+            assertThat(other.changes("box", "", io.hybris.ChangeCursor.BEGINNING, 10).changes())
+                    .as("old, the deletion if it landed, newer").hasSize(landed ? 3 : 2);
+        }
+    }
+
+    @Test
+    void aDeletionWhoseTombstoneLandedBeforeANewerWriteHasAnUnknownOutcome() {
+        deleteMeetingANewerValue(true);
+    }
+
+    @Test
+    void aDeletionWhoseReSentUpdateMayHaveLandedHasAnUnknownOutcomeEvenIfItDidNot() {
+        deleteMeetingANewerValue(false);
+    }
+
+    @Test
+    void aDeletionWhoseReSentUpdateMetANewerDeletionHasAnUnknownOutcome() {
+        try (Hybris other = open(metadata, "other")) {
+            other.put("box", "k", bytes("old"));
+            try (Hybris h = open(new ResentAfterLostAnswer(metadata, false, () -> {
+                other.put("box", "k", bytes("newer"));
+                other.delete("box", "k");
+            }), "deleter")) {
+                assertThatThrownBy(() -> h.delete("box", "k")).isInstanceOf(MetadataUnavailableException.class)
+                        .hasMessageContaining("outcome is unknown");
+            }
+            assertThat(other.get("box", "k")).isEmpty();
+        }
+    }
+}
