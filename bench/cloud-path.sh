@@ -7,6 +7,8 @@
 # Runs io.hybris.benchmarks.CloudPathBenchmark from the benchmark jar (hybris-benchmarks; BUILD=0 skips building
 # it). Starts its own servers under target/bench-cloud-path and stops them on exit.
 # Usage: bench/cloud-path.sh [s3-ms azure-ms gcs-ms [sizes in KiB ...]]    (defaults: 10 30 60  100 1024 10240)
+# BANDWIDTH_KBPS=n also limits each connection's downloads to n KB/s (toxiproxy's bandwidth toxic), as a real
+# cloud's per-connection throughput does; unset or 0: no limit.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 env_dir="$repo_root/target/bench-cloud-path"
@@ -15,5 +17,6 @@ jar="$(benchmark_jar)"
 log "starting MinIO, Azurite, fake-gcs-server and toxiproxy under $env_dir"
 endpoints="$("$repo_root/src/test/test-env.sh" start "$env_dir")"
 [ $# -gt 0 ] || set -- 10 30 60 100 1024 10240
-java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$jar" io.hybris.benchmarks.CloudPathBenchmark \
+java -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dhybris.bench.bandwidth-kbps="${BANDWIDTH_KBPS:-0}" \
+    -cp "$jar" io.hybris.benchmarks.CloudPathBenchmark \
     "$endpoints" "$@"

@@ -186,7 +186,7 @@ public final class HybrisConfig {
         return chunkThreshold;
     }
 
-    /** Value bytes per chunk of a chunked value ({@code hybris.chunk.size}). */
+    /** The most value bytes per chunk of a chunked value ({@code hybris.chunk.size}). */
     public int chunkSize() {
         return chunkSize;
     }
@@ -465,7 +465,7 @@ public final class HybrisConfig {
             return this;
         }
 
-        /** Value bytes per chunk of a chunked value ({@code hybris.chunk.size}). */
+        /** The most value bytes per chunk of a chunked value ({@code hybris.chunk.size}). */
         public Builder chunkSize(long bytes) {
             this.chunkSize = bytes; // checked when the configuration is built, as given
             return this;

@@ -104,6 +104,12 @@ public final class CloudPathBenchmark {
         new Run(env, latencies).run(sizesKiB);
     }
 
+    /**
+     * Each connection's download rate through toxiproxy in KB/s, 0 for none ({@code hybris.bench.bandwidth-kbps},
+     * {@code BANDWIDTH_KBPS} in bench/cloud-path.sh): a cloud's per-connection throughput, as on real links.
+     */
+    private static final long BANDWIDTH_KBPS = Long.getLong("hybris.bench.bandwidth-kbps", 0);
+
     private static final class Run {
         private final TestEnvironment env;
         private final int[] latencies;
@@ -155,7 +161,8 @@ public final class CloudPathBenchmark {
             Map<Kind, Toxiproxy.Proxy> proxies = new LinkedHashMap<>();
             Kind[] kinds = Kind.values();
             for (int i = 0; i < kinds.length; i++) {
-                proxies.put(kinds[i], clouds.proxy(kinds[i]).latency(Duration.ofMillis(latencies[i])));
+                proxies.put(kinds[i], clouds.proxy(kinds[i]).latency(Duration.ofMillis(latencies[i]))
+                        .bandwidth(BANDWIDTH_KBPS));
             }
             Path zkDir = Files.createTempDirectory("hybris-bench-zk");
             S3Client s3 = s3Client();
@@ -193,8 +200,9 @@ public final class CloudPathBenchmark {
                 RawClients pipelined = new RawClients(curatorPipelined, s3Pipelined);
                 RawClients alongside = new RawClients(curatorAlongside, s3Alongside);
                 drivers.addAll(List.of(s3Driver, azureDriver, gcsDriver));
-                System.out.printf(Locale.ROOT, "# injected latency per response: s3 %d ms, azure %d ms, gcs %d ms%n",
-                        latencies[0], latencies[1], latencies[2]);
+                System.out.printf(Locale.ROOT, "# injected latency per response: s3 %d ms, azure %d ms, gcs %d ms%s%n",
+                        latencies[0], latencies[1], latencies[2], BANDWIDTH_KBPS > 0
+                                ? "; each connection's responses limited to " + BANDWIDTH_KBPS + " KB/s" : "");
                 System.out.println("| value | op | s3 direct | azure direct | gcs direct | metadata | Hybris | "
                         + "expected (paper §5.1) | Hybris / expected |");
                 System.out.println("|---|---|---|---|---|---|---|---|---|");

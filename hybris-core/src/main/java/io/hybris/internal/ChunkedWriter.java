@@ -38,6 +38,9 @@ final class ChunkedWriter {
                   int chunkSize) {
     }
 
+    /** What a balanced chunk size is a multiple of (unless it is the configured maximum). */
+    static final int ALIGNMENT = 4 << 10;
+
     private final Layouts layouts;
     private final Sealer sealer;
     private final GarbageCollector gc;
@@ -74,8 +77,10 @@ final class ChunkedWriter {
     Stored store(ObjectKey version, ValueSource source) {
         Sealer.VersionKey key = sealer.newVersionKey();
         try {
-            StoredChunks stored = storeChunks(version, source, j -> j, key == null ? null : key.dataKey(), false);
-            ChunkManifest manifest = new ChunkManifest(chunkSize, stored.length(), stored.chunks());
+            int size = balancedChunkSize(source.declared(), chunkSize);
+            StoredChunks stored = storeChunks(version, source, size, j -> j, key == null ? null : key.dataKey(),
+                    false);
+            ChunkManifest manifest = new ChunkManifest(size, stored.length(), stored.chunks());
             try {
                 return storeManifest(version, manifest, key == null ? null : key.encryption(), stored.storedAt());
             } catch (RuntimeException e) {
@@ -89,6 +94,23 @@ final class ChunkedWriter {
                 key.destroy();
             }
         }
+    }
+
+    /**
+     * The chunk size for a value of {@code length} bytes ({@link ValueSource#UNKNOWN_LENGTH}: {@code max}): as many
+     * chunks as chunks of {@code max} would take, of nearly equal size (a multiple of {@link #ALIGNMENT}, at most
+     * {@code max}), so that a value just above a multiple of {@code max} is not read as full chunks and a small
+     * last one: its chunks, read in parallel, each carry about the same share (10 MiB in chunks of 8 MiB: 5 and 5
+     * MiB, not 8 and 2). The manifest and the metadata record the size chosen, so readers need nothing else.
+     */
+    static int balancedChunkSize(long length, int max) {
+        if (length <= max) {
+            return max; // unknown length, or one chunk at most
+        }
+        long chunks = ChunkManifest.chunkCount(length, max);
+        long even = (length + chunks - 1) / chunks;
+        long aligned = (even + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
+        return (int) Math.min(max, aligned);
     }
 
     /**
@@ -123,12 +145,13 @@ final class ChunkedWriter {
     }
 
     /**
-     * Uploads every chunk of {@code source} as chunks of {@code version}: the j-th under name index
-     * {@code nameOf(j)}, sealed under {@code dataKey} (null: plaintext). With {@code sparse}, each chunk records
-     * its name index and length (manifest format 2). On failure every chunk stored is deleted and it throws.
+     * Uploads every chunk of {@code source} as chunks of {@code version}, {@code size} value bytes each (the last
+     * one the rest): the j-th under name index {@code nameOf(j)}, sealed under {@code dataKey} (null: plaintext).
+     * With {@code sparse}, each chunk records its name index and length (manifest format 2). On failure every
+     * chunk stored is deleted and it throws.
      */
-    StoredChunks storeChunks(ObjectKey version, ValueSource source, java.util.function.LongUnaryOperator nameOf,
-                             byte[] dataKey, boolean sparse) {
+    StoredChunks storeChunks(ObjectKey version, ValueSource source, int size,
+                             java.util.function.LongUnaryOperator nameOf, byte[] dataKey, boolean sparse) {
         String what = "'" + version.key() + "' in " + version.container();
         List<ChunkManifest.Chunk> chunks = new ArrayList<>();
         ArrayDeque<Upload> inFlight = new ArrayDeque<>();
@@ -136,7 +159,7 @@ final class ChunkedWriter {
         long length = 0;
         try {
             for (int j = 0; ; j++) {
-                byte[] plain = source.read(chunkSize);
+                byte[] plain = source.read(size);
                 if (plain.length == 0) {
                     break;
                 }
@@ -146,7 +169,7 @@ final class ChunkedWriter {
                     inFlight.poll(); // only once collected: a failed wait leaves it for the clean-up below
                 }
                 inFlight.add(submit(version, nameOf.applyAsLong(j), plain, dataKey, sparse));
-                if (plain.length < chunkSize) {
+                if (plain.length < size) {
                     break;
                 }
             }

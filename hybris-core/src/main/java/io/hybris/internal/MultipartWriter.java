@@ -128,7 +128,9 @@ public final class MultipartWriter {
         byte[] dataKey = upload.encryption() == null ? null : sealer.dataKey(upload.encryption(), what);
         ChunkedWriter.StoredChunks stored;
         try {
-            stored = chunks.storeChunks(version, source, j -> PartNames.index(part, attempt, j), dataKey, true);
+            int size = ChunkedWriter.balancedChunkSize(length, chunks.chunkSize());
+            stored = chunks.storeChunks(version, source, size, j -> PartNames.index(part, attempt, j), dataKey,
+                    true);
         } finally {
             if (dataKey != null) {
                 java.util.Arrays.fill(dataKey, (byte) 0);

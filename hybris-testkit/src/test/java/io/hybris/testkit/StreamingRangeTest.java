@@ -27,12 +27,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * Ranged reads at every boundary of a chunked value (6 chunks, the last of 17 bytes): the bytes, the offsets the
- * stream reports, and exactly which chunk objects were downloaded (each once, plus the manifest once); invalid
- * ranges fail with the value's length before any download.
+ * Ranged reads at every boundary of a chunked value (6 chunks: in full chunks, the last of 17 bytes, when its
+ * length is not known to the put; of equal size when it is): the bytes, the offsets the stream reports, and exactly
+ * which chunk objects were downloaded (each once, plus the manifest once); invalid ranges fail with the value's
+ * length before any download.
  */
 class StreamingRangeTest {
     private static final int L = 5 * CHUNK + 17;
+
+    /**
+     * The chunk size a put of known length {@code L} uses with chunks of at most {@link StreamingFixture#CHUNK}:
+     * as many chunks as {@code CHUNK} needs (6), of equal size rounded up to 4 KiB (docs/streaming.md).
+     */
+    private static final int BALANCED = (int) (((L + 5L) / 6 + 4095) / 4096 * 4096);
 
     private final StreamingFixture fx = new StreamingFixture();
 
@@ -48,33 +55,38 @@ class StreamingRangeTest {
         return IntStream.rangeClosed(from, to).boxed().toList();
     }
 
-    private static final List<Case> CASES = List.of(
-            new Case(ByteRange.of(0, 0), 0, 0, chunks(0, 0)),
-            new Case(ByteRange.of(CHUNK - 1, CHUNK - 1), CHUNK - 1, CHUNK - 1, chunks(0, 0)),
-            new Case(ByteRange.of(0, CHUNK - 1), 0, CHUNK - 1, chunks(0, 0)),
-            new Case(ByteRange.of(CHUNK, CHUNK), CHUNK, CHUNK, chunks(1, 1)),
-            new Case(ByteRange.of(CHUNK - 1, CHUNK), CHUNK - 1, CHUNK, chunks(0, 1)),
-            new Case(ByteRange.of(2 * CHUNK - 1, 4 * CHUNK), 2 * CHUNK - 1, 4 * CHUNK, chunks(1, 4)),
-            new Case(ByteRange.of(3 * CHUNK + 5, 3 * CHUNK + 100), 3 * CHUNK + 5, 3 * CHUNK + 100, chunks(3, 3)),
-            new Case(ByteRange.of(5 * CHUNK, 5 * CHUNK), 5 * CHUNK, 5 * CHUNK, chunks(5, 5)),
-            new Case(ByteRange.of(L - 1, L - 1), L - 1, L - 1, chunks(5, 5)),
-            new Case(ByteRange.of(L - 20, L + 1000), L - 20, L - 1, chunks(4, 5)),
-            new Case(ByteRange.of(0, Long.MAX_VALUE), 0, L - 1, chunks(0, 5)),
-            new Case(ByteRange.from(3 * CHUNK), 3 * CHUNK, L - 1, chunks(3, 5)),
-            new Case(ByteRange.from(L - 1), L - 1, L - 1, chunks(5, 5)),
-            new Case(ByteRange.suffix(17), L - 17, L - 1, chunks(5, 5)),
-            new Case(ByteRange.suffix(18), L - 18, L - 1, chunks(4, 5)),
-            new Case(ByteRange.suffix(L), 0, L - 1, chunks(0, 5)),
-            new Case(ByteRange.suffix(L + 100), 0, L - 1, chunks(0, 5)),
-            new Case(ByteRange.all(), 0, L - 1, chunks(0, 5)));
+    /**
+     * The ranges read, at every boundary of chunks of {@code size} value bytes (the last chunk the rest), with the
+     * offsets they cover and the chunks holding them.
+     */
+    private static List<Case> cases(int size) {
+        int last = (L - 1) / size;
+        return List.of(
+                new Case(ByteRange.of(0, 0), 0, 0, chunks(0, 0)),
+                new Case(ByteRange.of(size - 1, size - 1), size - 1, size - 1, chunks(0, 0)),
+                new Case(ByteRange.of(0, size - 1), 0, size - 1, chunks(0, 0)),
+                new Case(ByteRange.of(size, size), size, size, chunks(1, 1)),
+                new Case(ByteRange.of(size - 1, size), size - 1, size, chunks(0, 1)),
+                new Case(ByteRange.of(2 * size - 1, 4 * size), 2 * size - 1, 4 * size, chunks(1, 4)),
+                new Case(ByteRange.of(3 * size + 5, 3 * size + 100), 3 * size + 5, 3 * size + 100, chunks(3, 3)),
+                new Case(ByteRange.of(5 * size, 5 * size), 5 * size, 5 * size, chunks(5, 5)),
+                new Case(ByteRange.from(L - 1), L - 1, L - 1, chunks(last, last)),
+                new Case(ByteRange.suffix(L - last * size), last * size, L - 1, chunks(last, last)),
+                new Case(ByteRange.suffix(L - last * size + 1), last * size - 1, L - 1, chunks(last - 1, last)),
+                new Case(ByteRange.suffix(L), 0, L - 1, chunks(0, last)),
+                new Case(ByteRange.suffix(L + 100), 0, L - 1, chunks(0, last)),
+                new Case(ByteRange.from(3 * size), 3 * size, L - 1, chunks(3, last)),
+                new Case(ByteRange.all(), 0, L - 1, chunks(0, last)));
+    }
 
     /**
      * Reads every range with {@code h}; {@code manifestKnown}: {@code h} wrote the version and keeps its manifest,
      * else it reads the manifest from a cloud for the first range and from memory for the rest.
      */
-    private void everyRangeReadsItsBytesAndOnlyItsChunks(Hybris h, byte[] v, VersionInfo put, boolean manifestKnown)
-            throws Exception {
-        for (Case c : CASES) {
+    private void everyRangeReadsItsBytesAndOnlyItsChunks(Hybris h, byte[] v, VersionInfo put, int chunkSize,
+                                                         boolean manifestKnown) throws Exception {
+        List<Case> cases = cases(chunkSize);
+        for (Case c : cases) {
             fx.resetCalls();
             try (ValueStream s = h.get(C, "big", c.range()).orElseThrow()) {
                 assertThat(s.first()).as("%s", c.range()).isEqualTo(c.first());
@@ -88,7 +100,7 @@ class StreamingRangeTest {
             assertThat(gets.values()).as("one read per chunk for %s", c.range()).allSatisfy(l -> assertThat(l)
                     .hasSize(1));
             assertThat(fx.versionGets()).as("manifest reads for %s: from a cloud once (unless written by this"
-                    + " client), then from memory", c.range()).isEqualTo(c == CASES.get(0) && !manifestKnown ? 1 : 0);
+                    + " client), then from memory", c.range()).isEqualTo(c == cases.get(0) && !manifestKnown ? 1 : 0);
         }
     }
 
@@ -96,10 +108,22 @@ class StreamingRangeTest {
     void rangesOfAChunkedValueFetchOnlyTheCoveringChunks() throws Exception {
         Hybris h = fx.open();
         byte[] v = value(L, 3);
-        VersionInfo put = h.put(C, "big", new ByteArrayInputStream(v), L);
+        VersionInfo put = h.put(C, "big", new ByteArrayInputStream(v), L); // known length: equal chunks
 
-        everyRangeReadsItsBytesAndOnlyItsChunks(h, v, put, true);
-        everyRangeReadsItsBytesAndOnlyItsChunks(fx.open(b -> b.clientId("r1")), v, put, false);
+        assertThat(put.chunks()).isEqualTo(6);
+        assertThat(BALANCED).isLessThan(CHUNK);
+        everyRangeReadsItsBytesAndOnlyItsChunks(h, v, put, BALANCED, true);
+        everyRangeReadsItsBytesAndOnlyItsChunks(fx.open(b -> b.clientId("r1")), v, put, BALANCED, false);
+    }
+
+    @Test
+    void rangesOfAChunkedValueOfUnknownLengthInFullChunks() throws Exception {
+        Hybris h = fx.open();
+        byte[] v = value(L, 11);
+        VersionInfo put = h.put(C, "big", new ByteArrayInputStream(v), -1); // full chunks, the last of 17 bytes
+
+        everyRangeReadsItsBytesAndOnlyItsChunks(h, v, put, CHUNK, true);
+        everyRangeReadsItsBytesAndOnlyItsChunks(fx.open(b -> b.clientId("r1")), v, put, CHUNK, false);
     }
 
     @Test
@@ -108,9 +132,9 @@ class StreamingRangeTest {
         byte[] v = value(L, 4);
         VersionInfo put = h.put(C, "big", new ByteArrayInputStream(v), -1);
 
-        everyRangeReadsItsBytesAndOnlyItsChunks(h, v, put, true);
+        everyRangeReadsItsBytesAndOnlyItsChunks(h, v, put, CHUNK, true);
         everyRangeReadsItsBytesAndOnlyItsChunks(fx.open(b -> b.clientId("r1").encryption(new MetadataKeyProvider())),
-                v, put, false);
+                v, put, CHUNK, false);
     }
 
     @Test
