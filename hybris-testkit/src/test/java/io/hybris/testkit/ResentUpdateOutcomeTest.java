@@ -18,17 +18,48 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A DELETE whose store re-sent its update after losing the answer, and found a newer write in place, cannot tell
- * whether its tombstone landed before that write: claiming it deleted the value it read may be false (another
- * deletion may have), and deleting the newer value as well would be a second effect. Its outcome is unknown, and
- * the newer write stays.
+ * Updates a store re-sent after losing the answer to an earlier send, which then conflict with a newer write.
+ *
+ * <p>TPUT: a store that retries a multi-key update after losing its answer sees a version conflict caused by its
+ * own first attempt; if a newer write replaced one of the keys meanwhile, the transaction still committed (it is
+ * atomic): TPUT must succeed and keep its copies, not report "nothing was written" and delete a value that is
+ * current. If newer writes replaced every key, whether it landed cannot be told: its outcome is unknown, never
+ * "aborted".
+ *
+ * <p>DELETE: a DELETE whose store re-sent its update after losing the answer, and found a newer write in place,
+ * cannot tell whether its tombstone landed before that write: claiming it deleted the value it read may be false
+ * (another deletion may have), and deleting the newer value as well would be a second effect. Its outcome is
+ * unknown, and the newer write stays.
  */
-class DeleteRetriedUpdateTest {
+class ResentUpdateOutcomeTest {
+    /** Applies each multi-key update, lets {@code meanwhile} run, then answers as a retried request would. */
+    private static final class RetryingAfterLostAnswer extends ForwardingMetadataStore {
+        private final Runnable meanwhile;
+        private boolean done;
+
+        RetryingAfterLostAnswer(MetadataStore delegate, Runnable meanwhile) {
+            super(delegate);
+            this.meanwhile = meanwhile;
+        }
+
+        @Override
+        public synchronized void conditionalUpdateAll(List<MetadataUpdate> updates) throws VersionConflictException {
+            delegate().conditionalUpdateAll(updates);
+            if (!done) {
+                done = true;
+                meanwhile.run();
+                throw new VersionConflictException("retried after a lost answer: the first attempt had applied", null,
+                        true);
+            }
+        }
+    }
+
     /** Applies the first update or not, lets {@code meanwhile} run, then answers as a re-sent request would. */
     private static final class ResentAfterLostAnswer extends ForwardingMetadataStore {
         private final boolean applyFirst;
@@ -69,6 +100,33 @@ class DeleteRetriedUpdateTest {
                 .deadline(Duration.ofSeconds(10));
         clouds.forEach(b::cloud);
         return Hybris.open(b.build());
+    }
+
+    @Test
+    void aTransactionWhoseKeysAllHoldNewerWritesAfterAReSentUpdateHasAnUnknownOutcome() {
+        try (Hybris newer = open(metadata, "other")) {
+            try (Hybris h = open(new RetryingAfterLostAnswer(metadata, () -> {
+                newer.put("box", "a", bytes("newer-a"));
+                newer.put("box", "b", bytes("newer-b"));
+            }), "tx")) {
+                assertThatThrownBy(() -> h.tput("box", Map.of("a", bytes("tx-a"), "b", bytes("tx-b"))))
+                        .isInstanceOf(MetadataUnavailableException.class).hasMessageContaining("outcome is unknown");
+            }
+            assertThat(newer.get("box", "a")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer-a")));
+            assertThat(newer.get("box", "b")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer-b")));
+        }
+    }
+
+    @Test
+    void aTransactionThatLandedBeforeAConflictIsReportedAsCommittedAndKeepsItsValues() {
+        try (Hybris newer = open(metadata, "other")) {
+            try (Hybris h = open(new RetryingAfterLostAnswer(metadata, () -> newer.put("box", "b", bytes("newer"))),
+                    "tx")) {
+                h.tput("box", Map.of("a", bytes("tx-a"), "b", bytes("tx-b"))); // must not throw
+            }
+            assertThat(newer.get("box", "a")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("tx-a")));
+            assertThat(newer.get("box", "b")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer")));
+        }
     }
 
     private void deleteMeetingANewerValue(boolean landed) {
