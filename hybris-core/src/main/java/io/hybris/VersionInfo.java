@@ -17,7 +17,8 @@ import java.util.TreeMap;
  *
  * @param sequence  the timestamp's sequence number (grows by one per write of the key; by 2^32 for an upload in
  *                  parts, which reserves its version when it starts: {@link PartUploads})
- * @param clientId  the client that wrote the version
+ * @param clientId  the client that wrote the version; {@code -} and its id for a version a scrub or migration of
+ *                  that client rewrote with the bytes of the version before it (docs/scrub.md)
  * @param clouds    ids of the clouds holding the value, in the order they acknowledged it (empty for a deletion)
  * @param size      the value's length in bytes (0 for a deletion)
  * @param sha256Hex the SHA-256 of the stored bytes (for a chunked value, of its chunk manifest), lower-case hex;

@@ -243,7 +243,7 @@ final class CloudCalls {
             ranking.recordSuccess(cloudId, Op.WRITE, data.length, System.nanoTime() - t0);
             report(cloudId, CloudOperation.PUT, objectKey, Outcome.OK, t0, data.length, null);
             if (!uploads.stored(cloudId)) {
-                gc.deleteObject(cloud, objectKey);
+                gc.deleteObject(cloud, objectKey, data);
             }
             return null;
         }, inPlace);

@@ -172,7 +172,11 @@ public final class Engine {
         }
     }
 
-    /** Rewrites a chunked value as a new version with the same bytes, if {@code meta} is still current. */
+    /**
+     * Rewrites a chunked value as a new version with the same bytes, if {@code meta} is still current, written by
+     * {@link io.hybris.spi.VersionName#REWRITE_MARK} and this client's id: ordered before any client's write with its
+     * sequence number, so a user write that read {@code meta} orders itself after it instead of being lost to it.
+     */
     private boolean rewrite(String container, String key, Metadata meta) {
         String version = meta.toVersionInfo().version();
         Opened opened = open(container, key, io.hybris.ByteRange.all());
@@ -183,7 +187,14 @@ public final class Engine {
             if (!opened.version().version().equals(version)) {
                 return false;
             }
-            put(container, key, in, opened.length(), PutOptions.ifMatch(version).withMetadata(meta.userMetadata()));
+            long t0 = System.nanoTime();
+            try {
+                done(Operation.PUT, container, t0, putStream(container, key, in, opened.length(),
+                        PutOptions.ifMatch(version).withMetadata(meta.userMetadata()),
+                        io.hybris.spi.VersionName.REWRITE_MARK + clientId));
+            } catch (RuntimeException e) {
+                throw failed(Operation.PUT, container, t0, e);
+            }
             return true;
         } catch (io.hybris.PreconditionFailedException e) {
             return false;
@@ -289,22 +300,23 @@ public final class Engine {
         Preconditions required = Preconditions.of(options);
         if (value.length > chunkThreshold) {
             return putChunked(mk, ValueSource.of(value, maxValueSize, what(container, key)), required,
-                    metadataOf(options));
+                    metadataOf(options), clientId);
         }
-        return putWhole(mk, value, required, metadataOf(options));
+        return putWhole(mk, value, required, metadataOf(options), clientId);
     }
 
     private static Map<String, String> metadataOf(PutOptions options) {
         return LateMetadata.of(options);
     }
 
-    private VersionInfo putWhole(MetadataKey mk, byte[] value, Preconditions required, Map<String, String> meta) {
+    private VersionInfo putWhole(MetadataKey mk, byte[] value, Preconditions required, Map<String, String> meta,
+                                 String writer) {
         Deadline d = Deadline.after(deadline);
         Current cur = metadata.readUnlessJustRead(mk, ifMatchOf(required), d);
         Preconditions.check(mk, required, cur);
         Sealer.Sealed sealed = sealer.seal(value);
-        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), sealed, null, 0, required, meta), d)
-                .toVersionInfo();
+        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur, writer), sealed, null, 0, required,
+                meta), d).toVersionInfo();
     }
 
     /**
@@ -315,14 +327,15 @@ public final class Engine {
     public VersionInfo put(String container, String key, java.io.InputStream in, long length, PutOptions options) {
         long t0 = System.nanoTime();
         try {
-            return done(Operation.PUT, container, t0, putStream(container, key, in, length, options));
+            return done(Operation.PUT, container, t0, putStream(container, key, in, length, options, clientId));
         } catch (RuntimeException e) {
             throw failed(Operation.PUT, container, t0, e);
         }
     }
 
+    /** A PUT from a stream, its version written by {@code writer}: this client, or a rewrite (see {@link #rewrite}). */
     private VersionInfo putStream(String container, String key, java.io.InputStream in, long length,
-                                  PutOptions options) {
+                                  PutOptions options, String writer) {
         if (in == null) {
             throw new InvalidRequestException("the stream for key '" + key + "' must not be null; use delete to"
                     + " remove a key");
@@ -338,21 +351,21 @@ public final class Engine {
             byte[] head = source.read((int) Math.min(chunkThreshold + 1, Integer.MAX_VALUE - 8));
             if (head.length > chunkThreshold) {
                 source.pushBack(head);
-                return putChunked(mk, source, required, metadataOf(options));
+                return putChunked(mk, source, required, metadataOf(options), writer);
             }
-            return putWhole(mk, head, required, metadataOf(options));
+            return putWhole(mk, head, required, metadataOf(options), writer);
         }
-        return putWhole(mk, source.read((int) length), required, metadataOf(options));
+        return putWhole(mk, source.read((int) length), required, metadataOf(options), writer);
     }
 
     private VersionInfo putChunked(MetadataKey mk, ValueSource source, Preconditions required,
-                                   Map<String, String> meta) {
+                                   Map<String, String> meta, String writer) {
         Deadline d = Deadline.after(deadline);
         Current cur = metadata.read(mk, d);
         Preconditions.check(mk, required, cur); // before a single chunk is uploaded
         WritePath.ChunkedValue chunked = new WritePath.ChunkedValue(source);
-        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, chunked, 0, required, meta),
-                d).toVersionInfo();
+        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur, writer), null, chunked, 0, required,
+                meta), d).toVersionInfo();
     }
 
     private static String what(String container, String key) {
@@ -404,26 +417,8 @@ public final class Engine {
 
     private Map<String, VersionInfo> tputValues(String container, Map<String, byte[]> values,
                                                 Map<String, PutOptions> options) {
-        if (values == null || values.isEmpty()) {
-            throw new InvalidRequestException("tput needs at least one key and value");
-        }
-        int maxKeys = Math.min(MAX_TPUT_KEYS, metadata.maxAtomicUpdates());
-        if (values.size() > maxKeys) {
-            throw new InvalidRequestException("tput of " + values.size() + " keys exceeds the maximum of "
-                    + maxKeys + " per transaction" + (maxKeys < MAX_TPUT_KEYS ? " on " + metadata.describe() : "")
-                    + "; split it into several transactions");
-        }
-        values.forEach((k, v) -> {
-            Names.checkKey(k);
-            checkValue(k, v);
-        });
-        Map<String, PutOptions> conditions = options == null ? Map.of() : options;
-        for (String k : conditions.keySet()) {
-            if (k == null || !values.containsKey(k)) { // containsKey(null) throws on an immutable map
-                throw new InvalidRequestException("tput has a precondition for key '" + k + "', which it does not"
-                        + " write; pass preconditions only for the keys in the transaction");
-            }
-        }
+        Map<String, PutOptions> conditions = TputRequests.check(values, options, MAX_TPUT_KEYS,
+                metadata.maxAtomicUpdates(), metadata.describe(), this::checkValue);
         Deadline d = Deadline.after(deadline);
         Map<String, Current> read = new LinkedHashMap<>();
         for (String k : values.keySet()) {
@@ -455,7 +450,12 @@ public final class Engine {
 
     /** The timestamp of a new write over {@code cur}: the next sequence number, this client, a fresh write id. */
     private Timestamp nextTimestamp(Current cur) {
-        return cur.timestamp(clientId).next(clientId, writeIds.next());
+        return nextTimestamp(cur, clientId);
+    }
+
+    /** The timestamp a write by {@code writer} (this client, or a {@link #rewrite}) orders after {@code cur}. */
+    private Timestamp nextTimestamp(Current cur, String writer) {
+        return cur.timestamp(clientId).next(writer, writeIds.next());
     }
 
     // ------------------------------------------------------------------ GET

@@ -153,9 +153,40 @@ final class GarbageCollector {
         }
     }
 
-    /** Deletes one object from one cloud in the background. */
-    void deleteObject(CloudStore cloud, String objectKey) {
-        submit(() -> deleteNow(cloud, objectKey, GcCause.UNREFERENCED));
+    /**
+     * Deletes, in the background, a copy that landed after its write's race had decided without it, unless the key's
+     * metadata now expects exactly these bytes on that cloud: a repair or migration may have moved the version's copy
+     * there meanwhile, under the same name, and the late upload is then that copy (or, erasure-coded, another
+     * fragment: deleted, so a listing scrub finds it missing). A chunk is never moved so: deleted at once. Metadata
+     * that cannot be read leaves the copy to the sweep.
+     */
+    void deleteObject(CloudStore cloud, String objectKey, byte[] landed) {
+        submit(() -> {
+            Optional<ObjectKey> version = ObjectKey.parse(prefix, objectKey);
+            if (version.isPresent()) {
+                ObjectKey ok = version.get();
+                try {
+                    Optional<Metadata> meta = readMetadata(new MetadataKey(ok.container(), ok.key()));
+                    if (meta.isPresent() && expects(meta.get(), ok, cloud.id(), landed)) {
+                        return; // referenced: a repair moved the version's copy onto this cloud
+                    }
+                } catch (RuntimeException e) {
+                    LOG.debug("could not read the metadata of {}; left for the sweep: {}", objectKey, e.toString());
+                    return;
+                }
+            }
+            deleteNow(cloud, objectKey, GcCause.UNREFERENCED);
+        });
+    }
+
+    /** Whether {@code meta} is version {@code ok} and expects the bytes {@code landed} on cloud {@code cloudId}. */
+    private static boolean expects(Metadata meta, ObjectKey ok, String cloudId, byte[] landed) {
+        int at = meta.clouds().indexOf(cloudId);
+        if (at < 0 || !meta.timestamp().equals(ok.timestamp())) {
+            return false;
+        }
+        byte[] expected = meta.erasure() == null ? meta.sha256() : meta.erasure().chunkHashes().get(at);
+        return Hashing.matches(expected, Hashing.sha256(landed));
     }
 
     private void submit(Runnable r) {

@@ -540,11 +540,12 @@ final class Scrubber {
                 List<String> others = preference.order(cloudOrder, Op.WRITE, copies[i].length).stream()
                         .filter(id -> !p.clouds().contains(id) && !moves.containsValue(id) && !id.equals(from))
                         .toList();
-                List<String> targets = v[i] != Verdict.MOVE || p.clouds().contains(to) || moves.containsValue(to)
-                        ? others : List.of(to);
+                boolean toTo = v[i] == Verdict.MOVE && !p.clouds().contains(to) && !moves.containsValue(to)
+                        && !holdsLeftover(to, p.name());
+                List<String> targets = toTo ? List.of(to) : others;
                 boolean placed = false;
                 for (String target : targets) {
-                    if (put(target, p.name(), copies[i])) {
+                    if ((toTo || !holdsLeftover(target, p.name())) && put(target, p.name(), copies[i])) {
                         moves.put(i, target);
                         c.repairedOn.add(target);
                         c.repairedCopies++;
@@ -557,6 +558,28 @@ final class Scrubber {
                 }
             }
             return null;
+        }
+
+        /**
+         * Whether {@code cloud}, which the version's metadata does not list, holds an object of the version's name, or
+         * cannot tell (its listing fails): such a leftover (a migration's, a late upload's whose delete failed) is one
+         * the orphan sweep deletes once older than the grace period, and a sweep that judged it before this move is
+         * recorded may delete it after the move rewrote it, taking the copy the metadata then lists. The move goes
+         * to another cloud instead (the bulk listing shows most leftovers; a listing of the exact name, those that
+         * appeared since).
+         */
+        private boolean holdsLeftover(String cloud, String name) {
+            Map<String, Long> listed = listings.get(cloud);
+            if (listed != null && listed.containsKey(name)) {
+                return true;
+            }
+            rate.acquire(0);
+            try {
+                return clouds.get(cloud).list(name).stream().anyMatch(o -> o.key().equals(name));
+            } catch (RuntimeException e) {
+                LOG.debug("scrub: {} on {} could not be listed; not moved there: {}", name, cloud, e.toString());
+                return true;
+            }
         }
 
         private boolean put(String cloud, String name, byte[] bytes) {

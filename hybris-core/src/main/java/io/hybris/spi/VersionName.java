@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  * @param container the container
  * @param key       the user key
  * @param sn        the version's sequence number ({@code >= 0})
- * @param clientId  the writing client's id ({@code [a-z0-9][a-z0-9-]{0,31}})
+ * @param clientId  the writing client's id ({@code [a-z0-9][a-z0-9-]{0,31}}), or {@code -} and that id for a
+ *                  version a scrub or migration rewrote ({@link #REWRITE_MARK}: ordered before any write of a
+ *                  client with the same sequence number)
  * @param writeId   the writing call's id within its client ({@code >= 0}), or {@link #NO_WRITE_ID}
  *
  * <p>A large value is stored in chunks ({@code docs/streaming.md}): the version's own name then holds its chunk
@@ -29,6 +31,13 @@ import java.util.regex.Pattern;
 public record VersionName(String container, String key, long sn, String clientId, long writeId) {
     /** The write id of a version name that has none. */
     public static final long NO_WRITE_ID = -1;
+
+    /**
+     * Starts the writer of a version that a scrub or migration rewrote with the bytes of the version before it
+     * ({@code docs/scrub.md}): no client id starts with it, and it sorts before every character a client id starts
+     * with, so a user write that read the version the rewrite replaced (same sequence number) orders after it.
+     */
+    public static final String REWRITE_MARK = "-";
 
     private static final Pattern CLIENT_ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,31}");
     private static final String CHUNK_MARK = "#c";
@@ -64,6 +73,12 @@ public record VersionName(String container, String key, long sn, String clientId
     /** Whether {@code id} is a valid client id: 1 to 32 of {@code a-z 0-9 -}, not starting with {@code -}. */
     public static boolean isValidClientId(String id) {
         return id != null && CLIENT_ID.matcher(id).matches();
+    }
+
+    /** Whether {@code id} is a valid writer in a version name: a client id, or {@link #REWRITE_MARK} and one. */
+    public static boolean isValidWriter(String id) {
+        return isValidClientId(id) || id != null && id.startsWith(REWRITE_MARK)
+                && isValidClientId(id.substring(REWRITE_MARK.length()));
     }
 
     /** The version part of the name: {@code sn_clientId}, then {@code .writeId} in base 36 if there is one. */
@@ -134,7 +149,7 @@ public record VersionName(String container, String key, long sn, String clientId
             int dot = writer.indexOf('.');
             String clientId = dot < 0 ? writer : writer.substring(0, dot);
             long writeId = dot < 0 ? NO_WRITE_ID : Long.parseLong(writer.substring(dot + 1), 36);
-            if (!isValidClientId(clientId) || sn < 0 || (dot >= 0 && writeId < 0)) {
+            if (!isValidWriter(clientId) || sn < 0 || (dot >= 0 && writeId < 0)) {
                 return Optional.empty();
             }
             VersionName parsed = new VersionName(container, KeyEncoding.decode(encodedKey), sn, clientId, writeId);

@@ -1,0 +1,50 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.internal;
+
+import io.hybris.InvalidRequestException;
+import io.hybris.PutOptions;
+
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/** The checks of a transactional PUT's input, made before anything is read or uploaded. */
+final class TputRequests {
+    private TputRequests() {
+    }
+
+    /**
+     * Checks a TPUT of {@code values} with preconditions {@code options} (null: none) against a store that updates
+     * at most {@code storeMax} keys atomically ({@code store} names it): at least one key, at most
+     * {@code min(maxKeys, storeMax)}, each key valid and each value passing {@code checkValue}, a precondition only
+     * for a key the transaction writes. Returns the preconditions by key (empty for none).
+     *
+     * @throws InvalidRequestException naming what was wrong and how to fix it
+     */
+    static Map<String, PutOptions> check(Map<String, byte[]> values, Map<String, PutOptions> options, int maxKeys,
+                                         int storeMax, String store, BiConsumer<String, byte[]> checkValue) {
+        if (values == null || values.isEmpty()) {
+            throw new InvalidRequestException("tput needs at least one key and value");
+        }
+        int max = Math.min(maxKeys, storeMax);
+        if (values.size() > max) {
+            throw new InvalidRequestException("tput of " + values.size() + " keys exceeds the maximum of " + max
+                    + " per transaction" + (max < maxKeys ? " on " + store : "") + "; split it into several"
+                    + " transactions");
+        }
+        values.forEach((k, v) -> {
+            Names.checkKey(k);
+            checkValue.accept(k, v);
+        });
+        Map<String, PutOptions> conditions = options == null ? Map.of() : options;
+        for (String k : conditions.keySet()) {
+            if (k == null || !values.containsKey(k)) { // containsKey(null) throws on an immutable map
+                throw new InvalidRequestException("tput has a precondition for key '" + k + "', which it does not"
+                        + " write; pass preconditions only for the keys in the transaction");
+            }
+        }
+        return conditions;
+    }
+}
