@@ -233,7 +233,10 @@ public interface HybrisListener {
 
     /** What the commit rule did after a conditional update lost to another version (paper §4.1). */
     enum ConflictResolution {
-        /** An older version had replaced the expected one: the update is retried over it (a CAS retry). */
+        /**
+         * An older version had replaced the expected one: the update is retried over it (a CAS retry); or a PUT was
+         * overtaken by a newer conditional write or deletion, which it cannot be ordered before: it puts again.
+         */
         RETRY,
         /** The update had landed after all (a store that retried a request after a lost answer). */
         OWN_UPDATE,

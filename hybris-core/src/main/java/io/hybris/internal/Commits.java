@@ -26,7 +26,10 @@ import java.util.Map;
  * that retried a request after a lost connection); a newer stored timestamp means this write was overwritten (and
  * is complete), except for a deletion, which observes what it deletes: overtaken by a newer value it deletes that
  * value (two deletions ordered before one newer write would both claim the value they read), and overtaken by a
- * newer deletion it is a no-op; an older one means retry against the new version. Then the version actually replaced is collected.
+ * newer deletion it is a no-op; and except for a value overtaken by a newer conditional write (which observed the
+ * version it replaced, marked {@link Metadata#conditional()}) or deletion, which is not ordered before it either but
+ * puts again after it ({@link OvertakenException}); an older one means retry against the new version. Then the
+ * version actually replaced is collected.
  * A conflict the store saw on a re-sent update ({@link VersionConflictException#mayHaveApplied()}) after a newer
  * write replaced every key cannot tell whether our update landed first: a write that would then fail (a broken
  * precondition, an aborted TPUT) has an unknown outcome instead ({@link io.hybris.MetadataUnavailableException}).
@@ -60,10 +63,15 @@ final class Commits {
      *         it read it: a DELETE of a deleted key, a no-op that wrote nothing
      * @throws io.hybris.PreconditionFailedException if a concurrent write broke the precondition (nothing
      *                                               committed, the copies deleted)
+     * @throws OvertakenException for a value without a precondition overtaken by a newer conditional write or
+     *                            deletion, which it cannot be ordered before (nothing committed, the copies deleted)
      */
     Metadata commit(MetadataKey mk, Metadata meta, Current read, Deadline d, String objectKey,
                     Preconditions required) {
         Current replaced = read;
+        if (observes(required)) {
+            meta = meta.asConditional(); // it observes what it replaces: a write it overtakes cannot order before it
+        }
         byte[] encoded = MetadataCodec.encode(meta);
         while (true) {
             MetadataVersion expected = replaced.version();
@@ -125,6 +133,19 @@ final class Commits {
                     }
                     throw required.failed(mk, now.meta(), true);
                 }
+                if (required == null && newer && !meta.isTombstone()
+                        && (now.meta().isTombstone() || now.meta().conditional())) {
+                    // a conditional write observed the version it replaced (and a deletion may have: its tombstone
+                    // does not say): ordered between them, this write would break its precondition. Unless ours
+                    // may have landed first (a re-sent update), it commits nothing and puts again after it
+                    if (conflict.mayHaveApplied()) {
+                        listener.casConflict(mk.container(), 1, ConflictResolution.UNKNOWN);
+                        throw unknown("update of " + mk, conflict);
+                    }
+                    listener.casConflict(mk.container(), 1, ConflictResolution.RETRY);
+                    gc.deleteWritten(objectKey, meta);
+                    throw new OvertakenException(mk, now.meta());
+                }
                 if (newer) {
                     // overwritten by a newer write: linearized just before it (whether or not our update landed
                     // first, as after a re-sent update); our copy is garbage
@@ -145,9 +166,11 @@ final class Commits {
      *
      * @throws TransactionAbortedException if a newer write committed to one of the keys first (nothing written)
      */
-    void commitAll(String container, Map<String, Metadata> written, Map<String, Current> read,
+    void commitAll(String container, Map<String, Metadata> versions, Map<String, Current> read,
                    Map<String, String> objectKeys, Map<String, Preconditions> required, Deadline d) {
         Map<String, Current> replaced = new LinkedHashMap<>(read);
+        Map<String, Metadata> written = new LinkedHashMap<>(versions);
+        written.replaceAll((k, m) -> observes(required.get(k)) ? m.asConditional() : m); // see commit
         while (true) {
             List<MetadataUpdate> updates = new ArrayList<>();
             written.forEach((k, m) -> updates.add(new MetadataUpdate(new MetadataKey(container, k),
@@ -225,6 +248,11 @@ final class Commits {
      */
     private static boolean stillHolds(Preconditions required, Metadata now, Metadata written) {
         return required.holds(now) && (now == null || written.timestamp().isAfter(now.timestamp()));
+    }
+
+    /** Whether a write with precondition {@code required} (null: none) observes the version it replaces. */
+    private static boolean observes(Preconditions required) {
+        return required != null && (required.ifMatch() != null || required.ifAbsent());
     }
 
     /** Whether {@code stored} is the update {@code written} by this very call: same write identity, same bytes. */

@@ -312,11 +312,16 @@ public final class Engine {
     private VersionInfo putWhole(MetadataKey mk, byte[] value, Preconditions required, Map<String, String> meta,
                                  String writer) {
         Deadline d = Deadline.after(deadline);
-        Current cur = metadata.readUnlessJustRead(mk, ifMatchOf(required), d);
-        Preconditions.check(mk, required, cur);
-        Sealer.Sealed sealed = sealer.seal(value);
-        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur, writer), sealed, null, 0, required,
-                meta), d).toVersionInfo();
+        while (true) { // a conditional write or deletion that overtook it cannot be ordered after it: put again
+            Current cur = metadata.readUnlessJustRead(mk, ifMatchOf(required), d);
+            Preconditions.check(mk, required, cur);
+            try {
+                return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur, writer), sealer.seal(value),
+                        null, 0, required, meta), d).toVersionInfo();
+            } catch (OvertakenException overtaken) {
+                continue; // the next metadata read fails once the deadline has passed
+            }
+        }
     }
 
     /**
@@ -396,8 +401,8 @@ public final class Engine {
             cache.forgetOwnWrite(container, key); // already deleted: read-your-writes must not serve this client's
             return Optional.empty();             // older write of the key
         }
-        Metadata tombstone = writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur), null, null, 0,
-                required, Map.of()), d);
+        Metadata tombstone = writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur, clientId), null, null,
+                0, required, Map.of()), d);
         return Optional.ofNullable(tombstone).map(Metadata::toVersionInfo); // null: deleted meanwhile, a no-op
     }
 
@@ -434,7 +439,7 @@ public final class Engine {
         values.forEach((k, v) -> {
             boolean large = v.length > chunkThreshold;
             versions.add(new WritePath.NewVersion(new MetadataKey(container, k), read.get(k),
-                    nextTimestamp(read.get(k)), large ? null : sealer.seal(v),
+                    nextTimestamp(read.get(k), clientId), large ? null : sealer.seal(v),
                     large ? new WritePath.ChunkedValue(ValueSource.of(v, maxValueSize, what(container, k))) : null,
                     0, Preconditions.of(conditions.get(k)), metadataOf(conditions.get(k))));
         });
@@ -448,12 +453,7 @@ public final class Engine {
         return required == null ? null : required.ifMatch();
     }
 
-    /** The timestamp of a new write over {@code cur}: the next sequence number, this client, a fresh write id. */
-    private Timestamp nextTimestamp(Current cur) {
-        return nextTimestamp(cur, clientId);
-    }
-
-    /** The timestamp a write by {@code writer} (this client, or a {@link #rewrite}) orders after {@code cur}. */
+    /** The timestamp of a write by {@code writer} (this client, or a {@link #rewrite}) over {@code cur}. */
     private Timestamp nextTimestamp(Current cur, String writer) {
         return cur.timestamp(clientId).next(writer, writeIds.next());
     }

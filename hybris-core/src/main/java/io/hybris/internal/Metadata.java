@@ -31,9 +31,13 @@ import java.util.Objects;
  *                   ({@link ChunkManifest}), and the value is in the chunks the manifest lists; null for a value
  *                   stored whole
  * @param userMetadata the version's application metadata (name to value, sorted by name); empty if none
+ * @param conditional whether a write with a precondition ({@code ifMatch}, {@code ifAbsent}) committed this live
+ *                   version: it observed the version it replaced, so a write it overtook cannot be ordered just
+ *                   before it ({@link Commits}); false for a tombstone
  */
 public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption,
-                       int cacheCounter, Erasure erasure, Chunked chunked, Map<String, String> userMetadata) {
+                       int cacheCounter, Erasure erasure, Chunked chunked, Map<String, String> userMetadata,
+                       boolean conditional) {
     public static final int HASH_BYTES = 32;
 
     /**
@@ -150,6 +154,12 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
         }
     }
 
+    /** Metadata of a version an unconditional write committed. */
+    public Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption,
+                    int cacheCounter, Erasure erasure, Chunked chunked, Map<String, String> userMetadata) {
+        this(timestamp, clouds, sha256, size, encryption, cacheCounter, erasure, chunked, userMetadata, false);
+    }
+
     /** Metadata without application metadata. */
     public Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, long size, Encryption encryption,
                     int cacheCounter, Erasure erasure, Chunked chunked) {
@@ -199,8 +209,8 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
                     + erasure.totalChunks() + " chunks, " + clouds.size() + " clouds");
         }
         userMetadata = userMetadata.isEmpty() ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(userMetadata));
-        if (!userMetadata.isEmpty() && clouds.isEmpty()) {
-            throw new IllegalArgumentException("a tombstone carries no application metadata");
+        if ((!userMetadata.isEmpty() || conditional) && clouds.isEmpty()) {
+            throw new IllegalArgumentException("a tombstone carries no application metadata nor conditional mark");
         }
         if (chunked != null && (erasure != null || clouds.isEmpty())) {
             throw new IllegalArgumentException("a chunked version's manifest is replicated, never erasure-coded,"
@@ -215,12 +225,20 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
 
     /** The same version with another key-custody record (KEK rotation). */
     public Metadata withEncryption(Encryption e) {
-        return new Metadata(timestamp, clouds, sha256, size, e, cacheCounter, erasure, chunked, userMetadata);
+        return new Metadata(timestamp, clouds, sha256, size, e, cacheCounter, erasure, chunked, userMetadata,
+                conditional);
     }
 
     /** The same version with another cache counter (bounded staleness by versions). */
     public Metadata withCacheCounter(int counter) {
-        return new Metadata(timestamp, clouds, sha256, size, encryption, counter, erasure, chunked, userMetadata);
+        return new Metadata(timestamp, clouds, sha256, size, encryption, counter, erasure, chunked, userMetadata,
+                conditional);
+    }
+
+    /** The same live version, marked as committed by a write with a precondition (see {@link #conditional}). */
+    public Metadata asConditional() {
+        return isTombstone() || conditional ? this : new Metadata(timestamp, clouds, sha256, size, encryption,
+                cacheCounter, erasure, chunked, userMetadata, true);
     }
 
     /** Whether the value is chunked (its stored bytes are a chunk manifest). */
@@ -255,13 +273,14 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
         return o instanceof Metadata m && timestamp.equals(m.timestamp) && clouds.equals(m.clouds)
                 && Arrays.equals(sha256, m.sha256) && size == m.size && Objects.equals(encryption, m.encryption)
                 && cacheCounter == m.cacheCounter && Objects.equals(erasure, m.erasure)
-                && Objects.equals(chunked, m.chunked) && userMetadata.equals(m.userMetadata);
+                && Objects.equals(chunked, m.chunked) && userMetadata.equals(m.userMetadata)
+                && conditional == m.conditional;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(timestamp, clouds, Arrays.hashCode(sha256), size, encryption, cacheCounter, erasure,
-                chunked, userMetadata);
+                chunked, userMetadata, conditional);
     }
 
     @Override
@@ -272,6 +291,7 @@ public record Metadata(Timestamp timestamp, List<String> clouds, byte[] sha256, 
                 + (cacheCounter == 0 ? "" : ", cacheCounter=" + cacheCounter)
                 + (erasure == null ? "" : ", " + erasure)
                 + (chunked == null ? "" : ", chunked value of " + chunked.valueLength() + " bytes")
-                + (userMetadata.isEmpty() ? "" : ", metadata=" + userMetadata.keySet()) + "]";
+                + (userMetadata.isEmpty() ? "" : ", metadata=" + userMetadata.keySet())
+                + (conditional ? ", conditional" : "") + "]";
     }
 }

@@ -29,6 +29,8 @@ import java.util.List;
  *   tag 4 = erasure coding (paper §3.9): byte k (data chunks), then one 32-byte SHA-256 per chunk in chunk order;
  *           the cloud list is in chunk order (cloud i holds chunk i), so the number of chunks is the number of
  *           clouds and the parity count is clouds - k
+ *   tag 7 = conditional: empty; the version was committed by a write with a precondition, which observed the
+ *           version it replaced (written only when set; see {@link Metadata#conditional()})
  * </pre>
  * A replicated entry with a default (8-character) client id, a four-byte write id (see {@link WriteIds}) and two
  * 2-character cloud ids takes 53 bytes for a 1 KiB value. Decoding rejects unknown versions, truncation and trailing bytes.
@@ -41,6 +43,7 @@ public final class MetadataCodec {
     private static final int TAG_ERASURE = 4;
     private static final int TAG_CHUNKED = 5;
     private static final int TAG_USER_METADATA = 6;
+    private static final int TAG_CONDITIONAL = 7;
     private static final String BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
     private static final int WRITE_ID_FLAG = 0x40;
     private static final int MAX_CLIENT_ID_CHARS = 0x3f;
@@ -109,6 +112,10 @@ public final class MetadataCodec {
                 Varints.write(out, body.size());
                 out.writeBytes(body.toByteArray());
             }
+            if (m.conditional()) {
+                out.write(TAG_CONDITIONAL);
+                Varints.write(out, 0);
+            }
             if (m.cacheCounter() != 0) {
                 ByteArrayOutputStream body = new ByteArrayOutputStream(5);
                 Varints.write(body, m.cacheCounter());
@@ -159,6 +166,7 @@ public final class MetadataCodec {
         Metadata.Erasure erasure = null;
         Metadata.Chunked chunked = null;
         java.util.Map<String, String> userMetadata = null;
+        boolean conditional = false;
         while (in.remaining() > 0) {
             int tag = in.u8();
             long length = in.varLong();
@@ -172,6 +180,11 @@ public final class MetadataCodec {
                 if (cacheCounter > Integer.MAX_VALUE) {
                     throw new MetadataFormatException("cache counter " + cacheCounter + " out of range");
                 }
+                continue;
+            }
+            if (tag == TAG_CONDITIONAL && !conditional) {
+                body.end();
+                conditional = true;
                 continue;
             }
             if (tag == TAG_ERASURE && erasure == null) {
@@ -231,7 +244,7 @@ public final class MetadataCodec {
             throw new MetadataFormatException("a chunked value's manifest cannot be erasure-coded");
         }
         return new Metadata(ts, ids, hash, size, encryption, (int) Math.max(0, cacheCounter), erasure, chunked,
-                userMetadata == null ? java.util.Map.of() : userMetadata);
+                userMetadata == null ? java.util.Map.of() : userMetadata, conditional);
     }
 
     private static int length(Reader in) {

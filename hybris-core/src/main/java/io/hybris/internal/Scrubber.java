@@ -344,7 +344,7 @@ final class Scrubber {
                 List<String> moved = new ArrayList<>(base.clouds());
                 moves.forEach(moved::set);
                 Metadata updated = new Metadata(base.timestamp(), moved, base.sha256(), base.size(), base.encryption(),
-                        base.cacheCounter(), base.erasure(), base.chunked(), base.userMetadata());
+                        base.cacheCounter(), base.erasure(), base.chunked(), base.userMetadata(), base.conditional());
                 try {
                     metadata.conditionalUpdate(new MetadataUpdate(mk, MetadataCodec.encode(updated), expected),
                             Deadline.after(deadline), "scrub: placement of " + container + "/" + key);

@@ -249,4 +249,26 @@ class MetadataCodecTest {
         assertThat(MetadataCodec.decode(counted).cacheCounter()).isEqualTo(300);
         assertThat(MetadataCodec.decode(plain).cacheCounter()).isZero();
     }
+
+    @Test
+    void theConditionalMarkIsAnEmptyTag7ThatSurvivesRewritesAndNeverMarksATombstone() {
+        Metadata m = new Metadata(new Timestamp(7, "abc"), List.of("a", "b"), new byte[32], 10);
+        byte[] plain = MetadataCodec.encode(m);
+        byte[] marked = MetadataCodec.encode(m.asConditional());
+        assertThat(Arrays.copyOfRange(marked, plain.length, marked.length)).containsExactly(7, 0);
+        assertThat(MetadataCodec.decode(marked)).isEqualTo(m.asConditional());
+        assertThat(MetadataCodec.decode(marked).conditional()).isTrue();
+        assertThat(MetadataCodec.decode(plain).conditional()).isFalse();
+        assertThat(MetadataCodec.decode(MetadataCodec.encode(m.asConditional().withCacheCounter(3))).conditional())
+                .isTrue();
+        Metadata tombstone = Metadata.tombstone(new Timestamp(8, "abc"));
+        assertThat(tombstone.asConditional()).isSameAs(tombstone);
+        byte[] twice = Arrays.copyOf(marked, marked.length + 2);
+        twice[marked.length] = 7;
+        assertThatThrownBy(() -> MetadataCodec.decode(twice)).isInstanceOf(MetadataFormatException.class);
+        byte[] withBody = Arrays.copyOf(plain, plain.length + 3);
+        withBody[plain.length] = 7;
+        withBody[plain.length + 1] = 1;
+        assertThatThrownBy(() -> MetadataCodec.decode(withBody)).isInstanceOf(MetadataFormatException.class);
+    }
 }

@@ -42,9 +42,19 @@ final class ObjectOperations {
         buckets.require(bucket);
         PutOptions options = WriteConditions.forPut(r, hybris, bucket, key).withMetadata(ObjectMetadata.fromRequest(r));
         Payloads.Payload payload = Payloads.open(r, auth);
-        VersionInfo v = Failures.translate(() -> hybris.put(bucket, key, payload.in(), payload.length(),
-                options.withMetadataAfterRead(() -> Map.of(ObjectMetadata.ETAG, payload.in().md5Hex(),
-                        ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis())))));
+        VersionInfo v;
+        try {
+            v = Failures.translate(() -> hybris.put(bucket, key, payload.in(), payload.length(),
+                    options.withMetadataAfterRead(() -> Map.of(ObjectMetadata.ETAG, payload.in().md5Hex(),
+                            ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis())))));
+        } catch (PreconditionFailedException e) {
+            if (r.header("if-match") != null || r.header("if-none-match") != null) {
+                throw e;
+            }
+            // a streamed value in chunks overtaken by a conditional write or a deletion of the key (docs/protocol.md)
+            throw new S3Exception(409, "OperationAborted", "A conflicting conditional operation or deletion of this"
+                    + " key overtook this upload; nothing was stored. Please try again", e);
+        }
         HttpExchange x = r.exchange();
         x.getResponseHeaders().set("ETag", ObjectMetadata.quoted(ObjectMetadata.etag(v)));
         Exchanges.empty(x, 200);

@@ -28,7 +28,10 @@ import java.util.Set;
  * response, backtracking on dead ends, memoizing (linearized set, register state) pairs. The register model:
  * a write sets the value, a delete clears it, a read must return the current value (null when absent), and a
  * delete that recorded what it returned must find a value to delete ({@link RegisterHistory#DELETED}) or none
- * ({@link RegisterHistory#NOTHING_DELETED}): of two deletes of one value, only one deleted it.
+ * ({@link RegisterHistory#NOTHING_DELETED}): of two deletes of one value, only one deleted it. A conditional write
+ * or delete ({@link RegisterHistory.Precondition}) that succeeded takes effect where its precondition holds (the
+ * required value is current, or for ifAbsent the key is absent); one that failed its precondition changes nothing,
+ * where the precondition does not hold.
  *
  * <p><b>Budget</b>: the search is exponential in the worst case, so each key gets a budget of explored states
  * (distinct memoized pairs). A key whose search runs out of budget is {@link Verdict#UNDECIDED}: reported,
@@ -40,13 +43,15 @@ import java.util.Set;
  * search may linearize it last, which is the same as never. Before the search, each key's history is reduced
  * by rewrites that keep exactly the same verdict and keep long histories with many such operations decidable:
  * <ul>
- *   <li>a read with an unknown outcome observed nothing and is dropped;</li>
+ *   <li>a read with an unknown outcome observed nothing and is dropped; a conditional call that succeeded
+ *       observed the value (or absence) it required, as a read returning it;</li>
  *   <li>an unknown-outcome write or delete whose resulting state (the value written; absent for a delete) no
  *       completed read returns is dropped: in any linearization no read sees its effect, so it can be moved to
  *       the end, i.e. never take effect (a delete that returned {@link RegisterHistory#NOTHING_DELETED} saw an
  *       absent key; one that returned {@link RegisterHistory#DELETED} saw some value, so while such a delete
  *       responded after a write's invocation, the write is kept, pending to the end: many such writes can leave
- *       a key {@link Verdict#UNDECIDED}, never passed);</li>
+ *       a key {@link Verdict#UNDECIDED}, never passed; likewise a call that failed its precondition saw the
+ *       state differ from a value, which any write or delete invoked before it responded may explain);</li>
  *   <li>an unknown-outcome write that is the only write of its value on the key, and whose value some
  *       completed read returns, must take effect before the earliest such read responds: that response becomes
  *       its response, so it stops being pending for the rest of the history.</li>
@@ -185,7 +190,23 @@ public final class LinearizabilityChecker {
         long lastDeletedResponse = Long.MIN_VALUE; // of a delete that found some value to delete
         Map<String, Long> earliestReadResponse = new HashMap<>();
         Map<String, Integer> writesOfValue = new HashMap<>();
+        long lastFailedResponse = Long.MIN_VALUE; // of a call that saw the state differ from what it required
         for (Op op : ops) {
+            if (op.precondition() != null && op.response() != RegisterHistory.UNKNOWN_RESPONSE) {
+                RegisterHistory.Precondition p = op.precondition();
+                if (!p.held()) {
+                    lastFailedResponse = Math.max(lastFailedResponse, op.response());
+                }
+                if (p.held() && p.ifMatch() == null) {
+                    readAbsent = true;
+                } else if (p.held()) { // it saw the value it required, as a read would have
+                    readValues.add(p.ifMatch());
+                    earliestReadResponse.merge(p.ifMatch(), op.response(), Math::min);
+                }
+            }
+            if (op.kind() == Kind.WRITE && op.value() != null) {
+                writesOfValue.merge(op.value(), 1, Integer::sum);
+            }
             if (op.kind() == Kind.READ && op.response() != RegisterHistory.UNKNOWN_RESPONSE) {
                 if (op.value() == null) {
                     readAbsent = true;
@@ -197,8 +218,6 @@ public final class LinearizabilityChecker {
                 readAbsent = true;
             } else if (op.kind() == Kind.DELETE && RegisterHistory.DELETED.equals(op.value())) {
                 lastDeletedResponse = Math.max(lastDeletedResponse, op.response());
-            } else if (op.kind() == Kind.WRITE && op.value() != null) {
-                writesOfValue.merge(op.value(), 1, Integer::sum);
             }
         }
         List<Op> out = new ArrayList<>(ops.size());
@@ -212,23 +231,24 @@ public final class LinearizabilityChecker {
                     // observed nothing: no constraint
                 }
                 case DELETE -> {
-                    if (readAbsent) {
+                    if (readAbsent || lastFailedResponse > op.invoke()) {
                         out.add(op);
                     }
                 }
                 case WRITE -> {
                     if (op.value() == null) {
-                        if (readAbsent) {
+                        if (readAbsent || lastFailedResponse > op.invoke()) {
                             out.add(op);
                         }
                     } else if (readValues.contains(op.value())) {
                         long bound = earliestReadResponse.get(op.value());
                         if (writesOfValue.get(op.value()) == 1 && bound >= op.invoke()) {
-                            out.add(new Op(op.client(), op.kind(), op.key(), op.value(), op.invoke(), bound));
+                            out.add(new Op(op.client(), op.kind(), op.key(), op.value(), op.invoke(), bound,
+                                    op.precondition()));
                         } else {
                             out.add(op);
                         }
-                    } else if (lastDeletedResponse > op.invoke()) {
+                    } else if (lastDeletedResponse > op.invoke() || lastFailedResponse > op.invoke()) {
                         out.add(op); // perhaps the value a delete found
                     }
                 }
@@ -292,22 +312,8 @@ public final class LinearizabilityChecker {
         while (head.next != null) {
             if (entry.call) {
                 Op op = entry.op;
-                boolean ok;
-                String next;
-                switch (op.kind()) {
-                    case WRITE -> {
-                        ok = true;
-                        next = op.value();
-                    }
-                    case DELETE -> {
-                        ok = op.value() == null || op.value().equals(RegisterHistory.DELETED) == (state != null);
-                        next = null;
-                    }
-                    default -> {
-                        ok = Objects.equals(op.value(), state);
-                        next = state;
-                    }
-                }
+                String next = step(op, state);
+                boolean ok = next != REJECTED;
                 if (ok) {
                     linearized.set(entry.id);
                     int base = linearized.nextClearBit(0);
@@ -340,6 +346,26 @@ public final class LinearizabilityChecker {
         }
         statesExplored[0] = seen.size();
         return Verdict.LINEARIZABLE;
+    }
+
+    /** What {@link #step} returns for an operation that cannot take place in the state given. */
+    private static final String REJECTED = new String("\u0000rejected");
+
+    /** The register state after {@code op} in {@code state} (null: absent), or {@link #REJECTED}. */
+    private static String step(Op op, String state) {
+        RegisterHistory.Precondition p = op.precondition();
+        if (p != null) { // took effect only where it held; failed, changing nothing, only where it did not
+            if (p.matches(state) != p.held()) {
+                return REJECTED;
+            }
+            return !p.held() ? state : op.kind() == Kind.WRITE ? op.value() : null;
+        }
+        return switch (op.kind()) {
+            case WRITE -> op.value();
+            case DELETE -> op.value() == null || op.value().equals(RegisterHistory.DELETED) == (state != null)
+                    ? null : REJECTED;
+            case READ -> Objects.equals(op.value(), state) ? state : REJECTED;
+        };
     }
 
     private static void lift(Node call) {

@@ -17,6 +17,10 @@ import java.util.Objects;
  * <p>A delete that returned records what it returned ({@link Op#delete}): {@link #DELETED} (it deleted the key's
  * value, so the key had one) or {@link #NOTHING_DELETED} (a no-op: the key had none). A delete recorded with value
  * null, or with an unknown outcome, constrains nothing but the state after it.
+ *
+ * <p>A conditional write or delete ({@link Op#conditional}) carries a {@link Precondition}: the value whose version
+ * it required current (values are unique per write, so a value stands for its version), or an absent key; and
+ * whether it held (the call succeeded) or not (it failed with a failed precondition).
  */
 public final class RegisterHistory {
     /** The response time of an operation whose outcome is unknown (it may take effect at any later point). */
@@ -33,6 +37,26 @@ public final class RegisterHistory {
         return deleted ? DELETED : NOTHING_DELETED;
     }
 
+    /**
+     * The precondition of a conditional operation and its outcome.
+     *
+     * @param ifMatch the value that had to be current, or null for "the key has no value" (ifAbsent)
+     * @param held    true if the call succeeded (it took effect: the precondition held at its linearization
+     *                point), false if it failed with a failed precondition (it changed nothing: the precondition
+     *                did not hold there); an operation with an unknown outcome is recorded as held
+     */
+    public record Precondition(String ifMatch, boolean held) {
+        /** Whether the register state {@code state} (null: absent) satisfies the precondition. */
+        public boolean matches(String state) {
+            return ifMatch == null ? state == null : ifMatch.equals(state);
+        }
+
+        @Override
+        public String toString() {
+            return (ifMatch == null ? "ifAbsent" : "ifMatch " + ifMatch) + (held ? "" : " -> precondition failed");
+        }
+    }
+
     /** The kind of a register operation. */
     public enum Kind { WRITE, DELETE, READ }
 
@@ -46,19 +70,40 @@ public final class RegisterHistory {
      *                 delete: what it returned, {@link #DELETED} or {@link #NOTHING_DELETED}, or null if not recorded
      * @param invoke   invocation time (nanoTime)
      * @param response response time (nanoTime), or {@link #UNKNOWN_RESPONSE}
+     * @param precondition for a conditional write or delete: its precondition and outcome; else null
      */
-    public record Op(int client, Kind kind, String key, String value, long invoke, long response) {
+    public record Op(int client, Kind kind, String key, String value, long invoke, long response,
+                     Precondition precondition) {
         public Op {
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(key, "key");
             if (response < invoke) {
                 throw new IllegalArgumentException("response before invocation: " + invoke + " > " + response);
             }
+            if (precondition != null && (kind == Kind.READ || kind == Kind.DELETE && value != null
+                    || response == UNKNOWN_RESPONSE && !precondition.held())) {
+                throw new IllegalArgumentException("a precondition belongs to a write or a delete (recorded with value"
+                        + " null), and one with an unknown outcome is recorded as held: " + kind + " " + precondition);
+            }
             if (kind == Kind.DELETE && value != null && (response == UNKNOWN_RESPONSE
                     || !value.equals(DELETED) && !value.equals(NOTHING_DELETED))) {
                 throw new IllegalArgumentException("a delete's value is DELETED or NOTHING_DELETED, and only when it "
                         + "returned: " + value.replace('\u0000', '^') + " [" + invoke + ", " + response + "]");
             }
+        }
+
+        /** An unconditional operation. */
+        public Op(int client, Kind kind, String key, String value, long invoke, long response) {
+            this(client, kind, key, value, invoke, response, null);
+        }
+
+        /**
+         * A conditional write of {@code value} ({@code kind} WRITE) or delete ({@code value} null), requiring
+         * {@code ifMatch} current (null: an absent key); {@code held}: it succeeded, else it failed its precondition.
+         */
+        public static Op conditional(int client, Kind kind, String key, String value, String ifMatch, boolean held,
+                                     long invoke, long response) {
+            return new Op(client, kind, key, value, invoke, response, new Precondition(ifMatch, held));
         }
 
         /**
@@ -74,7 +119,8 @@ public final class RegisterHistory {
             String returned = !(kind == Kind.DELETE && value != null) ? ""
                     : value.equals(DELETED) ? " -> deleted" : " -> nothing deleted";
             return "client" + client + " " + kind + "(" + key + (kind == Kind.DELETE ? "" : ", " + value) + ")"
-                    + returned + " [" + invoke + ", " + (response == UNKNOWN_RESPONSE ? "?" : response) + "]";
+                    + (precondition == null ? "" : " " + precondition) + returned + " [" + invoke + ", "
+                    + (response == UNKNOWN_RESPONSE ? "?" : response) + "]";
         }
     }
 

@@ -7,6 +7,8 @@ package io.hybris.rmds.zookeeper;
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.CallerBehaviourContract;
 import io.hybris.testkit.ChangeFeedContract;
+import io.hybris.testkit.ConditionalHistoryContract;
+import io.hybris.testkit.ConditionalRaceContract;
 import io.hybris.testkit.ConditionalWriteContract;
 import io.hybris.testkit.HybrisContract;
 import io.hybris.testkit.ScrubContract;
@@ -63,6 +65,24 @@ class ZooKeeperHybrisContractTest extends HybrisContract {
     /** Conditional writes ({@link ConditionalWriteContract}), same server. */
     @Nested
     class ConditionalWrites extends ConditionalWriteContract {
+        @Override
+        protected MetadataStore newMetadataStore() {
+            return ZooKeeperHybrisContractTest.this.newMetadataStore();
+        }
+    }
+
+    /** A PUT raced by conditional writes ({@link ConditionalRaceContract}), same server. */
+    @Nested
+    class ConditionalRaces extends ConditionalRaceContract {
+        @Override
+        protected MetadataStore newMetadataStore() {
+            return ZooKeeperHybrisContractTest.this.newMetadataStore();
+        }
+    }
+
+    /** Plain and conditional writes checked for linearizability ({@link ConditionalHistoryContract}), same server. */
+    @Nested
+    class ConditionalHistory extends ConditionalHistoryContract {
         @Override
         protected MetadataStore newMetadataStore() {
             return ZooKeeperHybrisContractTest.this.newMetadataStore();

@@ -1,0 +1,116 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.testkit;
+
+import io.hybris.Hybris;
+import io.hybris.HybrisConfig;
+import io.hybris.MetadataUnavailableException;
+import io.hybris.PutOptions;
+import io.hybris.VersionInfo;
+import io.hybris.cloud.InMemoryCloudStore;
+import io.hybris.metadata.InMemoryMetadataStore;
+import io.hybris.spi.CloudStore;
+import io.hybris.spi.MetadataStore;
+import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.VersionConflictException;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A PUT whose store re-sent its update after losing the answer, and found a newer conditional write in place, cannot
+ * tell whether its update landed before that write: if it did not, it cannot be ordered just before a write whose
+ * precondition required the version it read, and putting again would be a second effect if it did. Its outcome is
+ * unknown, and the newer write stays. Meeting a newer unconditional write, it is complete, as before.
+ */
+class PutRetriedUpdateTest {
+    /** Applies the first update or not, lets {@code meanwhile} run, then answers as a re-sent request would. */
+    private static final class ResentAfterLostAnswer extends ForwardingMetadataStore {
+        private final boolean applyFirst;
+        private final Runnable meanwhile;
+        private boolean done;
+
+        ResentAfterLostAnswer(MetadataStore delegate, boolean applyFirst, Runnable meanwhile) {
+            super(delegate);
+            this.applyFirst = applyFirst;
+            this.meanwhile = meanwhile;
+        }
+
+        @Override
+        public synchronized void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
+            if (done) {
+                delegate().conditionalUpdate(update);
+                return;
+            }
+            done = true;
+            if (applyFirst) {
+                delegate().conditionalUpdate(update);
+            }
+            meanwhile.run();
+            throw new VersionConflictException("re-sent after a lost answer", null, true);
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private final InMemoryMetadataStore metadata = new InMemoryMetadataStore();
+    private final List<CloudStore> clouds = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
+            new InMemoryCloudStore("c2"));
+
+    private Hybris open(MetadataStore store, String id) {
+        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(store).clientId(id)
+                .deadline(Duration.ofSeconds(10));
+        clouds.forEach(b::cloud);
+        return Hybris.open(b.build());
+    }
+
+    /** "a-putter" puts while "z-other" writes, ifMatch the version current, or without a precondition. */
+    private VersionInfo putMeetingANewerWrite(boolean landed, boolean conditional) {
+        try (Hybris other = open(metadata, "z-other")) {
+            other.put("box", "k", bytes("old"));
+            Runnable newer = () -> other.put("box", "k", bytes("newer"), conditional
+                    ? PutOptions.ifMatch(other.describe("box", "k").orElseThrow().version()) : PutOptions.none());
+            try (Hybris h = open(new ResentAfterLostAnswer(metadata, landed, newer), "a-putter")) {
+                VersionInfo put = conditional ? null : h.put("box", "k", bytes("mine"));
+                if (conditional) {
+                    assertThatThrownBy(() -> h.put("box", "k", bytes("mine")))
+                            .isInstanceOf(MetadataUnavailableException.class)
+                            .hasMessageContaining("outcome is unknown");
+                }
+                assertThat(other.get("box", "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer")));
+                assertThat(other.changes("box", "", io.hybris.ChangeCursor.BEGINNING, 10).changes())
+                        .as("old, the put if it landed, newer").hasSize(landed ? 3 : 2);
+                return put;
+            }
+        }
+    }
+
+    @Test
+    void aPutWhoseUpdateLandedBeforeANewerConditionalWriteHasAnUnknownOutcome() {
+        assertThat(putMeetingANewerWrite(true, true)).isNull();
+    }
+
+    @Test
+    void aPutWhoseReSentUpdateMayHaveLandedBeforeAConditionalWriteHasAnUnknownOutcomeEvenIfItDidNot() {
+        assertThat(putMeetingANewerWrite(false, true)).isNull();
+    }
+
+    @Test
+    void aPutWhoseReSentUpdateMetANewerUnconditionalWriteIsComplete() {
+        assertThat(putMeetingANewerWrite(false, false)).satisfies(v -> assertThat(v.version()).startsWith("2_"));
+    }
+
+    @Test
+    void aPutWhoseUpdateLandedBeforeANewerUnconditionalWriteIsComplete() {
+        assertThat(putMeetingANewerWrite(true, false)).satisfies(v -> assertThat(v.version()).startsWith("2_"));
+    }
+}
