@@ -9,9 +9,7 @@ import io.hybris.HybrisConfig;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.MetadataStore;
-import io.hybris.spi.MetadataUpdate;
-import io.hybris.spi.VersionConflictException;
-import io.hybris.testkit.ForwardingMetadataStore;
+import io.hybris.testkit.HeldUpdates;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -42,20 +40,8 @@ class OvertakenPutTest {
         AtomicBoolean armed = new AtomicBoolean();
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch go = new CountDownLatch(1);
-        MetadataStore holding = new ForwardingMetadataStore(metadata) {
-            @Override
-            public void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
-                if (update.key().key().equals("big") && armed.compareAndSet(true, false)) {
-                    held.countDown();
-                    try {
-                        go.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                super.conditionalUpdate(update);
-            }
-        };
+        MetadataStore holding = HeldUpdates.first(metadata, u -> armed.get() && u.key().key().equals("big"), held,
+                go, AWAIT);
         HybrisConfig.Builder served = HybrisConfig.builder().f(1).clientId("a-gateway").metadataStore(holding)
                 .chunkThreshold(1 << 20).chunkSize(1 << 20);
         HybrisConfig.Builder direct = HybrisConfig.builder().f(1).clientId("z-other").metadataStore(metadata);

@@ -10,8 +10,6 @@ import io.hybris.PreconditionFailedException;
 import io.hybris.PutOptions;
 import io.hybris.VersionInfo;
 import io.hybris.spi.MetadataStore;
-import io.hybris.spi.MetadataUpdate;
-import io.hybris.spi.VersionConflictException;
 import io.hybris.testkit.LinearizabilityChecker.Verdict;
 import io.hybris.testkit.RegisterHistory.Kind;
 import io.hybris.testkit.RegisterHistory.Op;
@@ -136,19 +134,6 @@ public abstract class ConditionalRaceContract extends HybrisContractFixture {
 
     /** {@link #metadata}, holding the first conditional update (counting {@code held} down) until {@code go}. */
     private MetadataStore holdingFirstUpdate(CountDownLatch held, CountDownLatch go) {
-        return new ForwardingMetadataStore(metadata) {
-            @Override
-            public void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
-                if (held.getCount() > 0) {
-                    held.countDown();
-                    try {
-                        go.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                super.conditionalUpdate(update);
-            }
-        };
+        return HeldUpdates.first(metadata, u -> true, held, go, AWAIT);
     }
 }

@@ -291,21 +291,7 @@ public abstract class ConditionalWriteContract extends HybrisContractFixture {
 
     /** {@link #metadata}, holding the first conditional update (counting {@code held} down) until {@code go}. */
     private MetadataStore holdingFirstUpdate(CountDownLatch held, CountDownLatch go) {
-        return new ForwardingMetadataStore(metadata) {
-            @Override
-            public void conditionalUpdate(io.hybris.spi.MetadataUpdate update)
-                    throws io.hybris.spi.VersionConflictException {
-                if (held.getCount() > 0) {
-                    held.countDown();
-                    try {
-                        go.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                super.conditionalUpdate(update);
-            }
-        };
+        return HeldUpdates.first(metadata, u -> true, held, go, AWAIT);
     }
 
     @Test

@@ -7,6 +7,8 @@ package io.hybris.testkit;
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.MetadataUnavailableException;
+import io.hybris.PutOptions;
+import io.hybris.VersionInfo;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.CloudStore;
@@ -36,6 +38,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * cannot tell whether its tombstone landed before that write: claiming it deleted the value it read may be false
  * (another deletion may have), and deleting the newer value as well would be a second effect. Its outcome is
  * unknown, and the newer write stays.
+ *
+ * <p>PUT: a PUT whose store re-sent its update after losing the answer, and found a newer conditional write in
+ * place, cannot tell whether its update landed before that write: if it did not, it cannot be ordered just before a
+ * write whose precondition required the version it read, and putting again would be a second effect if it did. Its
+ * outcome is unknown, and the newer write stays. Meeting a newer unconditional write, it is complete, as before.
  */
 class ResentUpdateOutcomeTest {
     /** Applies each multi-key update, lets {@code meanwhile} run, then answers as a retried request would. */
@@ -166,5 +173,46 @@ class ResentUpdateOutcomeTest {
             }
             assertThat(other.get("box", "k")).isEmpty();
         }
+    }
+
+    /** "a-putter" puts while "z-other" writes, ifMatch the version current, or without a precondition. */
+    private VersionInfo putMeetingANewerWrite(boolean landed, boolean conditional) {
+        try (Hybris other = open(metadata, "z-other")) {
+            other.put("box", "k", bytes("old"));
+            Runnable newer = () -> other.put("box", "k", bytes("newer"), conditional
+                    ? PutOptions.ifMatch(other.describe("box", "k").orElseThrow().version()) : PutOptions.none());
+            try (Hybris h = open(new ResentAfterLostAnswer(metadata, landed, newer), "a-putter")) {
+                VersionInfo put = conditional ? null : h.put("box", "k", bytes("mine"));
+                if (conditional) {
+                    assertThatThrownBy(() -> h.put("box", "k", bytes("mine")))
+                            .isInstanceOf(MetadataUnavailableException.class)
+                            .hasMessageContaining("outcome is unknown");
+                }
+                assertThat(other.get("box", "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer")));
+                assertThat(other.changes("box", "", io.hybris.ChangeCursor.BEGINNING, 10).changes())
+                        .as("old, the put if it landed, newer").hasSize(landed ? 3 : 2);
+                return put;
+            }
+        }
+    }
+
+    @Test
+    void aPutWhoseUpdateLandedBeforeANewerConditionalWriteHasAnUnknownOutcome() {
+        assertThat(putMeetingANewerWrite(true, true)).isNull();
+    }
+
+    @Test
+    void aPutWhoseReSentUpdateMayHaveLandedBeforeAConditionalWriteHasAnUnknownOutcomeEvenIfItDidNot() {
+        assertThat(putMeetingANewerWrite(false, true)).isNull();
+    }
+
+    @Test
+    void aPutWhoseReSentUpdateMetANewerUnconditionalWriteIsComplete() {
+        assertThat(putMeetingANewerWrite(false, false)).satisfies(v -> assertThat(v.version()).startsWith("2_"));
+    }
+
+    @Test
+    void aPutWhoseUpdateLandedBeforeANewerUnconditionalWriteIsComplete() {
+        assertThat(putMeetingANewerWrite(true, false)).satisfies(v -> assertThat(v.version()).startsWith("2_"));
     }
 }
