@@ -122,8 +122,7 @@ public final class Hybris implements AutoCloseable {
      * version must be the given one) or {@link PutOptions#ifAbsent} (the key must have no value). The precondition
      * is checked before anything is uploaded and again atomically by the commit.
      *
-     * @throws PreconditionFailedException the precondition does not hold (nothing written; carries the current
-     *                                     version)
+     * @throws PreconditionFailedException the precondition does not hold (nothing written; has the current version)
      */
     public VersionInfo put(String container, String key, byte[] value, PutOptions options) {
         Names.checkContainerAndKey(container, key);
@@ -144,6 +143,8 @@ public final class Hybris implements AutoCloseable {
      * @throws ValueTooLargeException       the value is above {@code hybris.value.max-size}
      * @throws ValueSourceException         the stream threw an {@code IOException}
      * @throws NotEnoughCloudsException     a chunk could not be stored on enough clouds
+     * @throws PreconditionFailedException  a value in chunks overtaken before its commit by a conditional write or
+     *                                      deletion (the stream cannot be read again; nothing committed: put again)
      */
     public VersionInfo put(String container, String key, InputStream value, long length) {
         return put(container, key, value, length, PutOptions.none());
@@ -294,8 +295,7 @@ public final class Hybris implements AutoCloseable {
      * precondition holds, checked before anything is uploaded and again atomically by the commit — a sync client's
      * commit is all or nothing against its parents.
      *
-     * @throws PreconditionFailedException a precondition does not hold (nothing written; names the key and carries
-     *                                     its current version)
+     * @throws PreconditionFailedException a precondition does not hold (nothing written; has the key and version)
      */
     public Map<String, VersionInfo> tput(String container, Map<String, byte[]> values,
                                          Map<String, PutOptions> preconditions) {

@@ -17,7 +17,6 @@ import io.hybris.KeyPage;
 import io.hybris.PutOptions;
 import io.hybris.RewrapReport;
 import io.hybris.SweepReport;
-import io.hybris.ValueTooLargeException;
 import io.hybris.VersionInfo;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataEntry;
@@ -295,12 +294,12 @@ public final class Engine {
     }
 
     private VersionInfo putBytes(String container, String key, byte[] value, PutOptions options) {
-        checkValue(key, value);
+        WriteRequests.checkValue(key, value, maxValueSize);
         MetadataKey mk = new MetadataKey(container, key);
         Preconditions required = Preconditions.of(options);
         if (value.length > chunkThreshold) {
-            return putChunked(mk, ValueSource.of(value, maxValueSize, what(container, key)), required,
-                    metadataOf(options), clientId);
+            Supplier<ValueSource> source = () -> ValueSource.of(value, maxValueSize, what(container, key));
+            return putChunked(mk, source.get(), source, required, metadataOf(options), clientId);
         }
         return putWhole(mk, value, required, metadataOf(options), clientId);
     }
@@ -356,21 +355,29 @@ public final class Engine {
             byte[] head = source.read((int) Math.min(chunkThreshold + 1, Integer.MAX_VALUE - 8));
             if (head.length > chunkThreshold) {
                 source.pushBack(head);
-                return putChunked(mk, source, required, metadataOf(options), writer);
+                return putChunked(mk, source, null, required, metadataOf(options), writer);
             }
             return putWhole(mk, head, required, metadataOf(options), writer);
         }
         return putWhole(mk, source.read((int) length), required, metadataOf(options), writer);
     }
 
-    private VersionInfo putChunked(MetadataKey mk, ValueSource source, Preconditions required,
-                                   Map<String, String> meta, String writer) {
-        Deadline d = Deadline.after(deadline);
-        Current cur = metadata.read(mk, d);
-        Preconditions.check(mk, required, cur); // before a single chunk is uploaded
-        WritePath.ChunkedValue chunked = new WritePath.ChunkedValue(source);
-        return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur, writer), null, chunked, 0, required,
-                meta), d).toVersionInfo();
+    /** A PUT in chunks of {@code source}; {@code again} (null: a stream, read once) reads the value anew. */
+    private VersionInfo putChunked(MetadataKey mk, ValueSource source, Supplier<ValueSource> again,
+                                   Preconditions required, Map<String, String> meta, String writer) {
+        for (ValueSource value = source; ; value = again.get()) { // each attempt a whole PUT, with its deadline
+            Deadline d = Deadline.after(deadline);
+            Current cur = metadata.read(mk, d);
+            Preconditions.check(mk, required, cur); // before a single chunk is uploaded
+            try {
+                return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur, writer), null,
+                        new WritePath.ChunkedValue(value), 0, required, meta), d).toVersionInfo();
+            } catch (OvertakenException overtaken) {
+                if (again == null) {
+                    throw overtaken; // a stream cannot be read again
+                }
+            }
+        }
     }
 
     private static String what(String container, String key) {
@@ -422,8 +429,8 @@ public final class Engine {
 
     private Map<String, VersionInfo> tputValues(String container, Map<String, byte[]> values,
                                                 Map<String, PutOptions> options) {
-        Map<String, PutOptions> conditions = TputRequests.check(values, options, MAX_TPUT_KEYS,
-                metadata.maxAtomicUpdates(), metadata.describe(), this::checkValue);
+        Map<String, PutOptions> conditions = WriteRequests.checkTput(values, options, MAX_TPUT_KEYS,
+                metadata.maxAtomicUpdates(), metadata.describe(), maxValueSize);
         Deadline d = Deadline.after(deadline);
         Map<String, Current> read = new LinkedHashMap<>();
         for (String k : values.keySet()) {
@@ -584,16 +591,5 @@ public final class Engine {
 
     private static Duration since(long t0) {
         return Duration.ofNanos(System.nanoTime() - t0);
-    }
-
-    private void checkValue(String key, byte[] value) {
-        if (value == null) {
-            throw new InvalidRequestException("value for key '" + key + "' must not be null; use delete to remove a key");
-        }
-        if (value.length > maxValueSize) {
-            throw new ValueTooLargeException("value for key '" + key + "' is " + value.length
-                    + " bytes, above hybris.value.max-size=" + maxValueSize + "; raise the limit or split the value",
-                    maxValueSize);
-        }
     }
 }
