@@ -542,23 +542,9 @@ class CommitRuleInteractionsTest {
         assertThat(base.clouds()).contains("c0");
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch go = new CountDownLatch(1);
-        MetadataStore holdingRewrite = new ForwardingMetadataStore(store) {
-            @Override
-            public void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
-                // the rewrite's entry holds its writer's id, '-z-mig', as is (a placement update: the seeder's)
-                boolean rewrite = new String(update.value(), StandardCharsets.ISO_8859_1)
-                        .contains(VersionName.REWRITE_MARK + "z-mig");
-                if (rewrite && held.getCount() > 0) {
-                    held.countDown();
-                    try {
-                        go.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                super.conditionalUpdate(update);
-            }
-        };
+        // the rewrite's entry holds its writer's id, '-z-mig', as is (a placement update: the seeder's)
+        MetadataStore holdingRewrite = HeldUpdates.first(store, update -> new String(update.value(),
+                StandardCharsets.ISO_8859_1).contains(VersionName.REWRITE_MARK + "z-mig"), held, go, AWAIT);
         Hybris first = open("z-mig", holdingRewrite, raw);
         Hybris second = open("a-mig", store, raw);
         CompletableFuture<KeyHealth.Status> firstRun = CompletableFuture.supplyAsync(() -> migrate(first, "big"));

@@ -10,9 +10,7 @@ import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataStore;
-import io.hybris.spi.MetadataUpdate;
-import io.hybris.spi.VersionConflictException;
-import io.hybris.testkit.ForwardingMetadataStore;
+import io.hybris.testkit.HeldUpdates;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,13 +36,13 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A CopyObject without conditions of a value above the chunk threshold streams the source into the destination: a
- * conditional write or a deletion of the destination that overtakes it before its commit fails it (the source
- * stream cannot be read again, docs/protocol.md PUT step 4). The client sent no condition, so the answer is the one
- * a PutObject gets, {@code OperationAborted} (409, try again), not {@code PreconditionFailed} naming an
- * {@code If-None-Match} it never sent; nothing of the copy is left, and the copy tried again succeeds.
+ * A PutObject or CopyObject without conditions of a value above the chunk threshold streams into the destination:
+ * a conditional write or a deletion of the destination that overtakes it before its commit fails it (the stream
+ * cannot be read again, docs/protocol.md PUT step 4). The client sent no condition, so the answer is
+ * {@code OperationAborted} (409, try again), not {@code PreconditionFailed} (412, what it was before) naming a
+ * header it never sent; nothing of the write is left, and the write tried again succeeds.
  */
-class CopyObjectOvertakenTest {
+class OvertakenWritesTest {
     private static final Duration AWAIT = Duration.ofSeconds(20);
     private final InMemoryMetadataStore store = new InMemoryMetadataStore();
     private final List<InMemoryCloudStore> clouds = List.of(new InMemoryCloudStore("c0"),
@@ -59,20 +57,8 @@ class CopyObjectOvertakenTest {
 
     @BeforeEach
     void start() {
-        MetadataStore holding = new ForwardingMetadataStore(store) {
-            @Override
-            public void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
-                if (armed && update.key().equals(new MetadataKey("box", "dst")) && held.getCount() > 0) {
-                    held.countDown();
-                    try {
-                        go.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                super.conditionalUpdate(update);
-            }
-        };
+        MetadataStore holding = HeldUpdates.first(store, u -> armed && u.key().equals(new MetadataKey("box", "dst")),
+                held, go, AWAIT);
         behindGateway = Hybris.open(config("a-gateway", holding).build());
         direct = Hybris.open(config("z-direct", store).build());
         gateway = S3Gateway.builder(behindGateway).port(0)
@@ -133,6 +119,32 @@ class CopyObjectOvertakenTest {
                 assertThat(c.list("hybris/box/dst#")).as("objects of dst on %s", c.id()).isEmpty()));
 
         s3.copyObject(b -> b.sourceBucket("box").sourceKey("src").destinationBucket("box").destinationKey("dst"));
+        assertThat(s3.getObjectAsBytes(b -> b.bucket("box").key("dst")).asByteArray()).isEqualTo(big);
+    }
+
+    @Test
+    void aLargePutWithoutConditionsOvertakenByADeletionAnswersOperationAborted() throws Exception {
+        s3.createBucket(b -> b.bucket("box"));
+        s3.putObject(b -> b.bucket("box").key("dst"), RequestBody.fromString("base"));
+        byte[] big = new byte[(3 << 20) + 5];
+        new Random(4).nextBytes(big);
+        armed = true;
+        CompletableFuture<Throwable> put = CompletableFuture.supplyAsync(() -> catchThrowable(() -> s3.putObject(
+                b -> b.bucket("box").key("dst"), RequestBody.fromBytes(big))));
+        assertThat(held.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).as("the put's commit is held").isTrue();
+        assertThat(direct.delete("box", "dst")).as("a deletion that orders after the put's version").isPresent();
+        go.countDown();
+
+        assertThat(put.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).isInstanceOfSatisfying(S3Exception.class,
+                e -> {
+                    assertThat(e.statusCode()).isEqualTo(409);
+                    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("OperationAborted");
+                });
+        assertThat(direct.get("box", "dst")).as("the deletion stands").isEmpty();
+        await().atMost(AWAIT).untilAsserted(() -> assertThat(clouds).allSatisfy(c ->
+                assertThat(c.list("hybris/box/dst#")).as("objects of dst on %s", c.id()).isEmpty()));
+
+        s3.putObject(b -> b.bucket("box").key("dst"), RequestBody.fromBytes(big));
         assertThat(s3.getObjectAsBytes(b -> b.bucket("box").key("dst")).asByteArray()).isEqualTo(big);
     }
 }
