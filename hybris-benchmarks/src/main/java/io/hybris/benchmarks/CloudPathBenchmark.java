@@ -17,19 +17,15 @@ import com.google.cloud.storage.StorageOptions;
 import io.hybris.Hybris;
 import io.hybris.HybrisListener;
 import io.hybris.ReadSettings;
+import io.hybris.benchmarks.TimedStores.TimedCloudStore;
+import io.hybris.benchmarks.TimedStores.TimedMetadataStore;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.rmds.zookeeper.ZooKeeperMetadataStore;
 import io.hybris.rmds.zookeeper.embedded.EmbeddedZooKeeper;
-import io.hybris.spi.ByteConsumer;
 import io.hybris.spi.CloudStore;
-import io.hybris.spi.MetadataKey;
-import io.hybris.spi.MetadataStore;
-import io.hybris.spi.VersionedValue;
 import io.hybris.testkit.EmulatedClouds;
 import io.hybris.testkit.EmulatedClouds.Kind;
-import io.hybris.testkit.ForwardingCloudStore;
-import io.hybris.testkit.ForwardingMetadataStore;
 import io.hybris.testkit.TestEnvironment;
 import io.hybris.testkit.Toxiproxy;
 import org.apache.curator.framework.CuratorFramework;
@@ -59,7 +55,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -501,53 +496,6 @@ public final class CloudPathBenchmark {
                 throw new IllegalStateException("S3 sent " + n + " bytes of " + key + ", announced " + length);
             }
             return out;
-        }
-    }
-
-    private static final class TimedCloudStore extends ForwardingCloudStore {
-        volatile double lastGetMs;
-
-        TimedCloudStore(CloudStore delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public Optional<byte[]> get(String objectKey, long maxBytes, ByteConsumer onBytes) {
-            long t0 = System.nanoTime();
-            try {
-                return delegate().get(objectKey, maxBytes, onBytes);
-            } finally {
-                lastGetMs = (System.nanoTime() - t0) / 1e6;
-            }
-        }
-    }
-
-    /** Times each read of the metadata store below; forwards everything else, its call-time bound included. */
-    private static final class TimedMetadataStore extends ForwardingMetadataStore {
-        volatile double lastReadMs;
-
-        TimedMetadataStore(MetadataStore delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public Optional<VersionedValue> read(MetadataKey key) {
-            long t0 = System.nanoTime();
-            try {
-                return delegate().read(key);
-            } finally {
-                lastReadMs = (System.nanoTime() - t0) / 1e6;
-            }
-        }
-
-        @Override
-        public Optional<Duration> callTimeBound() {
-            return delegate().callTimeBound(); // measured as configured: in place when the store allows it
-        }
-
-        @Override
-        public String describe() {
-            return "timed " + delegate().describe();
         }
     }
 

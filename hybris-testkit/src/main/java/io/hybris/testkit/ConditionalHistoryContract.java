@@ -109,7 +109,7 @@ public abstract class ConditionalHistoryContract extends HybrisContractFixture {
         assertThat(counts.unknown().get()).as("unknown outcomes").isLessThan(THREADS * OPS_PER_THREAD / 10);
         LinearizabilityChecker.Result result = LinearizabilityChecker.check(ops);
         assertThat(result.byKey()).as("run %d: verdict per key (%d states explored)%s", run,
-                        result.statesExplored(), HybrisContract.historyOnFailure(result, ops))
+                        result.statesExplored(), LinearizabilityChecker.historyOnFailure(result, ops))
                 .isEqualTo(KEYS.stream().collect(Collectors.toMap(k -> k, k -> Verdict.LINEARIZABLE)));
     }
 

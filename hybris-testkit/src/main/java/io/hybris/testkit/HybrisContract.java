@@ -26,12 +26,8 @@ import io.hybris.testkit.RegisterHistory.Kind;
 import io.hybris.testkit.RegisterHistory.Op;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -597,26 +593,7 @@ public abstract class HybrisContract extends HybrisContractFixture {
                 .isGreaterThan(100);
         LinearizabilityChecker.Result result = LinearizabilityChecker.check(ops);
         assertThat(result.byKey()).as("verdict per key (%d states explored)%s", result.statesExplored(),
-                        historyOnFailure(result, ops))
+                        LinearizabilityChecker.historyOnFailure(result, ops))
                 .isEqualTo(keys.stream().collect(Collectors.toMap(k -> k, k -> Verdict.LINEARIZABLE)));
-    }
-
-    /**
-     * For a history that is not linearizable: where the operations on its first bad key were written (a file, one
-     * operation per line in invocation order), for the assertion's message; else an empty string.
-     */
-    static String historyOnFailure(LinearizabilityChecker.Result result, List<Op> ops) {
-        if (result.linearizable()) {
-            return "";
-        }
-        String key = result.counterexampleKey().orElse(result.byKey().keySet().iterator().next());
-        try {
-            Path file = Files.createTempFile("hybris-history-" + key + "-", ".txt");
-            Files.write(file, ops.stream().filter(o -> o.key().equals(key))
-                    .sorted(Comparator.comparingLong(Op::invoke)).map(Op::toString).toList());
-            return "; the history of key " + key + " is in " + file;
-        } catch (IOException e) {
-            return "; the history of key " + key + " could not be written: " + e;
-        }
     }
 }

@@ -391,4 +391,23 @@ public final class LinearizabilityChecker {
             call.next.prev = call;
         }
     }
+
+    /**
+     * For a history that is not linearizable: where the operations on its first bad key were written (a file, one
+     * operation per line in invocation order), for the assertion's message; else an empty string.
+     */
+    static String historyOnFailure(Result result, List<Op> ops) {
+        if (result.linearizable()) {
+            return "";
+        }
+        String key = result.counterexampleKey().orElse(result.byKey().keySet().iterator().next());
+        try {
+            java.nio.file.Path file = java.nio.file.Files.createTempFile("hybris-history-" + key + "-", ".txt");
+            java.nio.file.Files.write(file, ops.stream().filter(o -> o.key().equals(key))
+                    .sorted(Comparator.comparingLong(Op::invoke)).map(Op::toString).toList());
+            return "; the history of key " + key + " is in " + file;
+        } catch (java.io.IOException e) {
+            return "; the history of key " + key + " could not be written: " + e;
+        }
+    }
 }
