@@ -430,7 +430,7 @@ public final class Engine {
     private Map<String, VersionInfo> tputValues(String container, Map<String, byte[]> values,
                                                 Map<String, PutOptions> options) {
         Map<String, PutOptions> conditions = WriteRequests.checkTput(values, options, MAX_TPUT_KEYS,
-                metadata.maxAtomicUpdates(), metadata.describe(), maxValueSize);
+                metadata.maxAtomicUpdates(), metadata::describe, maxValueSize);
         Deadline d = Deadline.after(deadline);
         Map<String, Current> read = new LinkedHashMap<>();
         for (String k : values.keySet()) {

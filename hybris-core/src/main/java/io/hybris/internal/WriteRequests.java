@@ -9,6 +9,7 @@ import io.hybris.PutOptions;
 import io.hybris.ValueTooLargeException;
 
 import java.util.Map;
+import java.util.function.Supplier;
 
 /** The checks of a write's input, made before anything is read or uploaded. */
 final class WriteRequests {
@@ -17,22 +18,22 @@ final class WriteRequests {
 
     /**
      * Checks a TPUT of {@code values} with preconditions {@code options} (null: none) against a store that updates
-     * at most {@code storeMax} keys atomically ({@code store} names it): at least one key, at most
-     * {@code min(maxKeys, storeMax)}, each key valid and each value one {@link #checkValue} accepts (up to
+     * at most {@code storeMax} keys atomically ({@code store} names it, asked only for a message): at least one key,
+     * at most {@code min(maxKeys, storeMax)}, each key valid and each value one {@link #checkValue} accepts (up to
      * {@code maxValueSize} bytes), a precondition only for a key the transaction writes. Returns the preconditions
      * by key (empty for none).
      *
      * @throws InvalidRequestException naming what was wrong and how to fix it
      */
     static Map<String, PutOptions> checkTput(Map<String, byte[]> values, Map<String, PutOptions> options,
-                                             int maxKeys, int storeMax, String store, long maxValueSize) {
+                                             int maxKeys, int storeMax, Supplier<String> store, long maxValueSize) {
         if (values == null || values.isEmpty()) {
             throw new InvalidRequestException("tput needs at least one key and value");
         }
         int max = Math.min(maxKeys, storeMax);
         if (values.size() > max) {
             throw new InvalidRequestException("tput of " + values.size() + " keys exceeds the maximum of " + max
-                    + " per transaction" + (max < maxKeys ? " on " + store : "") + "; split it into several"
+                    + " per transaction" + (max < maxKeys ? " on " + store.get() : "") + "; split it into several"
                     + " transactions");
         }
         values.forEach((k, v) -> {

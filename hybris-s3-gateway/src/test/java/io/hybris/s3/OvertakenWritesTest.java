@@ -102,21 +102,8 @@ class OvertakenWritesTest {
         new Random(3).nextBytes(big);
         s3.putObject(b -> b.bucket("box").key("src"), RequestBody.fromBytes(big));
         s3.putObject(b -> b.bucket("box").key("dst"), RequestBody.fromString("base"));
-        armed = true;
-        CompletableFuture<Throwable> copy = CompletableFuture.supplyAsync(() -> catchThrowable(() -> s3.copyObject(
-                b -> b.sourceBucket("box").sourceKey("src").destinationBucket("box").destinationKey("dst"))));
-        assertThat(held.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).as("the copy's commit is held").isTrue();
-        assertThat(direct.delete("box", "dst")).as("a deletion that orders after the copy's version").isPresent();
-        go.countDown();
-
-        assertThat(copy.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).isInstanceOfSatisfying(S3Exception.class,
-                e -> {
-                    assertThat(e.statusCode()).isEqualTo(409);
-                    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("OperationAborted");
-                });
-        assertThat(direct.get("box", "dst")).as("the deletion stands").isEmpty();
-        await().atMost(AWAIT).untilAsserted(() -> assertThat(clouds).allSatisfy(c ->
-                assertThat(c.list("hybris/box/dst#")).as("objects of dst on %s", c.id()).isEmpty()));
+        overtakenByADeletionOfDst("copy", () -> s3.copyObject(
+                b -> b.sourceBucket("box").sourceKey("src").destinationBucket("box").destinationKey("dst")));
 
         s3.copyObject(b -> b.sourceBucket("box").sourceKey("src").destinationBucket("box").destinationKey("dst"));
         assertThat(s3.getObjectAsBytes(b -> b.bucket("box").key("dst")).asByteArray()).isEqualTo(big);
@@ -128,14 +115,25 @@ class OvertakenWritesTest {
         s3.putObject(b -> b.bucket("box").key("dst"), RequestBody.fromString("base"));
         byte[] big = new byte[(3 << 20) + 5];
         new Random(4).nextBytes(big);
+        overtakenByADeletionOfDst("put", () -> s3.putObject(b -> b.bucket("box").key("dst"),
+                RequestBody.fromBytes(big)));
+
+        s3.putObject(b -> b.bucket("box").key("dst"), RequestBody.fromBytes(big));
+        assertThat(s3.getObjectAsBytes(b -> b.bucket("box").key("dst")).asByteArray()).isEqualTo(big);
+    }
+
+    /**
+     * Runs {@code write} of box/dst with its commit held while a deletion of dst that orders after it commits, and
+     * checks what the client saw and what is left: 409 OperationAborted, the deletion standing, no object of dst.
+     */
+    private void overtakenByADeletionOfDst(String what, Runnable write) throws Exception {
         armed = true;
-        CompletableFuture<Throwable> put = CompletableFuture.supplyAsync(() -> catchThrowable(() -> s3.putObject(
-                b -> b.bucket("box").key("dst"), RequestBody.fromBytes(big))));
-        assertThat(held.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).as("the put's commit is held").isTrue();
-        assertThat(direct.delete("box", "dst")).as("a deletion that orders after the put's version").isPresent();
+        CompletableFuture<Throwable> written = CompletableFuture.supplyAsync(() -> catchThrowable(write::run));
+        assertThat(held.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).as("the %s's commit is held", what).isTrue();
+        assertThat(direct.delete("box", "dst")).as("a deletion that orders after the %s's version", what).isPresent();
         go.countDown();
 
-        assertThat(put.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).isInstanceOfSatisfying(S3Exception.class,
+        assertThat(written.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).isInstanceOfSatisfying(S3Exception.class,
                 e -> {
                     assertThat(e.statusCode()).isEqualTo(409);
                     assertThat(e.awsErrorDetails().errorCode()).isEqualTo("OperationAborted");
@@ -143,8 +141,5 @@ class OvertakenWritesTest {
         assertThat(direct.get("box", "dst")).as("the deletion stands").isEmpty();
         await().atMost(AWAIT).untilAsserted(() -> assertThat(clouds).allSatisfy(c ->
                 assertThat(c.list("hybris/box/dst#")).as("objects of dst on %s", c.id()).isEmpty()));
-
-        s3.putObject(b -> b.bucket("box").key("dst"), RequestBody.fromBytes(big));
-        assertThat(s3.getObjectAsBytes(b -> b.bucket("box").key("dst")).asByteArray()).isEqualTo(big);
     }
 }
