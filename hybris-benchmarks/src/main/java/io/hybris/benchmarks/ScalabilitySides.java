@@ -63,6 +63,13 @@ final class ScalabilitySides {
      */
     static final String CONSUL_RAW_CAS_ONLY = "hybris.bench.consul-raw-cas-only";
 
+    /**
+     * For profiling, unset by default: {@code -Dhybris.bench.worker-jvm-options="<options>"} adds these JVM options,
+     * split at white space, to every worker process's command line, with {@code {worker}} replaced by the worker's
+     * index (e.g. {@code -XX:StartFlightRecording=filename=worker-{worker}.jfr,settings=profile}).
+     */
+    static final String WORKER_JVM_OPTIONS = "hybris.bench.worker-jvm-options";
+
     private ScalabilitySides() {
     }
 

@@ -75,6 +75,10 @@ public final class ScalabilityWorker {
                     if (Boolean.getBoolean(ScalabilitySides.CONSUL_RAW_CAS_ONLY)) {
                         command.add("-D" + ScalabilitySides.CONSUL_RAW_CAS_ONLY + "=true");
                     }
+                    String options = System.getProperty(ScalabilitySides.WORKER_JVM_OPTIONS, "").strip();
+                    for (String option : options.isEmpty() ? new String[0] : options.split("\\s+")) {
+                        command.add(option.replace("{worker}", Integer.toString(p)));
+                    }
                     command.addAll(List.of("-cp", System.getProperty("java.class.path"),
                             ScalabilityWorker.class.getName(), kind.name(), endpoint, Integer.toString(p),
                             Integer.toString(callersEach)));
