@@ -155,7 +155,10 @@ public interface HybrisListener {
         NOT_FOUND,
         /** {@link PreconditionFailedException}. */
         PRECONDITION_FAILED,
-        /** {@link TransactionAbortedException} or {@link ConcurrentOverwriteException}. */
+        /**
+         * {@link TransactionAbortedException}, {@link ConcurrentOverwriteException} or {@link PutOvertakenException}:
+         * a concurrent write or deletion won, nothing was committed (or, for a read, the rest of the value is gone).
+         */
         ABORTED,
         /** {@link InvalidRequestException} (including a value too large): nothing was attempted. */
         INVALID,
@@ -179,7 +182,7 @@ public interface HybrisListener {
             if (failure instanceof PreconditionFailedException) {
                 return PRECONDITION_FAILED;
             } else if (failure instanceof TransactionAbortedException
-                    || failure instanceof ConcurrentOverwriteException) {
+                    || failure instanceof ConcurrentOverwriteException || failure instanceof PutOvertakenException) {
                 return ABORTED;
             } else if (failure instanceof InvalidRequestException) {
                 return INVALID;

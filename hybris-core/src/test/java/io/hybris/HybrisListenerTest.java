@@ -55,6 +55,9 @@ class HybrisListenerTest {
         assertThat(OperationOutcome.of(new DeadlineExceededException("x"))).isEqualTo(OperationOutcome.DEADLINE_EXCEEDED);
         assertThat(OperationOutcome.of(new ValueTooLargeException("x", 1))).isEqualTo(OperationOutcome.INVALID);
         assertThat(OperationOutcome.of(new TransactionAbortedException("x"))).isEqualTo(OperationOutcome.ABORTED);
+        assertThat(OperationOutcome.of(new PutOvertakenException("x", "k", null))).isEqualTo(OperationOutcome.ABORTED);
+        assertThat(OperationOutcome.of(new PreconditionFailedException("x", "k", null)))
+                .isEqualTo(OperationOutcome.PRECONDITION_FAILED);
         assertThat(OperationOutcome.of(new MetadataUnavailableException("x")))
                 .isEqualTo(OperationOutcome.METADATA_ERROR);
         assertThat(OperationOutcome.of(new IllegalStateException())).isEqualTo(OperationOutcome.ERROR);

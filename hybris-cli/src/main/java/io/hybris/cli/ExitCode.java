@@ -16,7 +16,10 @@ final class ExitCode {
     static final int CONFIG = 3;
     /** The metadata store or too many clouds could not be reached, or the deadline passed. */
     static final int UNAVAILABLE = 4;
-    /** A precondition (--if-match, --if-absent) did not hold, or a transaction was aborted by a conflict. */
+    /**
+     * A precondition (--if-match, --if-absent) did not hold, a transaction was aborted by a conflict, or a streamed
+     * put was overtaken by a conditional write or deletion (nothing stored: put again).
+     */
     static final int CONFLICT = 5;
     /** Anything else. */
     static final int OTHER = 10;

@@ -11,6 +11,7 @@ import io.hybris.InvalidRequestException;
 import io.hybris.MetadataStoreException;
 import io.hybris.NotEnoughCloudsException;
 import io.hybris.PreconditionFailedException;
+import io.hybris.PutOvertakenException;
 import io.hybris.TransactionAbortedException;
 import picocli.CommandLine;
 
@@ -36,7 +37,8 @@ final class Failures {
         if (e instanceof HybrisConfigurationException) {
             return ExitCode.CONFIG;
         }
-        if (e instanceof PreconditionFailedException || e instanceof TransactionAbortedException) {
+        if (e instanceof PreconditionFailedException || e instanceof TransactionAbortedException
+                || e instanceof PutOvertakenException) {
             return ExitCode.CONFLICT;
         }
         if (e instanceof MetadataStoreException || e instanceof NotEnoughCloudsException

@@ -8,6 +8,7 @@ import io.hybris.HybrisListener;
 import io.hybris.HybrisListener.ConflictResolution;
 import io.hybris.InvalidRequestException;
 import io.hybris.MetadataUnavailableException;
+import io.hybris.PutOvertakenException;
 import io.hybris.TransactionAbortedException;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;
@@ -28,7 +29,7 @@ import java.util.Map;
  * value (two deletions ordered before one newer write would both claim the value they read), and overtaken by a
  * newer deletion it is a no-op; and except for a value overtaken by a newer conditional write (which observed the
  * version it replaced, marked {@link Metadata#conditional()}) or deletion, which is not ordered before it either but
- * puts again after it ({@link OvertakenException}); an older one means retry against the new version. Then the
+ * puts again after it ({@link PutOvertakenException}); an older one means retry against the new version. Then the
  * version actually replaced is collected.
  * A conflict the store saw on a re-sent update ({@link VersionConflictException#mayHaveApplied()}) after a newer
  * write replaced every key cannot tell whether our update landed first: a write that would then fail (a broken
@@ -63,8 +64,9 @@ final class Commits {
      *         it read it: a DELETE of a deleted key, a no-op that wrote nothing
      * @throws io.hybris.PreconditionFailedException if a concurrent write broke the precondition (nothing
      *                                               committed, the copies deleted)
-     * @throws OvertakenException for a value without a precondition overtaken by a newer conditional write or
-     *                            deletion, which it cannot be ordered before (nothing committed, the copies deleted)
+     * @throws PutOvertakenException for a value without a precondition overtaken by a newer conditional write or
+     *                               deletion, which it cannot be ordered before (nothing committed, the copies
+     *                               deleted)
      */
     Metadata commit(MetadataKey mk, Metadata meta, Current read, Deadline d, String objectKey,
                     Preconditions required) {
@@ -144,7 +146,7 @@ final class Commits {
                     }
                     listener.casConflict(mk.container(), 1, ConflictResolution.RETRY);
                     gc.deleteWritten(objectKey, meta);
-                    throw new OvertakenException(mk, now.meta());
+                    throw overtaken(mk, now.meta());
                 }
                 if (newer) {
                     // overwritten by a newer write: linearized just before it (whether or not our update landed
@@ -235,6 +237,13 @@ final class Commits {
     }
 
     /** The unknown outcome of an update whose re-sent request conflicted after newer writes replaced its keys. */
+    private static PutOvertakenException overtaken(MetadataKey mk, Metadata now) {
+        return new PutOvertakenException("put of " + mk + " was overtaken, before its update committed, by "
+                + (now.isTombstone() ? "the deletion " : "the conditional write ") + now.timestamp()
+                + ", which it cannot be ordered before; nothing was committed and its uploads are deleted; put again",
+                mk.key(), now.isTombstone() ? null : now.toVersionInfo());
+    }
+
     private static MetadataUnavailableException unknown(String what, VersionConflictException conflict) {
         return new MetadataUnavailableException(what + ": the metadata store re-sent the update after losing the"
                 + " answer to an earlier send, and a newer write has replaced the key since, so whether the earlier"

@@ -15,6 +15,7 @@ import io.hybris.DescribedKey;
 import io.hybris.DescribedKeyPage;
 import io.hybris.KeyPage;
 import io.hybris.PutOptions;
+import io.hybris.PutOvertakenException;
 import io.hybris.RewrapReport;
 import io.hybris.SweepReport;
 import io.hybris.VersionInfo;
@@ -317,7 +318,7 @@ public final class Engine {
             try {
                 return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur, writer), sealer.seal(value),
                         null, 0, required, meta), d).toVersionInfo();
-            } catch (OvertakenException overtaken) {
+            } catch (PutOvertakenException overtaken) {
                 continue; // the next metadata read fails once the deadline has passed
             }
         }
@@ -372,7 +373,7 @@ public final class Engine {
             try {
                 return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur, writer), null,
                         new WritePath.ChunkedValue(value), 0, required, meta), d).toVersionInfo();
-            } catch (OvertakenException overtaken) {
+            } catch (PutOvertakenException overtaken) {
                 if (again == null) {
                     throw overtaken; // a stream cannot be read again
                 }

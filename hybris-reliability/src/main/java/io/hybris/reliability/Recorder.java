@@ -18,7 +18,8 @@ import java.util.Optional;
 /**
  * Turns what each call returned or threw into the register history the checkers read, and counts it in the
  * {@link Tally}. The classification is the documented one: success; a definite failure (nothing written:
- * {@link TransactionAbortedException}, {@link NotEnoughCloudsException}); an unknown outcome (any other
+ * {@link TransactionAbortedException}, {@link NotEnoughCloudsException}, a failed precondition, an expired upload,
+ * an overtaken streamed PUT); an unknown outcome (any other
  * {@link HybrisException}: the write may take effect at any later time, recorded with
  * {@link RegisterHistory#UNKNOWN_RESPONSE}); and anything outside the hierarchy, or bad-input errors for input the
  * campaign never gets wrong, as violations. A failed read tells nothing and is only counted. Thread-safe.
@@ -71,7 +72,8 @@ final class Recorder {
             return;
         }
         if (e instanceof TransactionAbortedException || e instanceof NotEnoughCloudsException
-                || e instanceof io.hybris.PreconditionFailedException || e instanceof io.hybris.UploadExpiredException) {
+                || e instanceof io.hybris.PreconditionFailedException || e instanceof io.hybris.UploadExpiredException
+                || e instanceof io.hybris.PutOvertakenException) {
             for (int i = 0; i < keys.size(); i++) {
                 if (ids.get(i) != null) {
                     failed.add(new FailedWrite(process, kind, keys.get(i), ids.get(i), invoke,
@@ -79,7 +81,8 @@ final class Recorder {
                 }
             }
             tally.op(kind, "failed");
-            return; // definite: nothing was written (an upload in parts that a later-started one overtook)
+            return; // definite: nothing was written (an upload in parts that a later-started one overtook, a streamed
+            // PUT that a conditional write or deletion overtook)
         }
         for (int i = 0; i < keys.size(); i++) {
             history.add(new Op(process, ids.get(i) == null ? Kind.DELETE : Kind.WRITE, keys.get(i), ids.get(i),

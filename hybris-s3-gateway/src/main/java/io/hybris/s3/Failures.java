@@ -12,6 +12,7 @@ import io.hybris.InvalidRequestException;
 import io.hybris.MetadataUnavailableException;
 import io.hybris.NotEnoughCloudsException;
 import io.hybris.PreconditionFailedException;
+import io.hybris.PutOvertakenException;
 import io.hybris.ValueLengthMismatchException;
 import io.hybris.ValueSourceException;
 import io.hybris.ValueTooLargeException;
@@ -40,6 +41,12 @@ final class Failures {
     static S3Exception toS3(HybrisException e) {
         if (e instanceof PreconditionFailedException) {
             return ObjectOperations.preconditionFailed("the object's current version");
+        }
+        if (e instanceof PutOvertakenException) {
+            // a PutObject or CopyObject without conditions whose value, streamed in chunks, a conditional write or
+            // a deletion of the key overtook before its commit (docs/protocol.md, "Commit rule"): nothing stored
+            return new S3Exception(409, "OperationAborted", "A conflicting conditional operation or deletion of this"
+                    + " key overtook this upload; nothing was stored. Please try again", e);
         }
         if (e instanceof ValueSourceException) {
             for (Throwable c = e.getCause(); c != null; c = c.getCause()) {

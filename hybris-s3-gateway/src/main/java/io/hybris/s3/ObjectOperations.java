@@ -42,17 +42,9 @@ final class ObjectOperations {
         buckets.require(bucket);
         PutOptions options = WriteConditions.forPut(r, hybris, bucket, key).withMetadata(ObjectMetadata.fromRequest(r));
         Payloads.Payload payload = Payloads.open(r, auth);
-        VersionInfo v;
-        try {
-            v = Failures.translate(() -> hybris.put(bucket, key, payload.in(), payload.length(),
-                    options.withMetadataAfterRead(() -> Map.of(ObjectMetadata.ETAG, payload.in().md5Hex(),
-                            ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis())))));
-        } catch (PreconditionFailedException e) {
-            if (hasConditions(r)) {
-                throw e;
-            }
-            throw overtaken(e);
-        }
+        VersionInfo v = Failures.translate(() -> hybris.put(bucket, key, payload.in(), payload.length(),
+                options.withMetadataAfterRead(() -> Map.of(ObjectMetadata.ETAG, payload.in().md5Hex(),
+                        ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis())))));
         HttpExchange x = r.exchange();
         x.getResponseHeaders().set("ETag", ObjectMetadata.quoted(ObjectMetadata.etag(v)));
         Exchanges.empty(x, 200);
@@ -197,20 +189,6 @@ final class ObjectOperations {
         }
     }
 
-    /** Whether a write request carries a condition on the object it writes: {@code If-Match}, {@code If-None-Match}. */
-    private static boolean hasConditions(S3Request r) {
-        return r.header("if-match") != null || r.header("if-none-match") != null;
-    }
-
-    /**
-     * The answer to a PutObject or CopyObject without conditions whose value, streamed in chunks, a conditional write
-     * or a deletion of the key overtook before its commit (docs/protocol.md, PUT step 4): nothing was stored.
-     */
-    private static S3Exception overtaken(PreconditionFailedException e) {
-        return new S3Exception(409, "OperationAborted", "A conflicting conditional operation or deletion of this"
-                + " key overtook this upload; nothing was stored. Please try again", e);
-    }
-
     static S3Exception preconditionFailed(String condition) {
         return new S3Exception(412, "PreconditionFailed", "At least one of the pre-conditions you specified did not"
                 + " hold (" + condition + ")");
@@ -312,7 +290,7 @@ final class ObjectOperations {
                             ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis())));
             copied = Failures.translate(() -> hybris.put(bucket, key, counted, in.length(), options));
         } catch (PreconditionFailedException e) {
-            throw hasConditions(r) ? preconditionFailed("If-None-Match") : overtaken(e);
+            throw preconditionFailed(r.header("if-match") != null ? "If-Match" : "If-None-Match");
         }
         Exchanges.xml(r.exchange(), 200, S3Xml.document("CopyObjectResult")
                 .element("LastModified", S3Xml.time(ObjectMetadata.lastModified(copied)))

@@ -8,6 +8,7 @@ import io.hybris.DeleteOptions;
 import io.hybris.Hybris;
 import io.hybris.PreconditionFailedException;
 import io.hybris.PutOptions;
+import io.hybris.PutOvertakenException;
 import io.hybris.VersionInfo;
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.LinearizabilityChecker.Verdict;
@@ -123,7 +124,9 @@ public abstract class ConditionalRaceContract extends HybrisContractFixture {
         VersionInfo winner = cond.put(C, "k", bytes("cond"), PutOptions.ifMatch(base.version()));
         go.countDown();
         assertThat(put).failsWithin(AWAIT).withThrowableThat().havingRootCause()
-                .isInstanceOfSatisfying(PreconditionFailedException.class, e -> {
+                .isInstanceOfSatisfying(PutOvertakenException.class, e -> {
+                    assertThat(e).isNotInstanceOf(PreconditionFailedException.class); // it asked for none
+                    assertThat(e.key()).isEqualTo("k");
                     assertThat(e.current()).hasValue(winner);
                     assertThat(e.getMessage()).contains("nothing was committed").contains("put again");
                 });
