@@ -44,7 +44,7 @@ final class Failures {
         }
         if (e instanceof PutOvertakenException) {
             // a PutObject or CopyObject without conditions whose value, streamed in chunks, a conditional write or
-            // a deletion of the key overtook before its commit (docs/protocol.md, "Commit rule"): nothing stored
+            // a deletion of the key overtook before its commit (docs/protocol.md, PUT step 4): nothing stored
             return new S3Exception(409, "OperationAborted", "A conflicting conditional operation or deletion of this"
                     + " key overtook this upload; nothing was stored. Please try again", e);
         }
