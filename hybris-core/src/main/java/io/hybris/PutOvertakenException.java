@@ -4,35 +4,18 @@
  */
 package io.hybris;
 
-import java.util.Optional;
-
 /**
  * A PUT without a precondition of a value streamed in chunks was overtaken, before its update committed, by a newer
  * version it cannot be ordered just before: a conditional write's, which observed the version the PUT replaced (the
  * PUT ordered between them would break that write's precondition), or a deletion's (docs/protocol.md, PUT step 4).
  * Nothing was committed and the PUT's uploads are deleted. A PUT of a value in memory puts again by itself; a
  * stream cannot be read again, so its PUT fails with this exception: putting the value again is safe.
- * {@link #current()} is the version that overtook it (empty: a deletion).
+ * {@link #current()} is the conditional write that overtook it (empty: a deletion).
  */
-public class PutOvertakenException extends HybrisException {
+public class PutOvertakenException extends WriteConflictException {
     private static final long serialVersionUID = 1L;
 
-    private final String key;
-    private final transient VersionInfo current;
-
     public PutOvertakenException(String message, String key, VersionInfo current) {
-        super(message);
-        this.key = key;
-        this.current = current;
-    }
-
-    /** The key that was written. */
-    public String key() {
-        return key;
-    }
-
-    /** The conditional write that overtook the PUT; empty if a deletion did. */
-    public Optional<VersionInfo> current() {
-        return Optional.ofNullable(current);
+        super(message, key, current);
     }
 }
