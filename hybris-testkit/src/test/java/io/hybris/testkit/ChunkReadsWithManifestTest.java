@@ -24,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -59,7 +58,7 @@ class ChunkReadsWithManifestTest {
     private final List<CloudStore> clouds = held.stream().map(h -> log.wrap(new FailingPuts(h))).toList();
     private final MetadataStore metadata = new InMemoryMetadataStore();
     private final EventRecorder events = new EventRecorder();
-    private final List<Hybris> opened = new ArrayList<>();
+    private final OpenedClients opened = new OpenedClients();
     /** Whether the clients opened from now on encrypt (keys in metadata). */
     private boolean encrypted;
     /** The listener of the clients opened from now on. */
@@ -70,22 +69,18 @@ class ChunkReadsWithManifestTest {
     @AfterEach
     void close() {
         held.forEach(HeldGets::release);
-        opened.forEach(Hybris::close);
+        opened.close();
     }
 
     private Hybris open(String clientId, int cloudCount, boolean speculate) {
-        HybrisConfig.Builder b = HybrisConfig.builder().f(1).clientId(clientId).metadataStore(metadata)
-                .deadline(Duration.ofSeconds(60)).timerMin(timerMin)
-                .timerInitial(Duration.ofSeconds(30)).probeInterval(Duration.ZERO).probeOnOpen(false)
+        HybrisConfig.Builder b = OpenedClients.config(metadata, clouds.subList(0, cloudCount)).clientId(clientId)
+                .deadline(Duration.ofSeconds(60)).timerMin(timerMin).timerInitial(Duration.ofSeconds(30))
                 .gcGrace(Duration.ZERO).chunkSize(CHUNK).chunkThreshold(CHUNK)
                 .reads(ReadSettings.builder().speculate(speculate).hedge(false).build()).listener(listener);
-        clouds.subList(0, cloudCount).forEach(b::cloud);
         if (encrypted) {
             b.encryption(new MetadataKeyProvider());
         }
-        Hybris h = Hybris.open(b.build());
-        opened.add(h);
-        return h;
+        return opened.open(b);
     }
 
     /** Client "a" writes {@link #VALUE} to box/k; returns the manifest's object name. */

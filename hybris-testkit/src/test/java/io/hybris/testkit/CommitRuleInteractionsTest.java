@@ -69,14 +69,13 @@ class CommitRuleInteractionsTest {
     private static final Duration AWAIT = Duration.ofSeconds(20);
 
     private final InMemoryMetadataStore store = new InMemoryMetadataStore();
-    private final List<InMemoryCloudStore> raw = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
-            new InMemoryCloudStore("c2"), new InMemoryCloudStore("c3"));
+    private final List<InMemoryCloudStore> raw = OpenedClients.inMemoryClouds(4);
     private final List<InMemoryCloudStore> three = raw.subList(0, 3);
-    private final List<Hybris> opened = new ArrayList<>();
+    private final OpenedClients opened = new OpenedClients();
 
     @AfterEach
     void close() {
-        opened.forEach(Hybris::close);
+        opened.close();
     }
 
     /**
@@ -129,13 +128,8 @@ class CommitRuleInteractionsTest {
 
     private Hybris open(String clientId, MetadataStore metadata, List<? extends CloudStore> clouds,
                         UnaryOperator<HybrisConfig.Builder> more) {
-        HybrisConfig.Builder b = HybrisConfig.builder().f(1).clientId(clientId).metadataStore(metadata)
-                .deadline(Duration.ofSeconds(10)).chunkThreshold(CHUNK).chunkSize(CHUNK)
-                .probeInterval(Duration.ZERO).probeOnOpen(false);
-        clouds.forEach(b::cloud);
-        Hybris h = Hybris.open(more.apply(b).build());
-        opened.add(h);
-        return h;
+        return opened.open(more.apply(OpenedClients.config(metadata, clouds).clientId(clientId)
+                .deadline(Duration.ofSeconds(10)).chunkThreshold(CHUNK).chunkSize(CHUNK)));
     }
 
     private Hybris open(String clientId, MetadataStore metadata, List<? extends CloudStore> clouds) {

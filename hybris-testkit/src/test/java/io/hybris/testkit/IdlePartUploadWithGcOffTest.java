@@ -5,7 +5,6 @@
 package io.hybris.testkit;
 
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.PartUpload;
 import io.hybris.PartUploads;
 import io.hybris.PutOptions;
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,24 +33,18 @@ class IdlePartUploadWithGcOffTest {
     private static final int CHUNK = 64 << 10;
     private final MutableClock clock = new MutableClock();
     private final InMemoryMetadataStore metadata = new InMemoryMetadataStore();
-    private final List<InMemoryCloudStore> raw = List.of(new InMemoryCloudStore("c0", clock),
-            new InMemoryCloudStore("c1", clock), new InMemoryCloudStore("c2", clock));
-    private final List<Hybris> opened = new ArrayList<>();
+    private final List<InMemoryCloudStore> raw = OpenedClients.inMemoryClouds(3, clock);
+    private final OpenedClients opened = new OpenedClients();
 
     @AfterEach
     void close() {
-        opened.forEach(Hybris::close);
+        opened.close();
     }
 
     private Hybris open(boolean gcEnabled, String clientId) {
-        HybrisConfig.Builder b = HybrisConfig.builder().f(1).clientId(clientId).metadataStore(metadata)
-                .deadline(Duration.ofSeconds(5)).reads(ReadSettings.builder().hedge(false).build())
-                .probeInterval(Duration.ZERO).probeOnOpen(false).chunkSize(CHUNK).chunkThreshold(CHUNK)
-                .clock(clock).gcGrace(Duration.ofHours(1)).gcEnabled(gcEnabled);
-        raw.forEach(b::cloud);
-        Hybris h = Hybris.open(b.build());
-        opened.add(h);
-        return h;
+        return opened.open(OpenedClients.config(metadata, raw).clientId(clientId).deadline(Duration.ofSeconds(5))
+                .reads(ReadSettings.builder().hedge(false).build()).chunkSize(CHUNK).chunkThreshold(CHUNK)
+                .clock(clock).gcGrace(Duration.ofHours(1)).gcEnabled(gcEnabled));
     }
 
     @Test

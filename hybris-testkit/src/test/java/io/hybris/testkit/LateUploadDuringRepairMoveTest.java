@@ -5,7 +5,6 @@
 package io.hybris.testkit;
 
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.ScrubOptions;
 import io.hybris.ScrubReport;
 import io.hybris.cloud.InMemoryCloudStore;
@@ -37,26 +36,21 @@ import static org.awaitility.Awaitility.await;
  */
 class LateUploadDuringRepairMoveTest {
     private final InMemoryMetadataStore store = new InMemoryMetadataStore();
-    private final List<InMemoryCloudStore> raw = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
-            new InMemoryCloudStore("c2"));
+    private final List<InMemoryCloudStore> raw = OpenedClients.inMemoryClouds(3);
     private final GatedCloudStore lateC1 = GatedCloudStore.of(raw.get(1), name -> true);
     private final AtomicBoolean landed = new AtomicBoolean();
     private final AtomicInteger readsAfterLanding = new AtomicInteger();
-    private final List<Hybris> opened = new ArrayList<>();
+    private final OpenedClients opened = new OpenedClients();
 
     @AfterEach
     void close() {
         lateC1.open();
-        opened.forEach(Hybris::close);
+        opened.close();
     }
 
     private Hybris open(MetadataStore metadata, List<? extends CloudStore> clouds, Duration timer) {
-        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(metadata).deadline(Duration.ofSeconds(10))
-                .timerInitial(timer).timerMin(timer).probeInterval(Duration.ZERO).probeOnOpen(false);
-        clouds.forEach(b::cloud);
-        Hybris h = Hybris.open(b.build());
-        opened.add(h);
-        return h;
+        return opened.open(OpenedClients.config(metadata, clouds).deadline(Duration.ofSeconds(10)).timerInitial(timer)
+                .timerMin(timer));
     }
 
     /** The writer's metadata store: counts the reads made once the late upload has landed (its GC's, if any). */

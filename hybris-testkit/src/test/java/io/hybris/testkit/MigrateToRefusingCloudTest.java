@@ -5,7 +5,6 @@
 package io.hybris.testkit;
 
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.KeyHealth;
 import io.hybris.ScrubListener;
 import io.hybris.ScrubOptions;
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,22 +32,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MigrateToRefusingCloudTest {
     private static final int CHUNK = 64 << 10;
     private final InMemoryMetadataStore store = new InMemoryMetadataStore();
-    private final List<InMemoryCloudStore> raw = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
-            new InMemoryCloudStore("c2"));
-    private final List<Hybris> opened = new ArrayList<>();
+    private final List<InMemoryCloudStore> raw = OpenedClients.inMemoryClouds(3);
+    private final OpenedClients opened = new OpenedClients();
 
     @AfterEach
     void close() {
-        opened.forEach(Hybris::close);
+        opened.close();
     }
 
     private Hybris open(List<? extends CloudStore> clouds) {
-        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(store).deadline(Duration.ofSeconds(3))
-                .chunkThreshold(CHUNK).chunkSize(CHUNK).probeInterval(Duration.ZERO).probeOnOpen(false);
-        clouds.forEach(b::cloud);
-        Hybris h = Hybris.open(b.build());
-        opened.add(h);
-        return h;
+        return opened.open(OpenedClients.config(store, clouds).deadline(Duration.ofSeconds(3)).chunkThreshold(CHUNK)
+                .chunkSize(CHUNK));
     }
 
     @Test

@@ -5,7 +5,6 @@
 package io.hybris.testkit;
 
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.KeyHealth;
 import io.hybris.ScrubListener;
 import io.hybris.ScrubOptions;
@@ -38,23 +37,17 @@ import static org.awaitility.Awaitility.await;
 class RewriteOvertakesPutTest {
     private static final int CHUNK = 64 << 10;
     private final InMemoryMetadataStore store = new InMemoryMetadataStore();
-    private final List<InMemoryCloudStore> raw = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
-            new InMemoryCloudStore("c2"), new InMemoryCloudStore("c3"));
-    private final List<Hybris> opened = new ArrayList<>();
+    private final List<InMemoryCloudStore> raw = OpenedClients.inMemoryClouds(4);
+    private final OpenedClients opened = new OpenedClients();
 
     @AfterEach
     void close() {
-        opened.forEach(Hybris::close);
+        opened.close();
     }
 
     private Hybris open(String clientId, MetadataStore metadata, List<? extends CloudStore> clouds) {
-        HybrisConfig.Builder b = HybrisConfig.builder().f(1).clientId(clientId).metadataStore(metadata)
-                .deadline(Duration.ofSeconds(10)).chunkThreshold(CHUNK).chunkSize(CHUNK)
-                .probeInterval(Duration.ZERO).probeOnOpen(false);
-        clouds.forEach(b::cloud);
-        Hybris h = Hybris.open(b.build());
-        opened.add(h);
-        return h;
+        return opened.open(OpenedClients.config(metadata, clouds).clientId(clientId).deadline(Duration.ofSeconds(10))
+                .chunkThreshold(CHUNK).chunkSize(CHUNK));
     }
 
     @Test

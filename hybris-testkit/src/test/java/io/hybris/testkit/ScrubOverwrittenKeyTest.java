@@ -5,7 +5,6 @@
 package io.hybris.testkit;
 
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.KeyHealth;
 import io.hybris.ScrubListener;
 import io.hybris.ScrubOptions;
@@ -18,7 +17,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,22 +31,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ScrubOverwrittenKeyTest {
     private final InMemoryMetadataStore store = new InMemoryMetadataStore();
-    private final List<InMemoryCloudStore> raw = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
-            new InMemoryCloudStore("c2"));
-    private final List<Hybris> opened = new ArrayList<>();
+    private final List<InMemoryCloudStore> raw = OpenedClients.inMemoryClouds(3);
+    private final OpenedClients opened = new OpenedClients();
 
     @AfterEach
     void close() {
-        opened.forEach(Hybris::close);
+        opened.close();
     }
 
     private Hybris open(String clientId, MetadataStore metadata) {
-        HybrisConfig.Builder b = HybrisConfig.builder().f(1).clientId(clientId).metadataStore(metadata)
-                .deadline(Duration.ofSeconds(5)).probeInterval(Duration.ZERO).probeOnOpen(false);
-        raw.forEach(b::cloud);
-        Hybris h = Hybris.open(b.build());
-        opened.add(h);
-        return h;
+        return opened.open(OpenedClients.config(metadata, raw).clientId(clientId).deadline(Duration.ofSeconds(5)));
     }
 
     @Test

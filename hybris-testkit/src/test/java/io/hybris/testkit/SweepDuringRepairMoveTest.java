@@ -5,7 +5,6 @@
 package io.hybris.testkit;
 
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.KeyHealth;
 import io.hybris.ScrubListener;
 import io.hybris.ScrubOptions;
@@ -37,26 +36,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SweepDuringRepairMoveTest {
     private final MutableClock clock = new MutableClock();
     private final InMemoryMetadataStore store = new InMemoryMetadataStore();
-    private final List<InMemoryCloudStore> raw = List.of(new InMemoryCloudStore("c0", clock),
-            new InMemoryCloudStore("c1", clock), new InMemoryCloudStore("c2", clock),
-            new InMemoryCloudStore("c3", clock));
+    private final List<InMemoryCloudStore> raw = OpenedClients.inMemoryClouds(4, clock);
     private final CountDownLatch deleteHeld = new CountDownLatch(1);
     private final CountDownLatch releaseDelete = new CountDownLatch(1);
-    private final List<Hybris> opened = new ArrayList<>();
+    private final OpenedClients opened = new OpenedClients();
 
     @AfterEach
     void close() {
         releaseDelete.countDown();
-        opened.forEach(Hybris::close);
+        opened.close();
     }
 
     private Hybris open(List<? extends CloudStore> clouds) {
-        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(store).deadline(Duration.ofSeconds(5))
-                .clock(clock).probeInterval(Duration.ZERO).probeOnOpen(false);
-        clouds.forEach(b::cloud);
-        Hybris h = Hybris.open(b.build());
-        opened.add(h);
-        return h;
+        return opened.open(OpenedClients.config(store, clouds).deadline(Duration.ofSeconds(5)).clock(clock));
     }
 
     /** c2 as the sweep sees it: its first delete is held until the test releases it. */

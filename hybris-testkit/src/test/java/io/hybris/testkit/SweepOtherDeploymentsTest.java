@@ -5,7 +5,6 @@
 package io.hybris.testkit;
 
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import org.junit.jupiter.api.AfterEach;
@@ -13,30 +12,23 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A sweep never touches another deployment nested under its prefix or sharing its prefix's start. */
 class SweepOtherDeploymentsTest {
-    private final List<InMemoryCloudStore> raw = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
-            new InMemoryCloudStore("c2"));
-    private final List<Hybris> opened = new ArrayList<>();
+    private final List<InMemoryCloudStore> raw = OpenedClients.inMemoryClouds(3);
+    private final OpenedClients opened = new OpenedClients();
 
     @AfterEach
     void close() {
-        opened.forEach(Hybris::close);
+        opened.close();
     }
 
     private Hybris open(String prefix, Duration grace) {
-        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
-                .objectPrefix(prefix).deadline(Duration.ofSeconds(5)).probeInterval(Duration.ZERO)
-                .probeOnOpen(false).gcGrace(grace).chunkSize(64 << 10).chunkThreshold(64 << 10);
-        raw.forEach(b::cloud);
-        Hybris h = Hybris.open(b.build());
-        opened.add(h);
-        return h;
+        return opened.open(OpenedClients.config(new InMemoryMetadataStore(), raw).objectPrefix(prefix)
+                .deadline(Duration.ofSeconds(5)).gcGrace(grace).chunkSize(64 << 10).chunkThreshold(64 << 10));
     }
 
     @Test

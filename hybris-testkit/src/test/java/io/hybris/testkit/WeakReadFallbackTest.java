@@ -7,7 +7,6 @@ package io.hybris.testkit;
 import io.hybris.CacheSettings;
 import io.hybris.Consistency;
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.ReadOptions;
 import io.hybris.ReadSettings;
 import io.hybris.cloud.InMemoryCloudStore;
@@ -32,25 +31,19 @@ class WeakReadFallbackTest {
     private static final int CHUNK = 64 << 10;
     private static final String C = "docs";
     private final InMemoryMetadataStore metadata = new InMemoryMetadataStore();
-    private final List<InMemoryCloudStore> raw = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
-            new InMemoryCloudStore("c2"));
+    private final List<InMemoryCloudStore> raw = OpenedClients.inMemoryClouds(3);
     private final MapCache cache = new MapCache();
-    private final List<Hybris> opened = new ArrayList<>();
+    private final OpenedClients opened = new OpenedClients();
 
     @AfterEach
     void close() {
-        opened.forEach(Hybris::close);
+        opened.close();
     }
 
     private Hybris open(String clientId, CacheSettings.Builder cacheSettings) {
-        HybrisConfig.Builder b = HybrisConfig.builder().f(1).clientId(clientId).metadataStore(metadata)
-                .deadline(Duration.ofSeconds(5)).reads(ReadSettings.builder().hedge(false).build())
-                .probeInterval(Duration.ZERO).probeOnOpen(false).chunkSize(CHUNK).chunkThreshold(CHUNK)
-                .cache(cacheSettings.cache(cache).build());
-        raw.forEach(b::cloud);
-        Hybris h = Hybris.open(b.build());
-        opened.add(h);
-        return h;
+        return opened.open(OpenedClients.config(metadata, raw).clientId(clientId).deadline(Duration.ofSeconds(5))
+                .reads(ReadSettings.builder().hedge(false).build()).chunkSize(CHUNK).chunkThreshold(CHUNK)
+                .cache(cacheSettings.cache(cache).build()));
     }
 
     private Hybris open(String clientId) {
