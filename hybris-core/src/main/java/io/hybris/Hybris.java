@@ -143,7 +143,7 @@ public final class Hybris implements AutoCloseable {
      * @throws ValueTooLargeException       the value is above {@code hybris.value.max-size}
      * @throws ValueSourceException         the stream threw an {@code IOException}
      * @throws NotEnoughCloudsException     a chunk could not be stored on enough clouds
-     * @throws PutOvertakenException       a value in chunks overtaken before its commit by a conditional write or
+     * @throws PutOvertakenException        a value in chunks overtaken before its commit by a conditional write or
      *                                      deletion (the stream cannot be read again; nothing committed: put again)
      */
     public VersionInfo put(String container, String key, InputStream value, long length) {

@@ -236,7 +236,7 @@ final class Commits {
         }
     }
 
-    /** The unknown outcome of an update whose re-sent request conflicted after newer writes replaced its keys. */
+    /** A PUT without a precondition overtaken by {@code now}, a conditional write's or a deletion's version. */
     private static PutOvertakenException overtaken(MetadataKey mk, Metadata now) {
         return new PutOvertakenException("put of " + mk + " was overtaken, before its update committed, by "
                 + (now.isTombstone() ? "the deletion " : "the conditional write ") + now.timestamp()
@@ -244,6 +244,7 @@ final class Commits {
                 mk.key(), now.isTombstone() ? null : now.toVersionInfo());
     }
 
+    /** The unknown outcome of an update whose re-sent request conflicted after newer writes replaced its keys. */
     private static MetadataUnavailableException unknown(String what, VersionConflictException conflict) {
         return new MetadataUnavailableException(what + ": the metadata store re-sent the update after losing the"
                 + " answer to an earlier send, and a newer write has replaced the key since, so whether the earlier"
