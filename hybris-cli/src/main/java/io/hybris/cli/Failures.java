@@ -10,9 +10,8 @@ import io.hybris.HybrisConfigurationException;
 import io.hybris.InvalidRequestException;
 import io.hybris.MetadataStoreException;
 import io.hybris.NotEnoughCloudsException;
-import io.hybris.PreconditionFailedException;
-import io.hybris.PutOvertakenException;
 import io.hybris.TransactionAbortedException;
+import io.hybris.WriteConflictException;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -37,8 +36,7 @@ final class Failures {
         if (e instanceof HybrisConfigurationException) {
             return ExitCode.CONFIG;
         }
-        if (e instanceof PreconditionFailedException || e instanceof TransactionAbortedException
-                || e instanceof PutOvertakenException) {
+        if (e instanceof WriteConflictException || e instanceof TransactionAbortedException) {
             return ExitCode.CONFLICT;
         }
         if (e instanceof MetadataStoreException || e instanceof NotEnoughCloudsException

@@ -72,8 +72,7 @@ final class Recorder {
             return;
         }
         if (e instanceof TransactionAbortedException || e instanceof NotEnoughCloudsException
-                || e instanceof io.hybris.PreconditionFailedException || e instanceof io.hybris.UploadExpiredException
-                || e instanceof io.hybris.PutOvertakenException) {
+                || e instanceof io.hybris.WriteConflictException || e instanceof io.hybris.UploadExpiredException) {
             for (int i = 0; i < keys.size(); i++) {
                 if (ids.get(i) != null) {
                     failed.add(new FailedWrite(process, kind, keys.get(i), ids.get(i), invoke,
