@@ -156,12 +156,14 @@ public final class Hybris implements AutoCloseable {
      */
     public VersionInfo put(String container, String key, InputStream value, long length, PutOptions options) {
         Names.checkContainerAndKey(container, key);
-        return call(() -> engine.put(container, key, value, length, options));
+        return call(() -> engine.put(container, key, value, length, options, null));
     }
 
     /**
      * Stores the contents of {@code file} under {@code key}, streamed as {@link #put(String, String, InputStream,
-     * long)} does. The file must not change while it is read (a changed length fails the put).
+     * long)} does. The file must not change while it is read (a changed length fails the put). A put in chunks that a
+     * conditional write or deletion overtook opens the file again and puts again, as a put of an array does, where a
+     * stream's fails with {@link PutOvertakenException}.
      *
      * @throws InvalidRequestException the file does not exist or is not a regular file
      */
@@ -173,7 +175,8 @@ public final class Hybris implements AutoCloseable {
     public VersionInfo put(String container, String key, Path file, PutOptions options) {
         Names.checkContainerAndKey(container, key);
         PutOptions o = options == null ? PutOptions.none() : options;
-        return call(() -> StreamTransfers.putFile(file, (in, length) -> engine.put(container, key, in, length, o)));
+        return call(() -> StreamTransfers.putFile(file,
+                (in, length, reopen) -> engine.put(container, key, in, length, o, reopen)));
     }
 
     /**

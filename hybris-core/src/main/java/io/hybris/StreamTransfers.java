@@ -13,20 +13,27 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 
 /** The file ends of the streaming calls: a file as a put's source, and a verified download into a file. */
 final class StreamTransfers {
     private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
-    /** A streaming put of a source of {@code length} bytes. */
+    /** A streaming put of a source of {@code length} bytes that {@code reopen} opens anew from its start. */
     interface StreamPut {
-        VersionInfo put(InputStream in, long length);
+        VersionInfo put(InputStream in, long length, Supplier<InputStream> reopen);
     }
 
     private StreamTransfers() {
     }
 
-    /** Puts the contents of {@code file} through {@code put}. */
+    /**
+     * Puts the contents of {@code file} through {@code put}. A file can be read again, as a value in memory can: a put
+     * in chunks that a conditional write or deletion overtook reads it again and puts again, ordered after that
+     * write, where a stream's put fails ({@link PutOvertakenException}). Every stream opened is closed on return.
+     */
     static VersionInfo putFile(Path file, StreamPut put) {
         if (file == null) {
             throw new InvalidRequestException("the file to put must not be null");
@@ -35,13 +42,36 @@ final class StreamTransfers {
             throw new InvalidRequestException("cannot put " + file + ": " + (Files.exists(file)
                     ? "it is not a regular file" : "no such file"));
         }
+        List<InputStream> reopened = new ArrayList<>();
+        Supplier<InputStream> reopen = () -> {
+            try {
+                InputStream again = Files.newInputStream(file);
+                reopened.add(again);
+                return again;
+            } catch (IOException e) {
+                throw new ValueSourceException("reading " + file + " again failed: " + e.getMessage()
+                        + "; nothing was committed", e);
+            }
+        };
         try (InputStream in = Files.newInputStream(file)) {
-            return put.put(in, Files.size(file));
+            return put.put(in, Files.size(file), reopen);
         } catch (NoSuchFileException e) {
             throw new InvalidRequestException("cannot put " + file + ": no such file");
         } catch (IOException e) {
             throw new ValueSourceException("reading " + file + " failed: " + e.getMessage()
                     + "; nothing was committed", e);
+        } finally {
+            for (InputStream again : reopened) {
+                closeQuietly(again);
+            }
+        }
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException e) {
+            // a file stream only read from: nothing to lose
         }
     }
 

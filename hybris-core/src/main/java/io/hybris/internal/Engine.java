@@ -191,7 +191,7 @@ public final class Engine {
             try {
                 done(Operation.PUT, container, t0, putStream(container, key, in, opened.length(),
                         PutOptions.ifMatch(version).withMetadata(meta.userMetadata()),
-                        io.hybris.spi.VersionName.REWRITE_MARK + clientId));
+                        io.hybris.spi.VersionName.REWRITE_MARK + clientId, null));
             } catch (RuntimeException e) {
                 throw failed(Operation.PUT, container, t0, e);
             }
@@ -300,13 +300,9 @@ public final class Engine {
         Preconditions required = Preconditions.of(options);
         if (value.length > chunkThreshold) {
             Supplier<ValueSource> source = () -> ValueSource.of(value, maxValueSize, what(container, key));
-            return putChunked(mk, source.get(), source, required, metadataOf(options), clientId);
+            return putChunked(mk, source.get(), source, required, LateMetadata.of(options), clientId);
         }
-        return putWhole(mk, value, required, metadataOf(options), clientId);
-    }
-
-    private static Map<String, String> metadataOf(PutOptions options) {
-        return LateMetadata.of(options);
+        return putWhole(mk, value, required, LateMetadata.of(options), clientId);
     }
 
     private VersionInfo putWhole(MetadataKey mk, byte[] value, Preconditions required, Map<String, String> meta,
@@ -328,11 +324,15 @@ public final class Engine {
      * PUT of a value read from a stream of {@code length} bytes ({@link ValueSource#UNKNOWN_LENGTH} if unknown):
      * a value up to {@code hybris.chunk.threshold} is stored whole, a larger one in chunks (docs/streaming.md),
      * each chunk by the container's layout, then its manifest, then the commit by the same rule as any PUT.
+     * {@code reopen} (null: the stream cannot be read again) opens the value anew, from its start, for a PUT in
+     * chunks overtaken by a conditional write or deletion; else that PUT fails with {@link PutOvertakenException}.
      */
-    public VersionInfo put(String container, String key, java.io.InputStream in, long length, PutOptions options) {
+    public VersionInfo put(String container, String key, java.io.InputStream in, long length, PutOptions options,
+                           Supplier<java.io.InputStream> reopen) {
         long t0 = System.nanoTime();
         try {
-            return done(Operation.PUT, container, t0, putStream(container, key, in, length, options, clientId));
+            return done(Operation.PUT, container, t0, putStream(container, key, in, length, options, clientId,
+                    reopen));
         } catch (RuntimeException e) {
             throw failed(Operation.PUT, container, t0, e);
         }
@@ -340,7 +340,7 @@ public final class Engine {
 
     /** A PUT from a stream, its version written by {@code writer}: this client, or a rewrite (see {@link #rewrite}). */
     private VersionInfo putStream(String container, String key, java.io.InputStream in, long length,
-                                  PutOptions options, String writer) {
+                                  PutOptions options, String writer, Supplier<java.io.InputStream> reopen) {
         if (in == null) {
             throw new InvalidRequestException("the stream for key '" + key + "' must not be null; use delete to"
                     + " remove a key");
@@ -356,14 +356,16 @@ public final class Engine {
             byte[] head = source.read((int) Math.min(chunkThreshold + 1, Integer.MAX_VALUE - 8));
             if (head.length > chunkThreshold) {
                 source.pushBack(head);
-                return putChunked(mk, source, null, required, metadataOf(options), writer);
+                Supplier<ValueSource> again = reopen == null ? null
+                        : () -> new ValueSource(reopen.get(), length, maxValueSize, what(container, key));
+                return putChunked(mk, source, again, required, LateMetadata.of(options), writer);
             }
-            return putWhole(mk, head, required, metadataOf(options), writer);
+            return putWhole(mk, head, required, LateMetadata.of(options), writer);
         }
-        return putWhole(mk, source.read((int) length), required, metadataOf(options), writer);
+        return putWhole(mk, source.read((int) length), required, LateMetadata.of(options), writer);
     }
 
-    /** A PUT in chunks of {@code source}; {@code again} (null: a stream, read once) reads the value anew. */
+    /** A PUT in chunks of {@code source}; {@code again} (null: a stream read once) reads the value anew. */
     private VersionInfo putChunked(MetadataKey mk, ValueSource source, Supplier<ValueSource> again,
                                    Preconditions required, Map<String, String> meta, String writer) {
         for (ValueSource value = source; ; value = again.get()) { // each attempt a whole PUT, with its deadline
@@ -375,7 +377,7 @@ public final class Engine {
                         new WritePath.ChunkedValue(value), 0, required, meta), d).toVersionInfo();
             } catch (PutOvertakenException overtaken) {
                 if (again == null) {
-                    throw overtaken; // a stream cannot be read again
+                    throw overtaken; // this stream cannot be read again
                 }
             }
         }
@@ -449,7 +451,7 @@ public final class Engine {
             versions.add(new WritePath.NewVersion(new MetadataKey(container, k), read.get(k),
                     nextTimestamp(read.get(k), clientId), large ? null : sealer.seal(v),
                     large ? new WritePath.ChunkedValue(ValueSource.of(v, maxValueSize, what(container, k))) : null,
-                    0, Preconditions.of(conditions.get(k)), metadataOf(conditions.get(k))));
+                    0, Preconditions.of(conditions.get(k)), LateMetadata.of(conditions.get(k))));
         });
         Map<String, VersionInfo> committed = new LinkedHashMap<>();
         writes.writeAll(container, versions, d).forEach((k, m) -> committed.put(k, m.toVersionInfo()));

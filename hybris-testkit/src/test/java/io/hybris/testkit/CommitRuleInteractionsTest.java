@@ -32,9 +32,14 @@ import io.hybris.spi.VersionConflictException;
 import io.hybris.spi.VersionName;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -139,18 +144,23 @@ class CommitRuleInteractionsTest {
     // ------------------------------------------------------------------ plain PUT overtaken: put again
 
     /**
-     * A value above the chunk threshold given as an array can be read again: overtaken by a write ifMatch the
-     * version it read, its PUT puts again after it (as a small one does), and only the second attempt's copies stay.
+     * A value above the chunk threshold given as an array, or as a file, can be read again: overtaken by a write
+     * ifMatch the version it read, its PUT puts again after it (as a small one does), and only the second attempt's
+     * copies stay; the caller and the listener see one successful PUT.
      */
-    @Test
-    void aLargeInMemoryPutOvertakenByAWriteIfMatchPutsAgain() throws Exception {
+    @ParameterizedTest(name = "from a file: {0}")
+    @ValueSource(booleans = {false, true})
+    void aLargePutThatCanReadItsValueAgainOvertakenByAWriteIfMatchPutsAgain(boolean fromFile, @TempDir Path dir)
+            throws Exception {
         EventRecorder events = new EventRecorder();
         HoldingUpdate holding = new HoldingUpdate(store, 1);
         Hybris plain = open("a-held", holding, three, b -> b.listener(events));
         Hybris cond = open("z-cond", store, three);
         VersionInfo base = cond.put(C, "k", bytes("base"));
         byte[] large = random(3 * CHUNK + 100, 1);
-        CompletableFuture<VersionInfo> put = CompletableFuture.supplyAsync(() -> plain.put(C, "k", large));
+        Path file = Files.write(dir.resolve("large.bin"), large);
+        CompletableFuture<VersionInfo> put = CompletableFuture.supplyAsync(() -> fromFile ? plain.put(C, "k", file)
+                : plain.put(C, "k", large));
         holding.awaitHeld();
         VersionInfo winner = cond.put(C, "k", bytes("cond"), PutOptions.ifMatch(base.version()));
         holding.release();
@@ -161,6 +171,7 @@ class CommitRuleInteractionsTest {
         assertThat(events.casConflicts(ConflictResolution.RETRY)).isEqualTo(1);
         assertThat(events.count(Operation.PUT, OperationOutcome.OK)).isEqualTo(1);
         assertThat(events.count(Operation.PUT, OperationOutcome.PRECONDITION_FAILED)).isZero();
+        assertThat(events.count(Operation.PUT, OperationOutcome.ABORTED)).isZero();
         // 4 chunks and a manifest, each on f+1 clouds; the first attempt's and the replaced versions' collected
         await().atMost(AWAIT).untilAsserted(() -> {
             assertThat(versionsOn(three, "k")).containsExactly(mine.version());
