@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -27,12 +29,27 @@ import java.util.stream.Collectors;
  * Measures this JVM's live heap the way that counts for a memory bound: the heap in use right after each garbage
  * collection (the sum over the heap pools of {@code memoryUsageAfterGc}, from the collectors' notifications), so
  * garbage not yet collected is not counted as use. It keeps the largest such figure since {@link #reset()}, and,
- * for information, the pools' own peak usage (which includes garbage). Thread-safe.
+ * for information, the pools' own peak usage (which includes garbage).
+ *
+ * <p>After a G1 young collection the figure still counts objects that died during a concurrent mark (floating
+ * garbage: 8 MiB chunk arrays here, more of them the longer a mark takes on a loaded host), so it is an upper bound
+ * of the live heap. {@link #sampleFullCollections} adds the exact figure: every interval a full collection
+ * ({@code System.gc()}, which G1 runs as a stop-the-world full collection), whose heap after it is the live heap at
+ * that instant; {@link #peakAfterFullGc()} is their largest since {@link #reset()}. Thread-safe.
  */
 final class HeapWatch implements NotificationListener, AutoCloseable {
+    /** The cause a collection requested by {@code System.gc()} is notified with. */
+    private static final String EXPLICIT_CAUSE = "System.gc()";
     private final Set<String> heapPools;
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
     private long peakAfterGc;
+    private long peakAfterFullGc;
+    private long fullGcs;
+    private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "heap-watch-full-gc");
+        t.setDaemon(true);
+        return t;
+    });
     private long lastAfterGc = -1;
     private long gcs;
     /** Per collector, the highest collection number ({@code GcInfo.getId()}) notified so far. */
@@ -66,8 +83,17 @@ final class HeapWatch implements NotificationListener, AutoCloseable {
             gcs++;
             lastAfterGc = after;
             peakAfterGc = Math.max(peakAfterGc, after);
+            if (EXPLICIT_CAUSE.equals(info.getGcCause())) {
+                fullGcs++;
+                peakAfterFullGc = Math.max(peakAfterFullGc, after);
+            }
             notifyAll();
         }
+    }
+
+    /** Runs a full collection every {@code interval} until {@link #close()} (see the class comment). */
+    void sampleFullCollections(Duration interval) {
+        sampler.scheduleWithFixedDelay(System::gc, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -104,6 +130,8 @@ final class HeapWatch implements NotificationListener, AutoCloseable {
     synchronized void reset() {
         peakAfterGc = 0;
         gcs = 0;
+        peakAfterFullGc = 0;
+        fullGcs = 0;
         ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
                 .forEach(MemoryPoolMXBean::resetPeakUsage);
     }
@@ -111,6 +139,16 @@ final class HeapWatch implements NotificationListener, AutoCloseable {
     /** The largest heap in use after a collection since {@link #reset()}. */
     synchronized long peakAfterGc() {
         return peakAfterGc;
+    }
+
+    /** The largest heap in use after a full collection ({@code System.gc()}) since {@link #reset()}: the live heap. */
+    synchronized long peakAfterFullGc() {
+        return peakAfterFullGc;
+    }
+
+    /** Full collections ({@code System.gc()}) since {@link #reset()}. */
+    synchronized long fullCollections() {
+        return fullGcs;
     }
 
     /** Collections since {@link #reset()}. */
@@ -126,6 +164,7 @@ final class HeapWatch implements NotificationListener, AutoCloseable {
 
     @Override
     public void close() {
+        sampler.shutdownNow();
         for (GarbageCollectorMXBean gc : collectors) {
             try {
                 ((NotificationEmitter) gc).removeNotificationListener(this);

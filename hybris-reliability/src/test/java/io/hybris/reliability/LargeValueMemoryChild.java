@@ -20,7 +20,8 @@ import java.util.Map;
  * The child JVM of {@link LargeValueMemoryTest}: opens a client on the embedded default (three directory clouds,
  * f=1, an in-process ZooKeeper, as the quickstart does), measures the live heap after a full collection, then PUTs a
  * pseudo-random value of the given size from a stream and GETs it back as a stream, comparing it byte by byte with
- * a second generator, while {@link HeapWatch} records the heap in use after every collection. Prints one line
+ * a second generator, while {@link HeapWatch} records the heap in use after every collection and runs a full
+ * collection every {@value #FULL_GC_INTERVAL_MS} ms (the exact live heap at that instant). Prints one line
  * {@code RESULT key=value ...} (bytes and milliseconds) and exits 0; anything that goes wrong ends it with a stack
  * trace on standard error and exit code 1.
  *
@@ -28,6 +29,7 @@ import java.util.Map;
  */
 public final class LargeValueMemoryChild {
     private static final int READ_BUFFER = 64 << 10;
+    private static final long FULL_GC_INTERVAL_MS = 200;
 
     private LargeValueMemoryChild() {
     }
@@ -55,6 +57,7 @@ public final class LargeValueMemoryChild {
         try (Hybris hybris = Hybris.open(builder.build()); HeapWatch heap = new HeapWatch()) {
             long baseline = heap.collectAndMeasure();
             heap.reset();
+            heap.sampleFullCollections(java.time.Duration.ofMillis(FULL_GC_INTERVAL_MS));
 
             long t0 = System.nanoTime();
             VersionInfo put = hybris.put("big", "value", new PseudoRandomStream(seed, size), size);
@@ -63,6 +66,8 @@ public final class LargeValueMemoryChild {
             long putPeak = heap.peakAfterGc();
             long putGcs = heap.collections();
             long putPoolPeaks = heap.poolPeaks();
+            long putLive = heap.peakAfterFullGc();
+            long putFullGcs = heap.fullCollections();
             heap.reset();
 
             long t1 = System.nanoTime();
@@ -79,11 +84,14 @@ public final class LargeValueMemoryChild {
             long getPeak = heap.peakAfterGc();
             long getGcs = heap.collections();
             long getPoolPeaks = heap.poolPeaks();
+            long getLive = heap.peakAfterFullGc();
+            long getFullGcs = heap.fullCollections();
             long after = heap.collectAndMeasure();
 
             System.out.println("RESULT baseline=" + baseline + " putPeakAfterGc=" + putPeak + " getPeakAfterGc="
                     + getPeak + " putGcs=" + putGcs + " getGcs=" + getGcs + " putPoolPeaks=" + putPoolPeaks
-                    + " getPoolPeaks=" + getPoolPeaks + " after=" + after + " putSize=" + put.size()
+                    + " getPoolPeaks=" + getPoolPeaks + " putPeakAfterFullGc=" + putLive + " putFullGcs=" + putFullGcs
+                    + " getPeakAfterFullGc=" + getLive + " getFullGcs=" + getFullGcs + " after=" + after + " putSize=" + put.size()
                     + " verified=" + verified[0] + " mismatchAt=" + verified[1] + " putMillis=" + putMillis
                     + " getMillis=" + getMillis + " maxHeap=" + Runtime.getRuntime().maxMemory());
             System.out.flush();

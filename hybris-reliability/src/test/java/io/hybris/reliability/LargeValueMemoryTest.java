@@ -19,15 +19,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Acceptance test of large values (docs/streaming.md): a 1 GiB PUT and GET through the streaming API in a JVM of
- * its own started with {@code -Xmx256m}, whose heap in use after each garbage collection stays within 64 MiB of what
- * it was with the client open and idle; and, as a hard proof, the same in {@code -Xmx128m}, where the JVM exits at
- * the first {@code OutOfMemoryError}. The value is generated and checked as a stream, so the test holds none of it
+ * its own started with {@code -Xmx256m}, whose live heap stays within 64 MiB of what it was with the client open
+ * and idle; and, as a hard proof, the same in {@code -Xmx128m}, where the JVM exits at the first
+ * {@code OutOfMemoryError}. The value is generated and checked as a stream, so the test holds none of it
  * either. The child ({@link LargeValueMemoryChild}) runs on the embedded default, three directory clouds and an
  * in-process ZooKeeper, with the default chunk settings (8 MiB chunks, 4 parallel uploads, 4 read ahead); its f+1
  * copies write 2 GiB to the temporary directory, deleted after each run. About 10 s per run.
  *
- * <p>The heap after a G1 young collection still counts humongous chunk arrays that died during a concurrent mark,
- * so the figure is an upper bound of the live heap. G1 also rounds each chunk array (8 MiB and a 16-byte header) up
+ * <p>The live heap is measured by a full collection every 200 ms in the child: the heap in use after it is exactly
+ * what is reachable. The heap after each of G1's own young collections is bounded too, more loosely (128 MiB): it
+ * still counts humongous chunk arrays that died during a concurrent mark, more of them the longer a mark takes (it
+ * reached +72.7 MiB once on a loaded host where the live heap was not measured). G1 also rounds each chunk array (8 MiB and a 16-byte header) up
  * to whole 1 MiB regions: the 5 chunks the client holds by design (4 uploading or read ahead, 1 being filled or
  * read) show as 45 MiB, the steady figure of both the PUT and the GET.
  */
@@ -35,6 +37,8 @@ class LargeValueMemoryTest {
     private static final long GIB = 1L << 30;
     private static final long MIB = 1L << 20;
     private static final long BOUND = 64 * MIB;
+    /** The heap after any collection, floating garbage included: a client holding many chunks still fails it. */
+    private static final long BOUND_WITH_FLOATING_GARBAGE = 128 * MIB;
     private static final Duration RUN_LIMIT = Duration.ofMinutes(5);
 
     @TempDir
@@ -46,9 +50,15 @@ class LargeValueMemoryTest {
         Map<String, Long> r = runChild("256m", GIB);
         assertVerified(r, "256m");
         long baseline = r.get("baseline");
-        long peak = Math.max(r.get("putPeakAfterGc"), r.get("getPeakAfterGc"));
-        assertThat(peak - baseline).as("peak heap after GC above the baseline (%d bytes)", baseline)
+        // sampled more than once in each operation (a 1 GiB GET takes about 1.4 s here, a PUT 2.5 s)
+        assertThat(r.get("putFullGcs")).as("full collections sampled during the PUT").isGreaterThanOrEqualTo(2);
+        assertThat(r.get("getFullGcs")).as("full collections sampled during the GET").isGreaterThanOrEqualTo(2);
+        long live = Math.max(r.get("putPeakAfterFullGc"), r.get("getPeakAfterFullGc"));
+        assertThat(live - baseline).as("peak live heap (after a full GC) above the baseline (%d bytes)", baseline)
                 .isLessThanOrEqualTo(BOUND);
+        long peak = Math.max(r.get("putPeakAfterGc"), r.get("getPeakAfterGc"));
+        assertThat(peak - baseline).as("peak heap after any GC, floating garbage included, above the baseline (%d"
+                + " bytes)", baseline).isLessThanOrEqualTo(BOUND_WITH_FLOATING_GARBAGE);
     }
 
     /**
@@ -72,12 +82,15 @@ class LargeValueMemoryTest {
     private static void assertVerified(Map<String, Long> r, String xmx) {
         long baseline = r.get("baseline");
         long peak = Math.max(r.get("putPeakAfterGc"), r.get("getPeakAfterGc"));
-        System.out.printf("[large-value] -Xmx%s, 1 GiB: baseline %.1f MiB; peak heap after GC %.1f MiB during PUT"
-                        + " (%d GCs), %.1f MiB during GET (%d GCs): +%.1f MiB; pools' peak usage (garbage included)"
-                        + " %.1f / %.1f MiB; PUT %d ms, GET %d ms%n", xmx,
-                mib(baseline), mib(r.get("putPeakAfterGc")), r.get("putGcs"), mib(r.get("getPeakAfterGc")),
-                r.get("getGcs"), mib(peak - baseline), mib(r.get("putPoolPeaks")), mib(r.get("getPoolPeaks")),
-                r.get("putMillis"), r.get("getMillis"));
+        long live = Math.max(r.get("putPeakAfterFullGc"), r.get("getPeakAfterFullGc"));
+        System.out.printf("[large-value] -Xmx%s, 1 GiB: baseline %.1f MiB; live heap (full GC every 200 ms) %.1f MiB"
+                        + " during PUT (%d samples), %.1f MiB during GET (%d samples): +%.1f MiB; peak heap after"
+                        + " any GC %.1f MiB during PUT (%d GCs), %.1f MiB during GET (%d GCs): +%.1f MiB; pools' peak"
+                        + " usage (garbage included) %.1f / %.1f MiB; PUT %d ms, GET %d ms%n", xmx,
+                mib(baseline), mib(r.get("putPeakAfterFullGc")), r.get("putFullGcs"), mib(r.get("getPeakAfterFullGc")),
+                r.get("getFullGcs"), mib(live - baseline), mib(r.get("putPeakAfterGc")), r.get("putGcs"),
+                mib(r.get("getPeakAfterGc")), r.get("getGcs"), mib(peak - baseline), mib(r.get("putPoolPeaks")),
+                mib(r.get("getPoolPeaks")), r.get("putMillis"), r.get("getMillis"));
         assertThat(r.get("putSize")).as("size of the version put").isEqualTo(GIB);
         assertThat(r.get("mismatchAt")).as("offset of the first byte read back wrong (-1: none)").isEqualTo(-1);
         assertThat(r.get("verified")).as("bytes read back and verified").isEqualTo(GIB);
