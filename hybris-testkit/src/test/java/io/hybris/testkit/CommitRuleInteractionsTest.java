@@ -27,8 +27,6 @@ import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataStore;
-import io.hybris.spi.MetadataUpdate;
-import io.hybris.spi.VersionConflictException;
 import io.hybris.spi.VersionName;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -51,7 +49,6 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
@@ -83,54 +80,6 @@ class CommitRuleInteractionsTest {
         opened.close();
     }
 
-    /**
-     * Holds the {@code n}-th conditional update (single or multi-key) sent through it, counting {@link #held} down,
-     * until {@link #release()}; every other update passes.
-     */
-    private static final class HoldingUpdate extends ForwardingMetadataStore {
-        private final int n;
-        private final AtomicInteger sent = new AtomicInteger();
-        private final CountDownLatch held = new CountDownLatch(1);
-        private final CountDownLatch go = new CountDownLatch(1);
-
-        HoldingUpdate(MetadataStore delegate, int n) {
-            super(delegate);
-            this.n = n;
-        }
-
-        @Override
-        public void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
-            hold();
-            super.conditionalUpdate(update);
-        }
-
-        @Override
-        public void conditionalUpdateAll(List<MetadataUpdate> updates) throws VersionConflictException {
-            hold();
-            super.conditionalUpdateAll(updates);
-        }
-
-        private void hold() {
-            if (sent.incrementAndGet() != n) {
-                return;
-            }
-            held.countDown();
-            try {
-                assertThat(go.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).as("released").isTrue();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        void awaitHeld() throws InterruptedException {
-            assertThat(held.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).as("update %d held", n).isTrue();
-        }
-
-        void release() {
-            go.countDown();
-        }
-    }
-
     private Hybris open(String clientId, MetadataStore metadata, List<? extends CloudStore> clouds,
                         UnaryOperator<HybrisConfig.Builder> more) {
         return opened.open(more.apply(OpenedClients.config(metadata, clouds).clientId(clientId)
@@ -153,7 +102,7 @@ class CommitRuleInteractionsTest {
     void aLargePutThatCanReadItsValueAgainOvertakenByAWriteIfMatchPutsAgain(boolean fromFile, @TempDir Path dir)
             throws Exception {
         EventRecorder events = new EventRecorder();
-        HoldingUpdate holding = new HoldingUpdate(store, 1);
+        HeldUpdates.Numbered holding = HeldUpdates.numbered(store, AWAIT, 1);
         Hybris plain = open("a-held", holding, three, b -> b.listener(events));
         Hybris cond = open("z-cond", store, three);
         VersionInfo base = cond.put(C, "k", bytes("base"));
@@ -161,9 +110,9 @@ class CommitRuleInteractionsTest {
         Path file = Files.write(dir.resolve("large.bin"), large);
         CompletableFuture<VersionInfo> put = CompletableFuture.supplyAsync(() -> fromFile ? plain.put(C, "k", file)
                 : plain.put(C, "k", large));
-        holding.awaitHeld();
+        holding.awaitHeld(1);
         VersionInfo winner = cond.put(C, "k", bytes("cond"), PutOptions.ifMatch(base.version()));
-        holding.release();
+        holding.release(1);
 
         VersionInfo mine = put.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(mine.sequence()).as("put again, after the conditional write").isEqualTo(winner.sequence() + 1);
@@ -187,14 +136,14 @@ class CommitRuleInteractionsTest {
     void aPutOvertakenByADeletionDeletesItsFirstUploadOnceAndKeepsItsSecond() throws Exception {
         List<RecordingCloudStore> recorded = three.stream().map(RecordingCloudStore::of).toList();
         EventRecorder events = new EventRecorder();
-        HoldingUpdate holding = new HoldingUpdate(store, 1);
+        HeldUpdates.Numbered holding = HeldUpdates.numbered(store, AWAIT, 1);
         Hybris putter = open("a-put", holding, recorded, b -> b.listener(events));
         Hybris deleter = open("z-del", store, three);
         deleter.put(C, "k", bytes("base"));
         CompletableFuture<VersionInfo> put = CompletableFuture.supplyAsync(() -> putter.put(C, "k", bytes("mine")));
-        holding.awaitHeld();
+        holding.awaitHeld(1);
         VersionInfo tombstone = deleter.delete(C, "k").orElseThrow();
-        holding.release();
+        holding.release(1);
 
         VersionInfo mine = put.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(mine.sequence()).isEqualTo(tombstone.sequence() + 1);
@@ -224,14 +173,14 @@ class CommitRuleInteractionsTest {
     @Test
     void aPutWhoseIdOrdersAfterTheDeletionThatOvertookItRetriesItsOwnUpload() throws Exception {
         List<RecordingCloudStore> recorded = three.stream().map(RecordingCloudStore::of).toList();
-        HoldingUpdate holding = new HoldingUpdate(store, 1);
+        HeldUpdates.Numbered holding = HeldUpdates.numbered(store, AWAIT, 1);
         Hybris putter = open("z-put", holding, recorded);
         Hybris deleter = open("0-del", store, three);
         deleter.put(C, "k", bytes("base"));
         CompletableFuture<VersionInfo> put = CompletableFuture.supplyAsync(() -> putter.put(C, "k", bytes("mine")));
-        holding.awaitHeld();
+        holding.awaitHeld(1);
         VersionInfo tombstone = deleter.delete(C, "k").orElseThrow();
-        holding.release();
+        holding.release(1);
 
         VersionInfo mine = put.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(mine.sequence()).as("same sequence number, ordered after by id").isEqualTo(tombstone.sequence());
@@ -246,15 +195,15 @@ class CommitRuleInteractionsTest {
     /** A TPUT's key written ifMatch is marked: a plain PUT it overtook on that key puts again after it. */
     @Test
     void aPutOvertakenByATputKeyWithAPreconditionPutsAgainAfterIt() throws Exception {
-        HoldingUpdate holding = new HoldingUpdate(store, 1);
+        HeldUpdates.Numbered holding = HeldUpdates.numbered(store, AWAIT, 1);
         Hybris plain = open("a-held", holding, three);
         Hybris tx = open("z-tput", store, three);
         VersionInfo base = tx.put(C, "k", bytes("base"));
         CompletableFuture<VersionInfo> put = CompletableFuture.supplyAsync(() -> plain.put(C, "k", bytes("plain")));
-        holding.awaitHeld();
+        holding.awaitHeld(1);
         Map<String, VersionInfo> committed = tx.tput(C, Map.of("k", bytes("tk"), "k2", bytes("tk2")),
                 Map.of("k", PutOptions.ifMatch(base.version())));
-        holding.release();
+        holding.release(1);
 
         VersionInfo mine = put.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(mine.sequence()).isEqualTo(committed.get("k").sequence() + 1);
@@ -272,15 +221,15 @@ class CommitRuleInteractionsTest {
      */
     @Test
     void aTputOvertakenByAWriteIfMatchAbortsAndLeavesNothing() throws Exception {
-        HoldingUpdate holding = new HoldingUpdate(store, 1);
+        HeldUpdates.Numbered holding = HeldUpdates.numbered(store, AWAIT, 1);
         Hybris tx = open("a-tput", holding, three);
         Hybris cond = open("z-cond", store, three);
         VersionInfo base = cond.put(C, "k", bytes("base"));
         CompletableFuture<Map<String, VersionInfo>> tput = CompletableFuture.supplyAsync(() -> tx.tput(C,
                 Map.of("k", bytes("tk"), "k2", bytes("tk2")), Map.of()));
-        holding.awaitHeld();
+        holding.awaitHeld(1);
         cond.put(C, "k", bytes("cond"), PutOptions.ifMatch(base.version()));
-        holding.release();
+        holding.release(1);
 
         assertThat(tput).failsWithin(AWAIT).withThrowableThat().havingRootCause()
                 .isInstanceOf(TransactionAbortedException.class);
@@ -296,15 +245,15 @@ class CommitRuleInteractionsTest {
      */
     @Test
     void aPutOvertakenByAnUploadInPartsCompletedIfMatchPutsAgainAfterIt() throws Exception {
-        HoldingUpdate holding = new HoldingUpdate(store, 1);
+        HeldUpdates.Numbered holding = HeldUpdates.numbered(store, AWAIT, 1);
         Hybris plain = open("a-held", holding, three);
         Hybris uploader = open("z-parts", store, three);
         VersionInfo base = uploader.put(C, "k", bytes("base"));
         CompletableFuture<VersionInfo> put = CompletableFuture.supplyAsync(() -> plain.put(C, "k", bytes("plain")));
-        holding.awaitHeld();
+        holding.awaitHeld(1);
         byte[] part = random(2 * CHUNK, 2);
         VersionInfo uploaded = uploadInParts(uploader, "k", part, PutOptions.ifMatch(base.version()));
-        holding.release();
+        holding.release(1);
 
         VersionInfo mine = put.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(uploaded.sequence()).isEqualTo(base.sequence() + (1L << 32));
@@ -327,15 +276,15 @@ class CommitRuleInteractionsTest {
     @Test
     void aDeleteOvertakenByANewerChunkedValueDeletesItAndItsChunks() throws Exception {
         EventRecorder events = new EventRecorder();
-        HoldingUpdate holding = new HoldingUpdate(store, 1);
+        HeldUpdates.Numbered holding = HeldUpdates.numbered(store, AWAIT, 1);
         Hybris deleter = open("a-del", holding, three, b -> b.listener(events));
         Hybris writer = open("z-writer", store, three);
         VersionInfo read = writer.put(C, "k", bytes("v"));
         CompletableFuture<Optional<VersionInfo>> delete = CompletableFuture.supplyAsync(() -> deleter.delete(C, "k"));
-        holding.awaitHeld();
+        holding.awaitHeld(1);
         byte[] large = random(3 * CHUNK, 3);
         VersionInfo newer = writer.put(C, "k", new ByteArrayInputStream(large), large.length);
-        holding.release();
+        holding.release(1);
 
         Optional<VersionInfo> deleted = delete.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(deleted).hasValueSatisfying(d -> {
@@ -357,14 +306,14 @@ class CommitRuleInteractionsTest {
      */
     @Test
     void aDeleteWhoseIdOrdersAfterTheNewerValueRetriesOverItAndDeletesIt() throws Exception {
-        HoldingUpdate holding = new HoldingUpdate(store, 1);
+        HeldUpdates.Numbered holding = HeldUpdates.numbered(store, AWAIT, 1);
         Hybris deleter = open("z-del", holding, three);
         Hybris writer = open("0-writer", store, three);
         writer.put(C, "k", bytes("v"));
         CompletableFuture<Optional<VersionInfo>> delete = CompletableFuture.supplyAsync(() -> deleter.delete(C, "k"));
-        holding.awaitHeld();
+        holding.awaitHeld(1);
         VersionInfo newer = writer.put(C, "k", bytes("w"));
-        holding.release();
+        holding.release(1);
 
         Optional<VersionInfo> deleted = delete.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(deleted).hasValueSatisfying(d -> assertThat(d.sequence()).isEqualTo(newer.sequence()));
@@ -382,8 +331,8 @@ class CommitRuleInteractionsTest {
     void aPutAndADeleteOvertakenByOneNewerWriteEndAsTheirOrderOfCommitsSays() throws Exception {
         for (boolean putFirst : new boolean[] {true, false}) {
             String key = putFirst ? "put-first" : "delete-first";
-            HoldingUpdate putHold = new HoldingUpdate(store, 1);
-            HoldingUpdate deleteHold = new HoldingUpdate(store, 1);
+            HeldUpdates.Numbered putHold = HeldUpdates.numbered(store, AWAIT, 1);
+            HeldUpdates.Numbered deleteHold = HeldUpdates.numbered(store, AWAIT, 1);
             Hybris putter = open("a-put-" + key, putHold, three);
             Hybris deleter = open("a-del-" + key, deleteHold, three);
             Hybris writer = open("z-writer-" + key, store, three);
@@ -391,15 +340,15 @@ class CommitRuleInteractionsTest {
             CompletableFuture<VersionInfo> put = CompletableFuture.supplyAsync(() -> putter.put(C, key, bytes("p")));
             CompletableFuture<Optional<VersionInfo>> delete =
                     CompletableFuture.supplyAsync(() -> deleter.delete(C, key));
-            putHold.awaitHeld();
-            deleteHold.awaitHeld();
+            putHold.awaitHeld(1);
+            deleteHold.awaitHeld(1);
             VersionInfo newer = writer.put(C, key, bytes("w"));
             VersionInfo mine;
             Optional<VersionInfo> deleted;
             if (putFirst) {
-                putHold.release();
+                putHold.release(1);
                 mine = put.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
-                deleteHold.release();
+                deleteHold.release(1);
                 deleted = delete.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
                 assertThat(mine.sequence()).as("ordered just before the newer write").isEqualTo(read.sequence() + 1);
                 assertThat(deleted).hasValueSatisfying(d -> assertThat(d.sequence())
@@ -407,9 +356,9 @@ class CommitRuleInteractionsTest {
                 assertThat(writer.get(C, key)).isEmpty();
                 await().atMost(AWAIT).untilAsserted(() -> assertThat(objectCount(three, key)).isZero());
             } else {
-                deleteHold.release();
+                deleteHold.release(1);
                 deleted = delete.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
-                putHold.release();
+                putHold.release(1);
                 mine = put.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
                 assertThat(deleted).hasValueSatisfying(d -> assertThat(d.sequence())
                         .isEqualTo(newer.sequence() + 1));
@@ -433,14 +382,14 @@ class CommitRuleInteractionsTest {
     /** As above, the newer value an upload in parts (2^32 sequence numbers ahead, chunks named by part). */
     @Test
     void aDeleteOvertakenByAnUploadInPartsDeletesItAndItsChunks() throws Exception {
-        HoldingUpdate holding = new HoldingUpdate(store, 1);
+        HeldUpdates.Numbered holding = HeldUpdates.numbered(store, AWAIT, 1);
         Hybris deleter = open("a-del", holding, three);
         Hybris uploader = open("z-parts", store, three);
         uploader.put(C, "k", bytes("v"));
         CompletableFuture<Optional<VersionInfo>> delete = CompletableFuture.supplyAsync(() -> deleter.delete(C, "k"));
-        holding.awaitHeld();
+        holding.awaitHeld(1);
         VersionInfo uploaded = uploadInParts(uploader, "k", random(2 * CHUNK + 7, 4), PutOptions.none());
-        holding.release();
+        holding.release(1);
 
         Optional<VersionInfo> deleted = delete.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(deleted).hasValueSatisfying(d -> assertThat(d.sequence()).isEqualTo(uploaded.sequence() + 1));
@@ -455,15 +404,15 @@ class CommitRuleInteractionsTest {
     @Test
     void readYourWritesAfterADeleteThatDeletedANewerValueFindsNothing() throws Exception {
         MapCache cache = new MapCache();
-        HoldingUpdate holding = new HoldingUpdate(store, 2); // its PUT passes, its DELETE is held
+        HeldUpdates.Numbered holding = HeldUpdates.numbered(store, AWAIT, 2); // its PUT passes, its DELETE is held
         Hybris deleter = open("a-del", holding, three, b -> b.cache(CacheSettings.builder()
                 .consistency(Consistency.READ_YOUR_WRITES).cache(cache).build()));
         Hybris writer = open("z-writer", store, three);
         deleter.put(C, "k", bytes("own"));
         CompletableFuture<Optional<VersionInfo>> delete = CompletableFuture.supplyAsync(() -> deleter.delete(C, "k"));
-        holding.awaitHeld();
+        holding.awaitHeld(2);
         VersionInfo newer = writer.put(C, "k", bytes("newer"));
-        holding.release();
+        holding.release(2);
 
         assertThat(delete.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS))
                 .hasValueSatisfying(d -> assertThat(d.sequence()).isEqualTo(newer.sequence() + 1));
@@ -484,16 +433,16 @@ class CommitRuleInteractionsTest {
         byte[] big = random(2 * CHUNK + 10, 5);
         VersionInfo base = seeder.put(C, "big", new ByteArrayInputStream(big), big.length);
         assertThat(base.clouds()).contains("c0");
-        HoldingUpdate holding = new HoldingUpdate(store, 1);
+        HeldUpdates.Numbered holding = HeldUpdates.numbered(store, AWAIT, 1);
         Hybris cond = open("0-cond", holding, raw);
         Hybris migrator = open("zzzz", store, raw);
         CompletableFuture<VersionInfo> put = CompletableFuture.supplyAsync(() -> cond.put(C, "big", bytes("fresh"),
                 PutOptions.ifMatch(base.version())));
-        holding.awaitHeld();
+        holding.awaitHeld(1);
         assertThat(migrate(migrator, "big")).isEqualTo(KeyHealth.Status.REPAIRED);
         VersionInfo rewritten = migrator.describe(C, "big").orElseThrow();
         assertThat(rewritten.clientId()).isEqualTo(VersionName.REWRITE_MARK + "zzzz");
-        holding.release();
+        holding.release(1);
 
         assertThat(put).failsWithin(AWAIT).withThrowableThat().havingRootCause()
                 .isInstanceOfSatisfying(PreconditionFailedException.class,
@@ -512,21 +461,20 @@ class CommitRuleInteractionsTest {
     void aDeleteRetryingOverANewerValueThatAMigrationRewritesDeletesTheRewrite() throws Exception {
         Hybris writer = open("z-writer", store, raw);
         writer.put(C, "k", bytes("v"));
-        HoldingUpdate first = new HoldingUpdate(store, 1);
-        HoldingUpdate second = new HoldingUpdate(first, 2);
-        Hybris deleter = open("a-del", second, raw);
+        HeldUpdates.Numbered holding = HeldUpdates.numbered(store, AWAIT, 1, 2);
+        Hybris deleter = open("a-del", holding, raw);
         Hybris migrator = open("m", store, raw);
         CompletableFuture<Optional<VersionInfo>> delete = CompletableFuture.supplyAsync(() -> deleter.delete(C, "k"));
-        first.awaitHeld();
+        holding.awaitHeld(1);
         byte[] big = random(2 * CHUNK + 10, 6);
         VersionInfo newer = writer.put(C, "k", new ByteArrayInputStream(big), big.length);
         assertThat(newer.clouds()).contains("c0");
-        first.release();
-        second.awaitHeld(); // the retry over the newer value
+        holding.release(1);
+        holding.awaitHeld(2); // the retry over the newer value
         assertThat(migrate(migrator, "k")).isEqualTo(KeyHealth.Status.REPAIRED);
         VersionInfo rewritten = migrator.describe(C, "k").orElseThrow();
         assertThat(rewritten.sequence()).isEqualTo(newer.sequence() + 1);
-        second.release();
+        holding.release(2);
 
         Optional<VersionInfo> deleted = delete.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(deleted).hasValueSatisfying(d -> assertThat(d.sequence()).isEqualTo(rewritten.sequence()));
