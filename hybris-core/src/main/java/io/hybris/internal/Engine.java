@@ -196,8 +196,8 @@ public final class Engine {
                 throw failed(Operation.PUT, container, t0, e);
             }
             return true;
-        } catch (io.hybris.PreconditionFailedException e) {
-            return false;
+        } catch (io.hybris.PreconditionFailedException | io.hybris.ConcurrentOverwriteException e) {
+            return false; // replaced before its commit, or while it was read (its chunks collected): superseded
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
