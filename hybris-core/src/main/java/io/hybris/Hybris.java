@@ -161,9 +161,8 @@ public final class Hybris implements AutoCloseable {
 
     /**
      * Stores the contents of {@code file} under {@code key}, streamed as {@link #put(String, String, InputStream,
-     * long)} does. The file must not change while it is read (a changed length fails the put). A put in chunks that a
-     * conditional write or deletion overtook opens the file again and puts again, as a put of an array does, where a
-     * stream's fails with {@link PutOvertakenException}.
+     * long)} does; the file must not change while it is read (a changed length fails the put). Overtaken by a
+     * conditional write or deletion, it opens the file again and puts again ({@link PutOvertakenException}).
      *
      * @throws InvalidRequestException the file does not exist or is not a regular file
      */
@@ -174,9 +173,8 @@ public final class Hybris implements AutoCloseable {
     /** {@link #put(String, String, Path)} with a precondition and application metadata. */
     public VersionInfo put(String container, String key, Path file, PutOptions options) {
         Names.checkContainerAndKey(container, key);
-        PutOptions o = options == null ? PutOptions.none() : options;
         return call(() -> StreamTransfers.putFile(file,
-                (in, length, reopen) -> engine.put(container, key, in, length, o, reopen)));
+                (in, length, reopen) -> engine.put(container, key, in, length, options, reopen)));
     }
 
     /**
@@ -520,8 +518,7 @@ public final class Hybris implements AutoCloseable {
     /** {@link #tput(String, Map, Map)} on the client's threads; the arrays are copied. */
     public CompletableFuture<Map<String, VersionInfo>> tputAsync(String container, Map<String, byte[]> values,
                                                                  Map<String, PutOptions> preconditions) {
-        // copied as given (null keys or values included: tput refuses them as it does when called directly), in
-        // the caller's order (the change feed's), each array too, as putAsync's: the caller may reuse it at once
+        // copied in the caller's order (the feed's), nulls kept for tput to refuse; the caller may reuse the arrays
         Map<String, byte[]> copy = values == null ? null : new java.util.LinkedHashMap<>();
         if (values != null) {
             values.forEach((k, v) -> copy.put(k, v == null ? null : v.clone()));
