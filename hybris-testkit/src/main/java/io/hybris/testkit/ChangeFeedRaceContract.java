@@ -108,7 +108,7 @@ public abstract class ChangeFeedRaceContract extends HybrisContractFixture {
         long seed0 = Long.getLong("hybris.feedrace.seed", 1L);
         for (int run = 0; run < runs; run++) {
             if (run > 0) {
-                freshStores();
+                renewStores();
             }
             runOnce(seed0 + run, false);
         }
@@ -188,21 +188,11 @@ public abstract class ChangeFeedRaceContract extends HybrisContractFixture {
         long seed0 = Long.getLong("hybris.feedrace.seed", 1L);
         for (int run = 0; run < runs; run++) {
             if (run > 0) {
-                freshStores();
+                renewStores();
             }
             runOnce(seed0 + run, true);
         }
         assertThat(unknownOutcomes).as("calls of unknown outcome in %d runs", runs).isPositive();
-    }
-
-    /** A fresh store and clouds for the next run (the fixture's are the first run's). */
-    private void freshStores() {
-        clients.forEach(Hybris::close);
-        clients.clear();
-        closeMetadataStore(metadata);
-        closeClouds(raw);
-        metadata = newMetadataStore();
-        raw = List.copyOf(newClouds());
     }
 
     private void runOnce(long seed, boolean resending) throws Exception {

@@ -53,19 +53,10 @@ public abstract class ConditionalHistoryContract extends HybrisContractFixture {
         int runs = Integer.getInteger("hybris.conditional.runs", 1);
         for (int run = 0; run < runs; run++) {
             if (run > 0) { // a fresh store and clouds for each run
-                tearDownStoresForRerun();
+                renewStores();
             }
             runOnce(run);
         }
-    }
-
-    private void tearDownStoresForRerun() {
-        clients.forEach(Hybris::close);
-        clients.clear();
-        closeMetadataStore(metadata);
-        closeClouds(raw);
-        metadata = newMetadataStore();
-        raw = List.copyOf(newClouds());
     }
 
     private void runOnce(int run) throws Exception {

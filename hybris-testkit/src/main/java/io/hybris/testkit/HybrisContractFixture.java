@@ -75,6 +75,19 @@ public abstract class HybrisContractFixture {
         }
     }
 
+    /**
+     * Closes the test's clients, metadata store and clouds and starts on new ones: a fresh deployment for the next
+     * run of a test that repeats itself (randomized runs, one per seed).
+     */
+    protected void renewStores() {
+        clients.forEach(Hybris::close);
+        clients.clear();
+        closeMetadataStore(metadata);
+        closeClouds(raw);
+        metadata = newMetadataStore();
+        raw = List.copyOf(newClouds());
+    }
+
     /** The metadata store of the current test. */
     protected MetadataStore metadata() {
         return metadata;
