@@ -106,8 +106,11 @@ class SyncClientTest {
         VersionInfo v = alice.hybris.describe(CONTAINER, "hello.txt").orElseThrow();
         assertThat(v.clientId()).isEqualTo("alice");
         assertThat(v.metadata()).containsKey(RemoteFiles.CONTENT_SHA256);
-        assertThat(alice.keys(Kind.UPLOADED)).containsExactly("hello.txt");
-        assertThat(bob.keys(Kind.DOWNLOADED)).containsExactly("hello.txt");
+        // each side reports after its file operation: bob's file can be in place before his event is
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(alice.keys(Kind.UPLOADED)).containsExactly("hello.txt");
+            assertThat(bob.keys(Kind.DOWNLOADED)).containsExactly("hello.txt");
+        });
         alice.sync.scanNow(); // the echo of alice's own commit has long arrived: it downloaded nothing
         assertThat(alice.keys(Kind.DOWNLOADED)).isEmpty();
         assertThat(bob.keys(Kind.UPLOADED)).isEmpty();
@@ -222,7 +225,8 @@ class SyncClientTest {
         String copy = listing(a).keySet().stream().filter(k -> k.startsWith("plan (")).findFirst().orElseThrow();
         assertThat(copy).startsWith("plan (conflicted copy bob ");
         assertThat(a.resolve(copy)).hasContent("bob's unsynced plan");
-        assertThat(bob.keys(Kind.CONFLICT)).containsExactlyInAnyOrder("plan.txt", "old.txt");
+        await().atMost(WAIT).untilAsserted(() -> assertThat(bob.keys(Kind.CONFLICT))
+                .containsExactlyInAnyOrder("plan.txt", "old.txt"));
         assertThat(alice.keys(Kind.CONFLICT)).isEmpty();
     }
 
