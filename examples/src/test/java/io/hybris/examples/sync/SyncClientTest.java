@@ -200,8 +200,11 @@ class SyncClientTest {
         assertThat(copy).matches("plan \\(conflicted copy " + loser.name + " \\d{4}-\\d\\d-\\d\\d \\d{6}\\)\\.txt");
         assertThat(Files.readString(a.resolve(copy))).isEqualTo(winner.equals("alice's plan")
                 ? "bob's plan, which differs" : "alice's plan");
-        assertThat(loser.keys(Kind.CONFLICT)).containsExactly("plan.txt");
-        assertThat(loser.keys(Kind.UPLOADED)).contains(copy);
+        // reported after the copy's upload, which the other side may have downloaded first
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(loser.keys(Kind.CONFLICT)).containsExactly("plan.txt");
+            assertThat(loser.keys(Kind.UPLOADED)).contains(copy);
+        });
         assertThat(alice.hybris.list(CONTAINER)).containsExactlyInAnyOrder("plan.txt", copy);
     }
 
