@@ -43,7 +43,6 @@ class ChangeFeedHeldRacesTest extends HybrisContractFixture {
         return new InMemoryMetadataStore();
     }
 
-
     private Hybris held(String clientId, CountDownLatch held, CountDownLatch go) {
         MetadataStore store = HeldUpdates.first(metadata, u -> true, held, go, AWAIT);
         return open(config(raw).clientId(clientId).metadataStore(store));
