@@ -160,9 +160,9 @@ public final class Hybris implements AutoCloseable {
     }
 
     /**
-     * Stores the contents of {@code file} under {@code key}, streamed as {@link #put(String, String, InputStream,
-     * long)} does; the file must not change while it is read (a changed length fails the put). Overtaken by a
-     * conditional write or deletion, it opens the file again and puts again ({@link PutOvertakenException}).
+     * Stores {@code file} under {@code key}, streamed as {@link #put(String, String, InputStream, long)} does; the
+     * file must not change while read (a changed length fails the put). Overtaken by a conditional write or deletion,
+     * it puts again from the file, until the deadline passes from the first time ({@link PutOvertakenException}).
      *
      * @throws InvalidRequestException the file does not exist or is not a regular file
      */

@@ -83,18 +83,10 @@ public final class Engine {
     private final MultipartWriter multipart;
     private final long chunkThreshold;
 
-    public Engine(HybrisConfig config, MetadataStore metadata, List<CloudStore> cloudList, ExecutorService io,
-                  ExecutorService metadataCalls, ExecutorService gcExecutor) {
-        this(config, metadata, cloudList, io, metadataCalls, gcExecutor, null);
-    }
-
-    /** An engine that uses {@code valueCache} (null for none) as {@link io.hybris.CacheSettings} say. */
-    public Engine(HybrisConfig config, MetadataStore metadata, List<CloudStore> cloudList, ExecutorService io,
-                  ExecutorService metadataCalls, ExecutorService gcExecutor, ValueCache valueCache) {
-        this(config, metadata, cloudList, io, metadataCalls, gcExecutor, valueCache, null);
-    }
-
-    /** An engine whose events also go to {@code extraListener} (null for none), beside the configuration's. */
+    /**
+     * An engine that uses {@code valueCache} (null for none) as {@link io.hybris.CacheSettings} say, and whose
+     * events also go to {@code extraListener} (null for none), beside the configuration's.
+     */
     public Engine(HybrisConfig config, MetadataStore metadata, List<CloudStore> cloudList, ExecutorService io,
                   ExecutorService metadataCalls, ExecutorService gcExecutor, ValueCache valueCache,
                   HybrisListener extraListener) {
@@ -315,7 +307,7 @@ public final class Engine {
                 return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur, writer), sealer.seal(value),
                         null, 0, required, meta), d).toVersionInfo();
             } catch (PutOvertakenException overtaken) {
-                continue; // the next metadata read fails once the deadline has passed
+                continue; // the deadline bounds every attempt: the next step fails once it has passed
             }
         }
     }
@@ -368,6 +360,7 @@ public final class Engine {
     /** A PUT in chunks of {@code source}; {@code again} (null: a stream read once) reads the value anew. */
     private VersionInfo putChunked(MetadataKey mk, ValueSource source, Supplier<ValueSource> again,
                                    Preconditions required, Map<String, String> meta, String writer) {
+        Deadline retries = null; // from its first overtaking, it puts again while within the deadline
         for (ValueSource value = source; ; value = again.get()) { // each attempt a whole PUT, with its deadline
             Deadline d = Deadline.after(deadline);
             Current cur = metadata.read(mk, d);
@@ -376,8 +369,9 @@ public final class Engine {
                 return writes.write(new WritePath.NewVersion(mk, cur, nextTimestamp(cur, writer), null,
                         new WritePath.ChunkedValue(value), 0, required, meta), d).toVersionInfo();
             } catch (PutOvertakenException overtaken) {
-                if (again == null) {
-                    throw overtaken; // this stream cannot be read again
+                retries = retries == null ? Deadline.after(deadline) : retries;
+                if (again == null || retries.expired()) {
+                    throw overtaken; // this stream cannot be read again, or it was overtaken for too long
                 }
             }
         }
