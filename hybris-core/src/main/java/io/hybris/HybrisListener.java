@@ -144,7 +144,12 @@ public interface HybrisListener {
         /** The orphan sweep ({@link Hybris#sweepOrphans()} and the periodic sweep). */
         SWEEP,
         /** One part of an upload in parts ({@link PartUploads#upload}); its completion is reported as a PUT. */
-        UPLOAD_PART
+        UPLOAD_PART,
+        /**
+         * A scrub's or migration's rewrite of a value in chunks (docs/scrub.md), read and written again as a new
+         * version: reported as one event, not as a GET and a PUT; ABORTED when a write or deletion superseded it.
+         */
+        REWRITE
     }
 
     /** How a client call ended, from what it returned or the exception it threw. */

@@ -170,8 +170,20 @@ public final class Engine {
      * sequence number, so a user write that read {@code meta} orders itself after it instead of being lost to it.
      */
     private boolean rewrite(String container, String key, Metadata meta) {
+        long t0 = System.nanoTime();
+        try { // one REWRITE event, neither a GET nor a PUT of the caller's: a superseded rewrite is ABORTED
+            boolean rewritten = rewriteIfCurrent(container, key, meta);
+            listener.operation(Operation.REWRITE, container, rewritten ? OperationOutcome.OK
+                    : OperationOutcome.ABORTED, since(t0));
+            return rewritten;
+        } catch (RuntimeException e) {
+            throw failed(Operation.REWRITE, container, t0, e);
+        }
+    }
+
+    private boolean rewriteIfCurrent(String container, String key, Metadata meta) {
         String version = meta.toVersionInfo().version();
-        Opened opened = open(container, key, io.hybris.ByteRange.all());
+        Opened opened = reads.open(container, key, io.hybris.ByteRange.all());
         if (opened == null) {
             return false;
         }
@@ -179,14 +191,8 @@ public final class Engine {
             if (!opened.version().version().equals(version)) {
                 return false;
             }
-            long t0 = System.nanoTime();
-            try {
-                done(Operation.PUT, container, t0, putStream(container, key, in, opened.length(),
-                        PutOptions.ifMatch(version).withMetadata(meta.userMetadata()),
-                        io.hybris.spi.VersionName.REWRITE_MARK + clientId, null));
-            } catch (RuntimeException e) {
-                throw failed(Operation.PUT, container, t0, e);
-            }
+            putStream(container, key, in, opened.length(), PutOptions.ifMatch(version)
+                    .withMetadata(meta.userMetadata()), io.hybris.spi.VersionName.REWRITE_MARK + clientId, null);
             return true;
         } catch (io.hybris.PreconditionFailedException | io.hybris.ConcurrentOverwriteException e) {
             return false; // replaced before its commit, or while it was read (its chunks collected): superseded

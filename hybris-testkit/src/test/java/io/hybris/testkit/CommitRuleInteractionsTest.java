@@ -498,8 +498,10 @@ class CommitRuleInteractionsTest {
         // the rewrite's entry holds its writer's id, '-z-mig', as is (a placement update: the seeder's)
         MetadataStore holdingRewrite = HeldUpdates.first(store, update -> new String(update.value(),
                 StandardCharsets.ISO_8859_1).contains(VersionName.REWRITE_MARK + "z-mig"), held, go, AWAIT);
-        Hybris first = open("z-mig", holdingRewrite, raw);
-        Hybris second = open("a-mig", store, raw);
+        EventRecorder firstEvents = new EventRecorder();
+        EventRecorder secondEvents = new EventRecorder();
+        Hybris first = open("z-mig", holdingRewrite, raw, b -> b.listener(firstEvents));
+        Hybris second = open("a-mig", store, raw, b -> b.listener(secondEvents));
         CompletableFuture<KeyHealth.Status> firstRun = CompletableFuture.supplyAsync(() -> migrate(first, "big"));
         assertThat(held.await(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).as("the first rewrite's commit is held")
                 .isTrue();
@@ -509,6 +511,13 @@ class CommitRuleInteractionsTest {
         go.countDown();
 
         assertThat(firstRun.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(KeyHealth.Status.SUPERSEDED);
+        // maintenance is reported apart from the callers' GETs and PUTs: one REWRITE each, the superseded ABORTED
+        assertThat(secondEvents.operations()).extracting(EventRecorder.OperationEvent::operation)
+                .containsExactly(Operation.REWRITE, Operation.DESCRIBE); // the DESCRIBE: this test's
+        assertThat(secondEvents.count(Operation.REWRITE, OperationOutcome.OK)).isEqualTo(1);
+        assertThat(firstEvents.operations()).extracting(EventRecorder.OperationEvent::operation)
+                .containsExactly(Operation.REWRITE);
+        assertThat(firstEvents.count(Operation.REWRITE, OperationOutcome.ABORTED)).isEqualTo(1);
         assertThat(second.describe(C, "big")).hasValue(winner);
         assertThat(first.get(C, "big")).hasValue(big);
         second.sweepOrphans();
