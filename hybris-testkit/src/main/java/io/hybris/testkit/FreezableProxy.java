@@ -25,7 +25,8 @@ import java.util.function.BooleanSupplier;
  * answering without closing its sockets (a hung process, a network partition that drops packets). What arrived
  * while frozen is forwarded after {@link #thaw()}. {@link #freezeAnswers()} holds only what the server sends, so
  * requests still reach it and are applied while their answers wait (with {@link #dropConnections()}: are lost). It
- * also counts the bytes it forwarded from the server ({@link #bytesFromServer()}). For tests; two threads per
+ * also counts the bytes it forwarded from the server ({@link #bytesFromServer()}) and received from its clients
+ * ({@link #bytesFromClients()}: a request held while frozen is counted). For tests; two threads per
  * connection.
  */
 public final class FreezableProxy implements AutoCloseable {
@@ -35,6 +36,7 @@ public final class FreezableProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final Object gate = new Object();
     private final AtomicLong fromServer = new AtomicLong();
+    private final AtomicLong fromClients = new AtomicLong();
     private boolean frozen;
     private boolean answersFrozen;
     private volatile boolean closed;
@@ -57,6 +59,11 @@ public final class FreezableProxy implements AutoCloseable {
     /** How many bytes the proxy has forwarded from the server to its clients. */
     public long bytesFromServer() {
         return fromServer.get();
+    }
+
+    /** How many bytes the proxy has received from its clients, forwarded or held while frozen. */
+    public long bytesFromClients() {
+        return fromClients.get();
     }
 
     /** Stops forwarding (connections stay open). */
@@ -132,8 +139,8 @@ public final class FreezableProxy implements AutoCloseable {
                 Socket server = new Socket(upstreamHost, upstreamPort);
                 sockets.add(client);
                 sockets.add(server);
-                pump(client, server, null);
-                pump(server, client, fromServer);
+                pump(client, server, fromClients, null);
+                pump(server, client, null, fromServer);
             } catch (IOException e) {
                 if (!closed) {
                     continue; // the upstream refused one connection: the client sees it closed and retries
@@ -143,17 +150,21 @@ public final class FreezableProxy implements AutoCloseable {
         }
     }
 
-    private void pump(Socket from, Socket to, AtomicLong counted) {
+    /** Forwards {@code from} to {@code to}, counting what it reads in {@code read}, what it forwards in {@code sent}. */
+    private void pump(Socket from, Socket to, AtomicLong read, AtomicLong sent) {
         Thread t = new Thread(() -> {
             byte[] buffer = new byte[16 * 1024];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
-                    awaitThawed(counted != null);
+                    if (read != null) {
+                        read.addAndGet(n);
+                    }
+                    awaitThawed(sent != null);
                     out.write(buffer, 0, n);
                     out.flush();
-                    if (counted != null) {
-                        counted.addAndGet(n);
+                    if (sent != null) {
+                        sent.addAndGet(n);
                     }
                 }
             } catch (IOException | InterruptedException e) {

@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * applies a transaction all or nothing and reports every operation that failed, so a 409 is sorted out per commit:
  * a commit whose key check failed gets its {@link VersionConflictException} (as if it had been sent alone at that
  * Raft index: its key was at another version; {@link VersionConflictException#mayHaveApplied()} if the transport
- * re-sent the transaction after a failed send) and the others are sent again without it; a failure only on a head
+ * re-sent the transaction after a failed send, unless a key check of the answer passed, which an earlier send that
+ * applied would have made fail) and the others are sent again without it; a failure only on a head
  * or a record (another client committed to the container first) re-reads the head and sends the batch again after
  * a short jittered pause ({@link HeadRaceBackoff}). A commit is retried until its give-up time; the batch's
  * requests retry transient failures until the earliest give-up time among the commits still in it and the
@@ -158,6 +159,11 @@ final class ConsulBatchWrite {
                 } else {
                     headLost = true;
                 }
+            }
+            if (resent && !response.errors().isEmpty() && failedKeys.cardinality() < updates.size()) {
+                // a key check passed: no earlier send applied, or it would have moved every key of the commits
+                // still pending (all were in it): the conflicts below, and later ones, are definite
+                resent = false;
             }
             if (!failedKeys.isEmpty()) {
                 failConflicts(updates, owners, failedKeys, response.errors(), resent);
