@@ -6,6 +6,7 @@ package io.hybris.testkit;
 
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.MetadataStore;
+import org.junit.jupiter.api.Nested;
 
 /** The {@link MetadataStoreContract} against the reference {@link InMemoryMetadataStore}. */
 class InMemoryMetadataStoreContractTest extends MetadataStoreContract {
@@ -16,8 +17,17 @@ class InMemoryMetadataStoreContractTest extends MetadataStoreContract {
     }
 
     /** The change log ({@link ChangeLogContract}), same server. */
-    @org.junit.jupiter.api.Nested
+    @Nested
     class ChangeLog extends ChangeLogContract {
+        @Override
+        protected MetadataStore newStore() {
+            return InMemoryMetadataStoreContractTest.this.newStore();
+        }
+    }
+
+    /** Listings under change and over odd keys ({@link ListingContract}), same server. */
+    @Nested
+    class Listing extends ListingContract {
         @Override
         protected MetadataStore newStore() {
             return InMemoryMetadataStoreContractTest.this.newStore();

@@ -11,6 +11,7 @@ import io.hybris.testkit.ConditionalHistoryContract;
 import io.hybris.testkit.ConditionalRaceContract;
 import io.hybris.testkit.ConditionalWriteContract;
 import io.hybris.testkit.HybrisContract;
+import io.hybris.testkit.ListingUnderChangeContract;
 import io.hybris.testkit.ScrubContract;
 import io.hybris.testkit.StreamingContract;
 import org.junit.jupiter.api.Nested;
@@ -100,6 +101,15 @@ class ConsulHybrisContractTest extends HybrisContract {
         @Override
         protected MetadataStore newMetadataStore(int retention) {
             return ConsulHybrisContractTest.this.newMetadataStore(retention);
+        }
+    }
+
+    /** Listings while keys change between pages ({@link ListingUnderChangeContract}), same store. */
+    @Nested
+    class ListingUnderChange extends ListingUnderChangeContract {
+        @Override
+        protected MetadataStore newMetadataStore() {
+            return ConsulHybrisContractTest.this.newMetadataStore();
         }
     }
 }

@@ -6,7 +6,9 @@ package io.hybris.rmds.consul;
 
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.ChangeLogContract;
+import io.hybris.testkit.ListingContract;
 import io.hybris.testkit.MetadataStoreContract;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
@@ -35,8 +37,17 @@ class ConsulMetadataStoreContractTest extends MetadataStoreContract {
     }
 
     /** The change log ({@link ChangeLogContract}), same server. */
-    @org.junit.jupiter.api.Nested
+    @Nested
     class ChangeLog extends ChangeLogContract {
+        @Override
+        protected MetadataStore newStore() {
+            return ConsulMetadataStoreContractTest.this.newStore();
+        }
+    }
+
+    /** Listings under change and over odd keys ({@link ListingContract}), same server. */
+    @Nested
+    class Listing extends ListingContract {
         @Override
         protected MetadataStore newStore() {
             return ConsulMetadataStoreContractTest.this.newStore();
