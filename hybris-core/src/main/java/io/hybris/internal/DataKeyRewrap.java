@@ -53,14 +53,15 @@ final class DataKeyRewrap {
         int plaintext = 0;
         java.util.List<String> unreadable = new java.util.ArrayList<>();
         int unreadableCount = 0;
-        Deadline unbounded = Deadline.after(Duration.ofDays(365));
-        long total = progress == io.hybris.WorkProgress.NONE ? -1 : count(unbounded); // one metadata-only pass
-        for (String container : metadata.listing(unbounded, "list of containers", store::containers)) {
+        long total = progress == io.hybris.WorkProgress.NONE ? -1 : count(); // one metadata-only pass
+        // each listing is one metadata call, bounded by the deadline as any other (the run as a whole is not)
+        for (String container : metadata.listing(Deadline.after(deadline), "list of containers", store::containers)) {
             String after = null;
             MetadataPage page;
             do {
                 String from = after;
-                page = metadata.listing(unbounded, "list of " + container, () -> store.list(container, "", from, 500));
+                page = metadata.listing(Deadline.after(deadline), "list of " + container,
+                        () -> store.list(container, "", from, 500));
                 for (MetadataEntry entry : page.entries()) {
                     after = entry.key();
                     examined++;
@@ -68,10 +69,13 @@ final class DataKeyRewrap {
                         report(progress, examined, Math.max(total, examined));
                     }
                     MetadataKey mk = new MetadataKey(container, entry.key());
+                    checkNotInterrupted(mk, null); // a store called in place may never see the interrupt
                     Outcome outcome;
                     try {
                         outcome = rewrapOne(mk, entry);
                     } catch (io.hybris.CryptoException e) {
+                        // a key provider's call cut short by the interrupt (a KMS request) is no unreadable entry
+                        checkNotInterrupted(mk, e);
                         // one entry this client cannot unwrap must not stop the rotation of all after it (a re-run
                         // would stop at the same entry forever): it is counted and named, and left as it is
                         LOG.warn("data key re-wrap: {} left as it is: {}", mk, e.getMessage());
@@ -95,14 +99,15 @@ final class DataKeyRewrap {
     }
 
     /** How many entries the metadata store holds, over every container. */
-    private long count(Deadline d) {
+    private long count() {
         long n = 0;
-        for (String container : metadata.listing(d, "list of containers", store::containers)) {
+        for (String container : metadata.listing(Deadline.after(deadline), "list of containers", store::containers)) {
             String after = null;
             MetadataPage page;
             do {
                 String from = after;
-                page = metadata.listing(d, "list of " + container, () -> store.list(container, "", from, 500));
+                page = metadata.listing(Deadline.after(deadline), "list of " + container,
+                        () -> store.list(container, "", from, 500));
                 n += page.entries().size();
                 if (!page.entries().isEmpty()) {
                     after = page.entries().get(page.entries().size() - 1).key();
@@ -110,6 +115,14 @@ final class DataKeyRewrap {
             } while (page.hasMore());
         }
         return n;
+    }
+
+    /** Throws {@link io.hybris.CallInterruptedException} if the running thread was interrupted (flag kept). */
+    private static void checkNotInterrupted(MetadataKey next, Throwable cause) {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new io.hybris.CallInterruptedException("data key re-wrap interrupted before " + next + " was"
+                    + " re-wrapped: run it again to resume", false, cause);
+        }
     }
 
     private static void report(io.hybris.WorkProgress progress, long done, long total) {
@@ -130,14 +143,18 @@ final class DataKeyRewrap {
             if (rewrapped == null) {
                 return Outcome.CURRENT;
             }
-            byte[] encoded = MetadataCodec.encode(cur.meta().withEncryption(rewrapped));
+            Metadata written = cur.meta().withEncryption(rewrapped);
             MetadataVersion expected = cur.version();
             try {
-                metadata.conditionalUpdate(new MetadataUpdate(mk, encoded, expected), Deadline.after(deadline),
-                        "re-wrap of " + mk);
+                metadata.conditionalUpdate(new MetadataUpdate(mk, MetadataCodec.encode(written), expected),
+                        Deadline.after(deadline), "re-wrap of " + mk);
                 return Outcome.REWRAPPED;
             } catch (VersionConflictException e) {
                 cur = metadata.read(mk, Deadline.after(deadline)); // a concurrent write or re-wrap: look again
+                if (written.equals(cur.meta())) {
+                    // exactly what this update wrote: a re-sent request whose first send landed
+                    return Outcome.REWRAPPED;
+                }
             }
         }
     }

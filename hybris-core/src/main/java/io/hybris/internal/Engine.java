@@ -123,7 +123,7 @@ public final class Engine {
         // recent chunk manifests, read or written (4 MiB: about 800 values of 1 GiB in 8 MiB chunks)
         ManifestCache manifests = new ManifestCache(4 << 20);
         VersionPath path = new VersionPath(layouts, chunkedWriter, new Commits(this.metadata, gc, listener), gc, prefix, io,
-                metadataCalls, manifests);
+                metadataCalls, manifests, sealer);
         this.cache = new CacheLayer(config.cache(), valueCache, prefix, io, config.clock(), listener);
         ReadPath readPath = path;
         ReadPath cacheFailedPath = path;

@@ -35,9 +35,11 @@ final class VersionPath implements WritePath, ReadPath {
     private final ExecutorService transactionUploads;
     /** Where a chunked version's manifest is kept once stored, for this client's next reads of it. */
     private final ManifestCache manifests;
+    private final Sealer sealer;
 
     VersionPath(Layouts layouts, ChunkedWriter chunks, Commits commits, GarbageCollector gc, String prefix,
-                ExecutorService io, ExecutorService transactionUploads, ManifestCache manifests) {
+                ExecutorService io, ExecutorService transactionUploads, ManifestCache manifests, Sealer sealer) {
+        this.sealer = sealer;
         this.layouts = layouts;
         this.chunks = chunks;
         this.commits = commits;
@@ -118,7 +120,7 @@ final class VersionPath implements WritePath, ReadPath {
             // entry of a version that never commits is never asked for (names are unique per write) and ages out
             manifests.put(objectKey, s.manifest());
             return new Metadata(v.timestamp(), s.placement().clouds(), Hashing.sha256(s.manifest()),
-                    s.manifest().length, s.encryption(), v.cacheCounter(), null,
+                    s.manifest().length, underCurrentKek(s.encryption(), v.key()), v.cacheCounter(), null,
                     new Metadata.Chunked(s.valueLength(), s.chunkSize()), v.userMetadata());
         }
         byte[] data = v.sealed().stored();
@@ -128,12 +130,24 @@ final class VersionPath implements WritePath, ReadPath {
                 : CompletableFuture.completedFuture(Hashing.sha256(data));
         try {
             Layout.Placement placed = layouts.forWrite(v.key().container(), data.length).store(objectKey, data, d);
-            return new Metadata(v.timestamp(), placed.clouds(), hash.join(), data.length, v.sealed().encryption(),
+            return new Metadata(v.timestamp(), placed.clouds(), hash.join(), data.length,
+                    underCurrentKek(v.sealed().encryption(), v.key()),
                     v.cacheCounter(), placed.erasure(), null, v.userMetadata());
         } catch (RuntimeException e) {
             hash.cancel(false);
             throw e;
         }
+    }
+
+    /**
+     * The custody record {@code e} (null: plaintext) re-wrapped under the key provider's current KEK if that changed
+     * since the version was sealed (its upload or stream ran meanwhile): a KEK rotation that ran before this commit
+     * could not reach it, as for an upload in parts; a client without the old KEK fails the write
+     * ({@code KeyUnavailableException}) rather than commit what it could not read.
+     */
+    private Metadata.Encryption underCurrentKek(Metadata.Encryption e, MetadataKey key) {
+        Metadata.Encryption rewrapped = sealer.rewrap(e, key.toString());
+        return rewrapped != null ? rewrapped : e;
     }
 
     private String objectKey(MetadataKey key, Timestamp ts) {
