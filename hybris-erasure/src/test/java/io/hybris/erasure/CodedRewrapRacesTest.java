@@ -18,6 +18,7 @@ import io.hybris.spi.KeyProvider;
 import io.hybris.spi.MetadataStore;
 import io.hybris.testkit.GatedCloudStore;
 import io.hybris.testkit.HeldUpdates;
+import io.hybris.testkit.SwitchableKeyProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -73,32 +74,6 @@ class CodedRewrapRacesTest {
         return v;
     }
 
-    /** A provider whose current KEK switches while the client runs. */
-    private static final class Switchable implements KeyProvider {
-        private final EnvelopeKeyProvider keys;
-        private volatile String current;
-
-        Switchable(EnvelopeKeyProvider keys, String current) {
-            this.keys = keys;
-            this.current = current;
-        }
-
-        @Override
-        public String currentKeyId() {
-            return current;
-        }
-
-        @Override
-        public byte[] wrap(String keyId, byte[] dataKey) {
-            return keys.wrap(keyId, dataKey);
-        }
-
-        @Override
-        public byte[] unwrap(String keyId, byte[] wrapped) {
-            return keys.unwrap(keyId, wrapped);
-        }
-    }
-
     @Test
     void aHeldRewrapOvertakenByAConditionalPutReWrapsTheNewCodedVersion() throws Exception {
         Hybris old = client(EnvelopeKeyProvider.of(Map.of("k1", k1), "k1"));
@@ -121,12 +96,13 @@ class CodedRewrapRacesTest {
     @Test
     void aCodedValueSealedBeforeTheKekSwitchAndCommittedAfterTheRewrapIsUnderTheNewKek() throws Exception {
         List<GatedCloudStore> gated = raw.stream().map(c -> GatedCloudStore.of(c, k -> true)).toList();
-        Switchable keys = new Switchable(EnvelopeKeyProvider.of(Map.of("k1", k1, "k2", k2), "k1"), "k1");
+        SwitchableKeyProvider keys = new SwitchableKeyProvider(EnvelopeKeyProvider.of(Map.of("k1", k1, "k2", k2),
+                "k1"), "k1");
         Hybris writer = client(keys, store, gated);
         byte[] v = value(9000, 3);
         CompletableFuture<VersionInfo> put = CompletableFuture.supplyAsync(() -> writer.put(C, "k", v));
         assertThat(gated.get(0).awaitBlocked(1, AWAIT)).isTrue();
-        keys.current = "k2";
+        keys.switchTo("k2");
         assertThat(writer.rewrapDataKeys().rewrapped()).isZero();
         gated.forEach(GatedCloudStore::open);
         VersionInfo written = put.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);

@@ -150,7 +150,7 @@ public final class FreezableProxy implements AutoCloseable {
         }
     }
 
-    /** Forwards {@code from} to {@code to}, counting what it reads in {@code read}, what it forwards in {@code sent}. */
+    /** Forwards {@code from} to {@code to}, counting what it reads in {@code read}, what it sends in {@code sent}. */
     private void pump(Socket from, Socket to, AtomicLong read, AtomicLong sent) {
         Thread t = new Thread(() -> {
             byte[] buffer = new byte[16 * 1024];

@@ -45,12 +45,25 @@ public abstract class ResentUpdateContract {
      */
     protected abstract MetadataStore open(String address, String namespace) throws Exception;
 
-    private static byte[] bytes(String s) {
+    /** {@code s} in UTF-8. */
+    protected static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static String text(MetadataStore store, MetadataKey key) {
+    /** The value of {@code key} in {@code store} as UTF-8 text, or null if it has none. */
+    protected static String text(MetadataStore store, MetadataKey key) {
         return store.read(key).map(v -> new String(v.value(), StandardCharsets.UTF_8)).orElse(null);
+    }
+
+    /**
+     * Creates {@code a} and {@code b} with the value "v0" in one atomic update through {@code store}, which so knows
+     * their container (its change log, its head): its next request is the update under test. Returns their versions.
+     */
+    protected static List<MetadataVersion> createBoth(MetadataStore store, MetadataKey a, MetadataKey b)
+            throws VersionConflictException {
+        store.conditionalUpdateAll(List.of(new MetadataUpdate(a, bytes("v0"), MetadataVersion.ABSENT),
+                new MetadataUpdate(b, bytes("v0"), MetadataVersion.ABSENT)));
+        return List.of(store.read(a).orElseThrow().version(), store.read(b).orElseThrow().version());
     }
 
     @Test
@@ -61,12 +74,9 @@ public abstract class ResentUpdateContract {
         try (FreezableProxy proxy = new FreezableProxy(serverHost(), serverPort());
              MetadataStore proxied = open(proxy.address(), namespace);
              MetadataStore direct = open(serverAddress(), namespace)) {
-            // created through the proxied store, which so knows the container (its change log, its head): the
-            // update below is its next request
-            proxied.conditionalUpdateAll(List.of(new MetadataUpdate(a, bytes("v0"), MetadataVersion.ABSENT),
-                    new MetadataUpdate(b, bytes("v0"), MetadataVersion.ABSENT)));
-            MetadataVersion va = proxied.read(a).orElseThrow().version();
-            MetadataVersion vb = proxied.read(b).orElseThrow().version();
+            List<MetadataVersion> created = createBoth(proxied, a, b);
+            MetadataVersion va = created.get(0);
+            MetadataVersion vb = created.get(1);
 
             proxy.freezeAnswers();
             Throwable thrown = proxy.loseAnswer(() -> {

@@ -99,37 +99,7 @@ class RewrapRacesTest {
         return f.get(AWAIT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** A provider whose current KEK can be switched while the client runs (a KMS alias moved to a new key). */
-    private static final class Switchable implements KeyProvider {
-        private final EnvelopeKeyProvider keys;
-        private volatile String current;
-
-        Switchable(EnvelopeKeyProvider keys, String current) {
-            this.keys = keys;
-            this.current = current;
-        }
-
-        void switchTo(String id) {
-            current = id;
-        }
-
-        @Override
-        public String currentKeyId() {
-            return current;
-        }
-
-        @Override
-        public byte[] wrap(String keyId, byte[] dataKey) {
-            return keys.wrap(keyId, dataKey);
-        }
-
-        @Override
-        public byte[] unwrap(String keyId, byte[] wrapped) {
-            return keys.unwrap(keyId, wrapped);
-        }
-    }
-
-    /** A stream of {@code value} that, after {@code pauseAt} bytes, signals {@code reached} and waits for {@code go}. */
+    /** A stream of {@code value} that after {@code pauseAt} bytes signals {@code reached} and waits for {@code go}. */
     private static final class PausingStream extends InputStream {
         private final InputStream in;
         private final int pauseAt;
@@ -226,7 +196,7 @@ class RewrapRacesTest {
         boolean streamed = write.startsWith("streamed");
         List<GatedCloudStore> gated = raw.stream().map(c -> GatedCloudStore.of(c, k -> true)).toList();
         gated.forEach(g -> g.setActive(false));
-        Switchable keys = new Switchable(envelope("k1", "k1", k1, "k2", k2), "k1");
+        SwitchableKeyProvider keys = new SwitchableKeyProvider(envelope("k1", "k1", k1, "k2", k2), "k1");
         Hybris writer = open(keys, store, gated, Duration.ofSeconds(10));
         writer.put(C, "other", random(10, 1)); // committed under k1 before the switch: the rotation re-wraps it
         byte[] v = random(streamed ? 3 * CHUNK + 7 : 100, 2);

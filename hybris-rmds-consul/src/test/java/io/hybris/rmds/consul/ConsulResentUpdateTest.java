@@ -14,7 +14,6 @@ import io.hybris.testkit.ResentUpdateContract;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -71,10 +70,9 @@ class ConsulResentUpdateTest extends ResentUpdateContract {
         try (FreezableProxy proxy = new FreezableProxy(serverHost(), serverPort());
              MetadataStore proxied = open(proxy.address(), namespace);
              MetadataStore direct = open(serverAddress(), namespace)) {
-            proxied.conditionalUpdateAll(List.of(new MetadataUpdate(a, bytes("v0"), MetadataVersion.ABSENT),
-                    new MetadataUpdate(b, bytes("v0"), MetadataVersion.ABSENT)));
-            MetadataVersion va = proxied.read(a).orElseThrow().version();
-            MetadataVersion vb = proxied.read(b).orElseThrow().version();
+            List<MetadataVersion> created = createBoth(proxied, a, b);
+            MetadataVersion va = created.get(0);
+            MetadataVersion vb = created.get(1);
 
             proxy.freeze();
             long before = proxy.bytesFromClients();
@@ -99,13 +97,5 @@ class ConsulResentUpdateTest extends ResentUpdateContract {
             assertThat(text(direct, a)).isEqualTo("v0");
             assertThat(text(direct, b)).isEqualTo("newer");
         }
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(MetadataStore store, MetadataKey key) {
-        return store.read(key).map(v -> new String(v.value(), StandardCharsets.UTF_8)).orElse(null);
     }
 }
