@@ -58,12 +58,20 @@ public final class CacheLayer {
     private final LongAdder bypassed = new LongAdder();
     private final LongAdder stores = new LongAdder();
     private final RateLimitedWarning warning = new RateLimitedWarning(LOG, TimeUnit.SECONDS.toNanos(30));
-    private final Map<MetadataKey, Metadata> ownWrites = new LinkedHashMap<>(64, 0.75f, true) {
+    private final Map<MetadataKey, OwnWrite> ownWrites = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<MetadataKey, Metadata> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<MetadataKey, OwnWrite> eldest) {
             return size() > OWN_WRITES_CAPACITY;
         }
     };
+
+    /**
+     * This client's latest write of a key for read-your-writes ({@code meta}; null once forgotten: read
+     * linearizably), and the newest timestamp it recorded for the key: an older write of this client that completes
+     * later (linearized before a newer one, which overwrote it) is never recorded over it, forgotten or not.
+     */
+    private record OwnWrite(Metadata meta, Timestamp newest) {
+    }
 
     /**
      * A value served by a weak read: the version's metadata and its stored bytes (null for a deletion); or
@@ -76,6 +84,9 @@ public final class CacheLayer {
          */
         public static final Found UNAVAILABLE = new Found(null, null);
     }
+
+    /** The known-current time of a bounded-versions barrier entry ({@link #evictVersionsEntries}). */
+    private static final long BARRIER = -1;
 
     /** What {@link #fetch} returns when the cache call failed (compared by identity). */
     private static final byte[] FAILED = new byte[0];
@@ -187,9 +198,9 @@ public final class CacheLayer {
         }
         MetadataKey mk = new MetadataKey(container, key);
         synchronized (ownWrites) {
-            Metadata before = ownWrites.get(mk);
-            if (before == null || !before.timestamp().isAfter(meta.timestamp())) {
-                ownWrites.put(mk, meta);
+            OwnWrite before = ownWrites.get(mk);
+            if (before == null || !before.newest().isAfter(meta.timestamp())) {
+                ownWrites.put(mk, new OwnWrite(meta, meta.timestamp()));
             }
         }
         if (!meta.isTombstone() && settings.writeThrough() && cached == null && fits(stored.length)) {
@@ -200,10 +211,11 @@ public final class CacheLayer {
     }
 
     /**
-     * After a PUT or DELETE that failed or whose outcome is unknown: forget the key for read-your-writes, discard
-     * the write-through, and evict the key's bounded-versions entry ({@link #evictVersionsEntries}).
+     * After a PUT or DELETE that failed or whose outcome is unknown ({@code replaced}: the timestamp of the version
+     * it read as current, null if none): forget the key for read-your-writes, discard the write-through, and evict
+     * the key's bounded-versions entry ({@link #evictVersionsEntries}).
      */
-    public void writeFailed(String container, String key, Pending cached) {
+    public void writeFailed(String container, String key, Timestamp replaced, Pending cached) {
         if (cache == null) {
             return;
         }
@@ -211,36 +223,48 @@ public final class CacheLayer {
         if (cached != null) {
             cached.discard();
         }
-        evictVersionsEntries(container, List.of(key));
-    }
-
-    /** {@link #writeFailed} for every key of a TPUT that failed or whose outcome is unknown. */
-    public void writeAllFailed(String container, List<String> keys) {
-        if (cache == null) {
-            return;
-        }
-        keys.forEach(k -> forgetOwnWrite(container, k));
-        evictVersionsEntries(container, keys);
+        evictVersionsEntries(container, java.util.Collections.singletonMap(key, replaced));
     }
 
     /**
-     * Evicts the bounded-versions entries of {@code keys} before the write's caller sees its failure. The write may
-     * have landed as a version with counter 0 (a DELETE and a TPUT always do) that no refresh will cache; the
-     * older entry would then be served as one of the η newest versions while η further writes go by. Stops at
-     * the first failing call: a failing cache fails the reads of those entries alike, and the rest is best effort,
-     * as after a failed refresh. An interrupted write (its outcome unknown) still evicts: the interrupt is set
-     * again after.
+     * {@link #writeFailed} for every key of a TPUT that failed or whose outcome is unknown ({@code replaced}: by key,
+     * the timestamp of the version it read, null if none).
      */
-    private void evictVersionsEntries(String container, List<String> keys) {
+    public void writeAllFailed(String container, Map<String, Timestamp> replaced) {
+        if (cache == null) {
+            return;
+        }
+        replaced.keySet().forEach(k -> forgetOwnWrite(container, k));
+        evictVersionsEntries(container, replaced);
+    }
+
+    /**
+     * Evicts the bounded-versions entries of the keys of {@code failed} before the write's caller sees its failure.
+     * The write may have landed as a version with counter 0 (a DELETE and a TPUT always do) that no refresh will
+     * cache; the older entry would then be served as one of the η newest versions while η further writes go by.
+     * The entry is replaced by a barrier, not deleted: a miss for reads, which a refresh replaces only with a version
+     * at least as new as the one the failed write replaced, so a refresh of an older version still in flight (a
+     * GET's, any client's) cannot bring an older entry back, while the next GET caches that version again if the
+     * write did not land (a key that had no version: deleted, as before). Stops at the first failing call: a failing cache fails the reads
+     * of those entries alike, and the rest is best effort, as after a failed refresh. An interrupted write (its
+     * outcome unknown) still evicts: the interrupt is set again after.
+     */
+    private void evictVersionsEntries(String container, Map<String, Timestamp> failed) {
         if (settings.stalenessVersions() == 0) {
             return;
         }
         boolean interrupted = Thread.interrupted();
         try {
-            for (String key : keys) {
-                String cacheKey = plainKey(CacheEntryCodec.KIND_VERSIONS, container, key);
+            for (Map.Entry<String, Timestamp> f : failed.entrySet()) {
+                String cacheKey = plainKey(CacheEntryCodec.KIND_VERSIONS, container, f.getKey());
+                byte[] barrier = f.getValue() == null ? null : CacheEntryCodec.encode(CacheEntryCodec.KIND_VERSIONS,
+                        BARRIER, container + "/" + f.getKey(), Metadata.tombstone(f.getValue()), null);
                 if (call("evict " + cacheKey, () -> {
-                    cache.delete(cacheKey);
+                    if (barrier == null) {
+                        cache.delete(cacheKey);
+                    } else {
+                        cache.put(cacheKey, barrier, settings.expiry());
+                    }
                     return Boolean.TRUE;
                 }) == null) {
                     return;
@@ -261,8 +285,12 @@ public final class CacheLayer {
         if (cache == null) {
             return;
         }
+        MetadataKey mk = new MetadataKey(container, key);
         synchronized (ownWrites) {
-            ownWrites.remove(new MetadataKey(container, key));
+            OwnWrite before = ownWrites.get(mk);
+            if (before != null) {
+                ownWrites.put(mk, new OwnWrite(null, before.newest()));
+            }
         }
     }
 
@@ -365,7 +393,8 @@ public final class CacheLayer {
     private Found ownWrite(String container, String key) {
         Metadata own;
         synchronized (ownWrites) {
-            own = ownWrites.get(new MetadataKey(container, key));
+            OwnWrite recorded = ownWrites.get(new MetadataKey(container, key));
+            own = recorded == null ? null : recorded.meta();
         }
         if (own == null) {
             return null; // not written by this client (or forgotten): a linearizable read
@@ -392,6 +421,11 @@ public final class CacheLayer {
             e = CacheEntryCodec.decode(got, kind, container + "/" + key);
         } catch (IllegalArgumentException bad) {
             reject(cacheKey, "an invalid entry (" + bad.getMessage() + ")");
+            return null;
+        }
+        if (e.knownAtMillis() == BARRIER) { // a write failed: the linearizable read that follows refreshes it
+            misses.increment();
+            listener.cacheLookup(CacheResult.MISS);
             return null;
         }
         if (kind == CacheEntryCodec.KIND_TIME) {

@@ -64,7 +64,10 @@ final class CachingPath implements WritePath, ReadPath {
     @Override
     public Metadata write(NewVersion v, Deadline d) {
         MetadataKey key = v.key();
-        long knownAt = cache.now();
+        // a PUT without a precondition may complete overwritten, linearized just before a newer write that committed
+        // after its metadata read but maybe before now: the time of that read bounds it then
+        long knownAt = v.required() == null && !v.isTombstone() ? Math.min(cache.now(), v.replaced().readAt())
+                : cache.now();
         byte[] stored = v.sealed() == null ? null : v.sealed().stored();
         CacheLayer.Pending cached = null;
         NewVersion counted = v;
@@ -78,11 +81,11 @@ final class CachingPath implements WritePath, ReadPath {
         try {
             meta = writes.write(counted, d);
         } catch (RuntimeException e) {
-            cache.writeFailed(key.container(), key.key(), cached);
+            cache.writeFailed(key.container(), key.key(), replacedTimestamp(v), cached);
             throw e;
         }
         if (meta == null) { // a deletion of a key deleted meanwhile: read-your-writes must not serve an older write
-            cache.writeFailed(key.container(), key.key(), cached);
+            cache.writeFailed(key.container(), key.key(), replacedTimestamp(v), cached);
             return null;
         }
         cache.committed(key.container(), key.key(), meta, v.stored(), knownAt, cached);
@@ -96,12 +99,19 @@ final class CachingPath implements WritePath, ReadPath {
         try {
             written = writes.writeAll(container, versions, d);
         } catch (RuntimeException e) {
-            cache.writeAllFailed(container, versions.stream().map(v -> v.key().key()).toList());
+            Map<String, Timestamp> failed = new java.util.LinkedHashMap<>();
+            versions.forEach(v -> failed.put(v.key().key(), replacedTimestamp(v)));
+            cache.writeAllFailed(container, failed);
             throw e;
         }
         for (NewVersion v : versions) {
             cache.committed(container, v.key().key(), written.get(v.key().key()), v.stored(), knownAt, null);
         }
         return written;
+    }
+
+    /** The timestamp of the version {@code v} read as current before it was written; null if the key had none. */
+    private static Timestamp replacedTimestamp(NewVersion v) {
+        return v.replaced() == null || v.replaced().meta() == null ? null : v.replaced().meta().timestamp();
     }
 }
