@@ -11,7 +11,10 @@ import io.hybris.HybrisConfig;
 import io.hybris.TransactionAbortedException;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.spi.CloudStore;
+import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataStore;
+import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.VersionConflictException;
 import io.hybris.testkit.RegisterHistory.Kind;
 import io.hybris.testkit.RegisterHistory.Op;
 import org.junit.jupiter.api.AfterEach;
@@ -27,6 +30,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -92,10 +97,10 @@ public abstract class CallerBehaviourContract {
         int opsPerThread = 150;
         List<String> keys = List.of("x", "y", "z");
         // a short deadline: a key left unreadable fails its GETs quickly instead of retrying for long
-        Hybris shared = open(metadata, raw, Duration.ofSeconds(5));
+        Hybris shared = open(meetingWriters(metadata), raw, Duration.ofSeconds(5));
         RegisterHistory history = new RegisterHistory();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
-        java.util.concurrent.CountDownLatch allStarted = new java.util.concurrent.CountDownLatch(threads);
+        CountDownLatch allStarted = new CountDownLatch(threads);
         try {
             List<Future<?>> futures = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
@@ -160,6 +165,32 @@ public abstract class CallerBehaviourContract {
     }
 
     /** Pairs of writes to the same key whose intervals overlap (evidence that the race was exercised). */
+    /**
+     * {@code store}, holding the first conditional update of each key until another one of the same key arrives (at
+     * most 5 s): writes of one key by the shared client then overlap whatever the scheduler does — on a loaded host
+     * eight threads of fast in-memory calls once ran one after another, and the test could not show what it tests.
+     */
+    private static MetadataStore meetingWriters(MetadataStore store) {
+        Map<MetadataKey, CountDownLatch> firsts = new ConcurrentHashMap<>();
+        return new ForwardingMetadataStore(store) {
+            @Override
+            public void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
+                CountDownLatch mine = new CountDownLatch(1);
+                CountDownLatch first = firsts.putIfAbsent(update.key(), mine);
+                if (first != null) {
+                    first.countDown();
+                } else {
+                    try {
+                        mine.await(5, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                super.conditionalUpdate(update);
+            }
+        };
+    }
+
     static long overlappingWrites(List<Op> ops) {
         List<Op> writes = ops.stream().filter(o -> o.kind() != Kind.READ).toList();
         long overlaps = 0;
@@ -255,8 +286,8 @@ public abstract class CallerBehaviourContract {
         int interrupted = 0;
         try {
             for (int round = 0; round < 60; round++) {
-                java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(4);
-                java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(4);
+                CountDownLatch started = new CountDownLatch(4);
+                CountDownLatch ended = new CountDownLatch(4);
                 long cloudCallsBefore = cloudCalls(clouds);
                 List<Future<?>> calls = new ArrayList<>();
                 for (int t = 0; t < 4; t++) {
