@@ -245,9 +245,9 @@ public final class CacheLayer {
      * The entry is replaced by a barrier, not deleted: a miss for reads, which a refresh replaces only with a version
      * at least as new as the one the failed write replaced, so a refresh of an older version still in flight (a
      * GET's, any client's) cannot bring an older entry back, while the next GET caches that version again if the
-     * write did not land (a key that had no version: deleted, as before). Stops at the first failing call: a failing cache fails the reads
-     * of those entries alike, and the rest is best effort, as after a failed refresh. An interrupted write (its
-     * outcome unknown) still evicts: the interrupt is set again after.
+     * write did not land (a key that had no version: deleted, as before). Stops at the first failing call: a
+     * failing cache fails the reads of those entries alike, and the rest is best effort, as after a failed refresh.
+     * An interrupted write (its outcome unknown) still evicts: the interrupt is set again after.
      */
     private void evictVersionsEntries(String container, Map<String, Timestamp> failed) {
         if (settings.stalenessVersions() == 0) {
