@@ -23,7 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -40,10 +39,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ZooKeeperResentUpdateTest extends ResentUpdateContract {
     @RegisterExtension
     static final InProcessZooKeeper ZK = new InProcessZooKeeper();
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
 
     private static ZooKeeperMetadataStore.Builder builder(String connect, String root) {
         return ZooKeeperMetadataStore.builder().connect(connect).root(root).connectTimeout(Duration.ofSeconds(5));
