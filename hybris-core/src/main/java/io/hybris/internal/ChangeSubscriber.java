@@ -24,8 +24,9 @@ import java.util.function.Consumer;
  * One subscription's thread: reads pages of the change feed from its cursor, hands each change to the listener
  * (again after a pause if the listener throws), and when it has caught up waits for the store's change watch —
  * or at most {@value #RECHECK_SECONDS} s, in case a watch was lost — before reading on. Failures to reach the
- * metadata store are retried with a growing pause (up to 5 s); only an expired cursor or the client's close end
- * it. Delivery is at least once: the cursor moves past a change only after the listener returned.
+ * metadata store are retried with a growing pause (up to 5 s); only an expired cursor, the client's close, an
+ * {@link Error} from the listener or an interrupt of the thread end it, each with {@code onStopped}. Delivery is
+ * at least once: the cursor moves past a change only after the listener returned.
  */
 final class ChangeSubscriber implements ChangeSubscription, Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ChangeSubscriber.class);
@@ -152,8 +153,7 @@ final class ChangeSubscriber implements ChangeSubscription, Runnable {
                 signalled = false;
             }
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            closed.set(true);
+            interrupted();
         } finally {
             watch.cancel();
         }
@@ -177,11 +177,22 @@ final class ChangeSubscriber implements ChangeSubscription, Runnable {
                     }
                     lock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
                 }
+                return;
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                closed.set(true);
+                // handled below, outside the lock: onStopped runs the listener's code
             }
         }
+        interrupted();
+    }
+
+    /**
+     * The thread was interrupted (only the listener's code can: close() does not interrupt it). The subscription
+     * ends, and says so, rather than stop silently behind a listener that is never told.
+     */
+    private void interrupted() {
+        Thread.currentThread().interrupt();
+        stop(new HybrisException("the change subscription to container " + container + " ended at " + cursor
+                + ": its thread was interrupted (subscribe again from that cursor)"));
     }
 
     private void stop(HybrisException cause) {
