@@ -4,11 +4,8 @@
  */
 package io.hybris.rmds.zookeeper;
 
-import io.hybris.Change;
 import io.hybris.ChangeCursor;
 import io.hybris.ChangeCursorExpiredException;
-import io.hybris.ChangeListener;
-import io.hybris.ChangePage;
 import io.hybris.ChangeSubscription;
 import io.hybris.ClientClosedException;
 import io.hybris.Hybris;
@@ -19,6 +16,8 @@ import io.hybris.spi.MetadataStore;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.VersionConflictException;
 import io.hybris.testkit.ForwardingMetadataStore;
+import io.hybris.testkit.FeedWorkload;
+import io.hybris.testkit.FeedWorkload.Recorder;
 import io.hybris.testkit.FreezableProxy;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.test.TestingServer;
@@ -30,14 +29,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -52,7 +47,6 @@ import static org.awaitility.Awaitility.await;
 class ZooKeeperChangeFeedFaultsTest {
     private static final String C = "feed";
     /** Well below the subscriber's 30 s re-read: a commit arriving this late came through the re-read. */
-    private static final Duration NOTIFIED_WITHIN = Duration.ofSeconds(12);
     private static final Duration SESSION = Duration.ofSeconds(4);
 
     private TestingServer server;
@@ -63,8 +57,7 @@ class ZooKeeperChangeFeedFaultsTest {
     private Hybris subscriber;
     private Hybris writerA;
     private Hybris writerB;
-    private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger counter = new AtomicInteger();
+    private FeedWorkload feed;
 
     @BeforeEach
     void start() throws Exception {
@@ -75,6 +68,7 @@ class ZooKeeperChangeFeedFaultsTest {
         subscriber = client(subscriberStore);
         writerA = client(store(server.getConnectString(), 20_000));
         writerB = client(store(server.getConnectString(), 20_000));
+        feed = new FeedWorkload(C, writerA, writerB);
     }
 
     @AfterEach
@@ -110,14 +104,14 @@ class ZooKeeperChangeFeedFaultsTest {
     void sessionExpiryOfTheSubscriber() throws Exception {
         Recorder r = new Recorder();
         try (ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r)) {
-            commit(writerA, 5);
-            awaitCaughtUp(r);
+            feed.commit(writerA, 5);
+            feed.awaitCaughtUp(r);
             subscriberStore.curator().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
-            commitDuring(() -> await().atMost(Duration.ofSeconds(20))
+            feed.commitDuring(() -> await().atMost(Duration.ofSeconds(20))
                     .until(() -> subscriberStates.contains(ConnectionState.LOST)
                             && subscriberStates.get(subscriberStates.size() - 1) == ConnectionState.RECONNECTED));
-            awaitCaughtUp(r);
-            assertWatchWorks(r, s);
+            feed.awaitCaughtUp(r);
+            feed.assertWatchWorks(r, s);
         }
     }
 
@@ -125,15 +119,15 @@ class ZooKeeperChangeFeedFaultsTest {
     void connectionFrozenPastTheSessionTimeoutThenThawed() throws Exception {
         Recorder r = new Recorder();
         try (ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r)) {
-            commit(writerA, 5);
-            awaitCaughtUp(r);
+            feed.commit(writerA, 5);
+            feed.awaitCaughtUp(r);
             proxy.freeze();
-            commitDuring(() -> await().atMost(Duration.ofSeconds(30))
+            feed.commitDuring(() -> await().atMost(Duration.ofSeconds(30))
                     .until(() -> subscriberStates.contains(ConnectionState.LOST)));
             proxy.thaw();
-            commit(writerB, 3);
-            awaitCaughtUp(r);
-            assertWatchWorks(r, s);
+            feed.commit(writerB, 3);
+            feed.awaitCaughtUp(r);
+            feed.assertWatchWorks(r, s);
         }
     }
 
@@ -141,16 +135,16 @@ class ZooKeeperChangeFeedFaultsTest {
     void connectionFrozenWithinTheSessionTimeoutThenThawed() throws Exception {
         Recorder r = new Recorder();
         try (ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r)) {
-            commit(writerA, 5);
-            awaitCaughtUp(r);
+            feed.commit(writerA, 5);
+            feed.awaitCaughtUp(r);
             proxy.freeze();
-            commitDuring(() -> await().atMost(Duration.ofSeconds(20))
+            feed.commitDuring(() -> await().atMost(Duration.ofSeconds(20))
                     .until(() -> subscriberStates.contains(ConnectionState.SUSPENDED)));
             proxy.thaw();
             await().atMost(Duration.ofSeconds(20)).until(() -> subscriberStates.get(subscriberStates.size() - 1)
                     == ConnectionState.RECONNECTED);
-            awaitCaughtUp(r);
-            assertWatchWorks(r, s);
+            feed.awaitCaughtUp(r);
+            feed.assertWatchWorks(r, s);
         }
     }
 
@@ -158,16 +152,16 @@ class ZooKeeperChangeFeedFaultsTest {
     void connectionsDroppedWhileCommitsGoOn() throws Exception {
         Recorder r = new Recorder();
         try (ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r)) {
-            commit(writerA, 5);
-            awaitCaughtUp(r);
+            feed.commit(writerA, 5);
+            feed.awaitCaughtUp(r);
             for (int i = 0; i < 5; i++) {
                 int before = subscriberStates.size();
                 proxy.dropConnections();
-                commitDuring(() -> await().atMost(Duration.ofSeconds(20)).until(() ->
+                feed.commitDuring(() -> await().atMost(Duration.ofSeconds(20)).until(() ->
                         subscriberStates.size() > before
                         && subscriberStates.get(subscriberStates.size() - 1) == ConnectionState.RECONNECTED));
-                awaitCaughtUp(r);
-                assertWatchWorks(r, s);
+                feed.awaitCaughtUp(r);
+                feed.assertWatchWorks(r, s);
             }
         }
     }
@@ -176,28 +170,28 @@ class ZooKeeperChangeFeedFaultsTest {
     void serverRestartedWhileCommitsGoOn() throws Exception {
         Recorder r = new Recorder();
         try (ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r)) {
-            commit(writerA, 5);
-            awaitCaughtUp(r);
+            feed.commit(writerA, 5);
+            feed.awaitCaughtUp(r);
             server.restart();
-            commitDuring(() -> await().atMost(Duration.ofSeconds(30)).until(() ->
+            feed.commitDuring(() -> await().atMost(Duration.ofSeconds(30)).until(() ->
                     subscriberStates.contains(ConnectionState.RECONNECTED)));
-            awaitCaughtUp(r);
-            assertWatchWorks(r, s);
+            feed.awaitCaughtUp(r);
+            feed.assertWatchWorks(r, s);
         }
     }
 
     @Test
     void subscriptionOpenedWhileFrozen() throws Exception {
-        commit(writerA, 5);
+        feed.commit(writerA, 5);
         Recorder r = new Recorder();
         proxy.freeze();
         ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r);
         try {
-            commitDuring(() -> await().atMost(Duration.ofSeconds(30))
+            feed.commitDuring(() -> await().atMost(Duration.ofSeconds(30))
                     .until(() -> subscriberStates.contains(ConnectionState.LOST)));
             proxy.thaw();
-            awaitCaughtUp(r);
-            assertWatchWorks(r, s);
+            feed.awaitCaughtUp(r);
+            feed.assertWatchWorks(r, s);
         } finally {
             s.close();
         }
@@ -207,13 +201,13 @@ class ZooKeeperChangeFeedFaultsTest {
     void closedWhileFrozen() throws Exception {
         Recorder r = new Recorder();
         ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r);
-        commit(writerA, 5);
-        awaitCaughtUp(r);
+        feed.commit(writerA, 5);
+        feed.awaitCaughtUp(r);
         Recorder r2 = new Recorder();
         ChangeSubscription s2 = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r2);
-        awaitCaughtUp(r2);
+        feed.awaitCaughtUp(r2);
         proxy.freeze();
-        commit(writerB, 3);
+        feed.commit(writerB, 3);
         long t0 = System.nanoTime();
         s.close();
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(7));
@@ -226,9 +220,9 @@ class ZooKeeperChangeFeedFaultsTest {
         assertThat(s2.isActive()).isFalse();
         assertThat(r.stopped).isNull();
         proxy.thaw();
-        commit(writerA, 2);
+        feed.commit(writerA, 2);
         // what each delivered is a prefix of the log, nothing after its end
-        List<String> log = log(writerA);
+        List<String> log = feed.log(writerA);
         assertThat(r.versions).hasSize(delivered).isEqualTo(log.subList(0, delivered));
         assertThat(log.subList(0, r2.versions.size())).isEqualTo(r2.versions);
     }
@@ -238,14 +232,14 @@ class ZooKeeperChangeFeedFaultsTest {
         Recorder r = new Recorder();
         r.slow.set(true);
         try (ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r)) {
-            commit(writerA, 20);
+            feed.commit(writerA, 20);
             subscriberStore.curator().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
-            commitDuring(() -> await().atMost(Duration.ofSeconds(20))
+            feed.commitDuring(() -> await().atMost(Duration.ofSeconds(20))
                     .until(() -> subscriberStates.contains(ConnectionState.LOST)
                             && subscriberStates.get(subscriberStates.size() - 1) == ConnectionState.RECONNECTED));
             r.slow.set(false);
-            awaitCaughtUp(r);
-            assertWatchWorks(r, s);
+            feed.awaitCaughtUp(r);
+            feed.assertWatchWorks(r, s);
         }
     }
 
@@ -281,7 +275,7 @@ class ZooKeeperChangeFeedFaultsTest {
                     String v = compacting.put(C, "e", ("v" + i).getBytes(StandardCharsets.UTF_8)).version();
                     long t0 = System.nanoTime();
                     await().atMost(Duration.ofSeconds(40)).until(() -> fresh.versions.contains(v));
-                    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(NOTIFIED_WITHIN);
+                    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(FeedWorkload.NOTIFIED_WITHIN);
                 }
                 assertThat(fresh.versions).hasSize(3);
                 assertThat(again.isActive()).isTrue();
@@ -307,28 +301,28 @@ class ZooKeeperChangeFeedFaultsTest {
             });
             Recorder r = new Recorder();
             try (ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r)) {
-                commit(writerA, 3);
+                feed.commit(writerA, 3);
                 for (String key : List.of("lossy0", "lossy1")) { // the container's and the log's znodes are known
-                    acknowledged.add(lossy.put(C, key, "l0".getBytes(StandardCharsets.UTF_8)).version());
+                    feed.acknowledged().add(lossy.put(C, key, "l0".getBytes(StandardCharsets.UTF_8)).version());
                 }
                 for (int i = 0; i < 4; i++) {
                     String key = "lossy" + (i % 2);
-                    int before = log(writerA).size();
+                    int before = feed.log(writerA).size();
                     loseNextCommit.set(true);
                     AtomicInteger done = new AtomicInteger();
                     Throwable thrown = writerProxy.loseAnswer(() -> {
                         VersionInfo v = lossy.put(C, key, ("l" + done.incrementAndGet()).getBytes(
                                 StandardCharsets.UTF_8));
-                        acknowledged.add(v.version());
+                        feed.acknowledged().add(v.version());
                         return v;
-                    }, () -> log(writerA).size() > before, () -> commit(writerA, 1));
+                    }, () -> feed.log(writerA).size() > before, () -> feed.commit(writerA, 1));
                     // returned: acknowledged, so listed (awaitCaughtUp); thrown: an unknown outcome, listed once or not
                     assertThat(thrown == null || thrown instanceof HybrisException).as("%s", thrown).isTrue();
-                    awaitCaughtUp(r);
+                    feed.awaitCaughtUp(r);
                 }
-                List<String> log = log(writerA);
+                List<String> log = feed.log(writerA);
                 assertThat(log).as("each version listed once").doesNotHaveDuplicates();
-                assertWatchWorks(r, s);
+                feed.assertWatchWorks(r, s);
             }
         }
     }
@@ -339,131 +333,16 @@ class ZooKeeperChangeFeedFaultsTest {
         CountDownLatch release = new CountDownLatch(1);
         r.gate = release;
         try (ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r)) {
-            commit(writerA, 1);
+            feed.commit(writerA, 1);
             await().atMost(Duration.ofSeconds(30)).until(() -> r.holding);
-            commitDuring(() -> await().atMost(Duration.ofSeconds(60)).until(() -> counter.get() > 700));
+            feed.commitDuring(() -> await().atMost(Duration.ofSeconds(60)).until(() -> feed.commits() > 700));
             subscriberStore.curator().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
-            commitDuring(() -> await().atMost(Duration.ofSeconds(20))
+            feed.commitDuring(() -> await().atMost(Duration.ofSeconds(20))
                     .until(() -> subscriberStates.contains(ConnectionState.LOST)
                             && subscriberStates.get(subscriberStates.size() - 1) == ConnectionState.RECONNECTED));
             release.countDown(); // more than two pages behind: it reads on from a listing of the log
-            awaitCaughtUp(r);
-            assertWatchWorks(r, s);
-        }
-    }
-
-    /** Commits from both writers on their own threads until {@code fault} returns. */
-    private void commitDuring(ThrowingRunnable fault) throws Exception {
-        AtomicBoolean stop = new AtomicBoolean();
-        List<Thread> threads = new ArrayList<>();
-        for (Hybris w : List.of(writerA, writerB)) {
-            Thread t = new Thread(() -> {
-                while (!stop.get()) {
-                    try {
-                        commit(w, 1);
-                    } catch (RuntimeException unknownOutcome) {
-                        // may or may not have committed
-                    }
-                    // paced (about 100 commits a second each): the log the checks read stays a few thousand commits
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-                }
-            });
-            t.start();
-            threads.add(t);
-        }
-        try {
-            fault.run();
-        } finally {
-            stop.set(true);
-            for (Thread t : threads) {
-                t.join();
-            }
-        }
-    }
-
-    private void commit(Hybris writer, int n) {
-        for (int i = 0; i < n; i++) {
-            int k = counter.incrementAndGet();
-            // each writer its own keys: a plain PUT overtaken by another client's may list no change (docs/changes.md)
-            String key = (writer == writerA ? "a" : "b") + (k % 7);
-            VersionInfo v = writer.put(C, key, ("v" + k).getBytes(StandardCharsets.UTF_8));
-            acknowledged.add(v.version());
-        }
-    }
-
-    /** The whole log, version ids in commit order, read by {@code reader}. */
-    private static List<String> log(Hybris reader) {
-        List<String> out = new ArrayList<>();
-        ChangeCursor cursor = ChangeCursor.BEGINNING;
-        while (true) {
-            ChangePage page = reader.changes(C, "", cursor, 1000);
-            page.changes().forEach(c -> out.add(c.version().version()));
-            cursor = page.cursor();
-            if (!page.hasMore()) {
-                return out;
-            }
-        }
-    }
-
-    /** Waits until the subscriber delivered the whole log so far, then checks it delivered exactly the log. */
-    private void awaitCaughtUp(Recorder r) {
-        List<String> log = log(writerA);
-        await().atMost(Duration.ofSeconds(60)).until(() -> r.versions.size() >= log.size() || r.stopped != null);
-        assertThat(r.stopped).as("onStopped").isNull();
-        assertThat(r.versions.subList(0, log.size())).as("delivered in commit order, once").isEqualTo(log);
-        assertThat(log).as("acknowledged commits in the log").containsAll(acknowledged);
-    }
-
-    /** After a fault: the subscription is active and a new commit reaches it through the watch. */
-    private void assertWatchWorks(Recorder r, ChangeSubscription s) {
-        assertThat(s.isActive()).isTrue();
-        for (int i = 0; i < 3; i++) {
-            commit(writerA, 1);
-            List<String> log = log(writerA);
-            long t0 = System.nanoTime();
-            await().atMost(Duration.ofSeconds(40)).until(() -> r.versions.size() >= log.size());
-            Duration took = Duration.ofNanos(System.nanoTime() - t0);
-            assertThat(took).as("notified of a commit after the fault").isLessThan(NOTIFIED_WITHIN);
-            assertThat(r.versions).isEqualTo(log);
-        }
-    }
-
-    @FunctionalInterface
-    private interface ThrowingRunnable {
-        void run() throws Exception;
-    }
-
-    private static final class Recorder implements ChangeListener {
-        final List<String> versions = new CopyOnWriteArrayList<>();
-        final AtomicBoolean slow = new AtomicBoolean();
-        volatile CountDownLatch gate;
-        volatile boolean holding;
-        volatile HybrisException stopped;
-
-        @Override
-        public void onChange(Change change) {
-            CountDownLatch g = gate;
-            if (g != null) {
-                holding = true;
-                try {
-                    g.await(120, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            if (slow.get()) {
-                try {
-                    Thread.sleep(200);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            versions.add(change.version().version());
-        }
-
-        @Override
-        public void onStopped(HybrisException cause) {
-            stopped = cause;
+            feed.awaitCaughtUp(r);
+            feed.assertWatchWorks(r, s);
         }
     }
 }

@@ -4,36 +4,26 @@
  */
 package io.hybris.rmds.zookeeper;
 
-import io.hybris.Change;
 import io.hybris.ChangeCursor;
 import io.hybris.ChangeCursorExpiredException;
-import io.hybris.ChangeListener;
-import io.hybris.ChangePage;
 import io.hybris.ChangeSubscription;
 import io.hybris.Hybris;
-import io.hybris.HybrisException;
-import io.hybris.VersionInfo;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.testkit.ServerPorts;
 import io.hybris.testkit.ZooKeeperStatus;
+import io.hybris.testkit.FeedWorkload;
+import io.hybris.testkit.FeedWorkload.Recorder;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingZooKeeperServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -49,8 +39,7 @@ class ZooKeeperEnsembleChangeFeedTest {
 
     private TestingCluster cluster;
     private final List<AutoCloseable> closing = new ArrayList<>();
-    private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger counter = new AtomicInteger();
+    private FeedWorkload feed;
     private Hybris writerA;
     private Hybris writerB;
     private Hybris subscriber;
@@ -95,26 +84,27 @@ class ZooKeeperEnsembleChangeFeedTest {
         startCluster();
         writerA = client(cluster.getConnectString(), 20_000);
         writerB = client(cluster.getConnectString(), 20_000);
+        feed = new FeedWorkload(C, writerA, writerB);
         subscriber = client(cluster.getConnectString(), 20_000);
         Recorder r = new Recorder();
         try (ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r)) {
-            commit(writerA, 5);
-            awaitCaughtUp(r);
+            feed.commit(writerA, 5);
+            feed.awaitCaughtUp(r);
             for (int round = 0; round < 2; round++) {
                 InstanceSpec killed = leader();
                 AtomicBoolean stop = new AtomicBoolean();
-                List<Thread> writers = startWriters(stop);
-                await().atMost(Duration.ofSeconds(30)).until(() -> counter.get() > 20);
+                List<Thread> writers = feed.startWriters(stop);
+                await().atMost(Duration.ofSeconds(30)).until(() -> feed.commits() > 20);
                 assertThat(cluster.killServer(killed)).isTrue();
-                int before = counter.get();
-                await().atMost(Duration.ofSeconds(60)).until(() -> counter.get() > before + 30);
+                int before = feed.commits();
+                await().atMost(Duration.ofSeconds(60)).until(() -> feed.commits() > before + 30);
                 stop.set(true);
                 for (Thread t : writers) {
                     t.join();
                 }
                 assertThat(cluster.restartServer(killed)).isTrue();
-                awaitCaughtUp(r);
-                assertWatchWorks(r, s);
+                feed.awaitCaughtUp(r);
+                feed.assertWatchWorks(r, s);
             }
         }
     }
@@ -124,28 +114,29 @@ class ZooKeeperEnsembleChangeFeedTest {
         startCluster();
         writerA = client(cluster.getConnectString(), 20_000);
         writerB = client(cluster.getConnectString(), 20_000);
+        feed = new FeedWorkload(C, writerA, writerB);
         InstanceSpec follower = cluster.getInstances().stream().filter(spec -> !spec.equals(leader())).findFirst()
                 .orElseThrow();
         subscriber = client(follower.getConnectString(), 20_000);
         Recorder r = new Recorder();
         try (ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r)) {
-            commit(writerA, 5);
-            awaitCaughtUp(r);
+            feed.commit(writerA, 5);
+            feed.awaitCaughtUp(r);
             for (Duration down : List.of(Duration.ofSeconds(2), Duration.ofSeconds(14))) {
                 assertThat(cluster.killServer(follower)).isTrue();
                 long killedAt = System.nanoTime();
                 AtomicBoolean stop = new AtomicBoolean();
-                List<Thread> writers = startWriters(stop);
-                int before = counter.get();
-                await().atMost(Duration.ofSeconds(60)).until(() -> counter.get() > before + 20
+                List<Thread> writers = feed.startWriters(stop);
+                int before = feed.commits();
+                await().atMost(Duration.ofSeconds(60)).until(() -> feed.commits() > before + 20
                         && System.nanoTime() - killedAt > down.toNanos());
                 assertThat(cluster.restartServer(follower)).isTrue();
                 stop.set(true);
                 for (Thread t : writers) {
                     t.join();
                 }
-                awaitCaughtUp(r);
-                assertWatchWorks(r, s);
+                feed.awaitCaughtUp(r);
+                feed.assertWatchWorks(r, s);
             }
         }
     }
@@ -155,6 +146,7 @@ class ZooKeeperEnsembleChangeFeedTest {
         startCluster();
         writerA = client(cluster.getConnectString(), 10);
         writerB = client(cluster.getConnectString(), 10);
+        feed = new FeedWorkload(C, writerA, writerB);
         subscriber = client(cluster.getConnectString(), 20_000);
         Recorder follower = new Recorder();
         Recorder lagging = new Recorder();
@@ -164,7 +156,7 @@ class ZooKeeperEnsembleChangeFeedTest {
         try (ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, follower)) {
             List<String> committed = new ArrayList<>();
             for (int i = 0; i < 150; i++) {
-                committed.add(commit(i % 2 == 0 ? writerA : writerB, 1));
+                committed.add(feed.commit(i % 2 == 0 ? writerA : writerB, 1));
                 if (i % 10 == 0) { // the follower keeps up: compaction never passes its cursor
                     await().atMost(Duration.ofSeconds(30)).until(() -> follower.versions.size() == committed.size());
                 }
@@ -173,7 +165,7 @@ class ZooKeeperEnsembleChangeFeedTest {
             assertThat(follower.versions).isEqualTo(committed);
             assertThat(follower.stopped).isNull();
             long t0 = System.nanoTime();
-            committed.add(commit(writerA, 1));
+            committed.add(feed.commit(writerA, 1));
             await().atMost(Duration.ofSeconds(40)).until(() -> follower.versions.size() >= committed.size());
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
             assertThat(follower.versions).isEqualTo(committed);
@@ -187,27 +179,6 @@ class ZooKeeperEnsembleChangeFeedTest {
             lags.close();
         }
     }
-
-    private List<Thread> startWriters(AtomicBoolean stop) {
-        List<Thread> threads = new ArrayList<>();
-        for (Hybris w : List.of(writerA, writerB)) {
-            Thread t = new Thread(() -> {
-                while (!stop.get()) {
-                    try {
-                        commit(w, 1);
-                    } catch (RuntimeException unknownOutcome) {
-                        // may or may not have committed
-                    }
-                    // paced (about 100 commits a second each): the log the checks read stays a few thousand commits
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-                }
-            });
-            t.start();
-            threads.add(t);
-        }
-        return threads;
-    }
-
     private InstanceSpec leader() {
         return await().atMost(Duration.ofSeconds(30)).until(() -> {
             for (TestingZooKeeperServer server : cluster.getServers()) {
@@ -218,77 +189,5 @@ class ZooKeeperEnsembleChangeFeedTest {
             }
             return null;
         }, spec -> spec != null);
-    }
-
-    private String commit(Hybris writer, int n) {
-        String last = null;
-        for (int i = 0; i < n; i++) {
-            int k = counter.incrementAndGet();
-            // each writer its own keys: a plain PUT overtaken by another client's may list no change (docs/changes.md)
-            String key = (writer == writerA ? "a" : "b") + (k % 7);
-            VersionInfo v = writer.put(C, key, ("v" + k).getBytes(StandardCharsets.UTF_8));
-            acknowledged.add(v.version());
-            last = v.version();
-        }
-        return last;
-    }
-
-    private static List<String> log(Hybris reader) {
-        List<String> out = new ArrayList<>();
-        ChangeCursor cursor = ChangeCursor.BEGINNING;
-        while (true) {
-            ChangePage page = reader.changes(C, "", cursor, 1000);
-            page.changes().forEach(c -> out.add(c.version().version()));
-            cursor = page.cursor();
-            if (!page.hasMore()) {
-                return out;
-            }
-        }
-    }
-
-    private void awaitCaughtUp(Recorder r) {
-        List<String> log = await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> log(writerA),
-                l -> true);
-        await().atMost(Duration.ofSeconds(60)).until(() -> r.versions.size() >= log.size() || r.stopped != null);
-        assertThat(r.stopped).as("onStopped").isNull();
-        assertThat(r.versions.subList(0, log.size())).as("delivered in commit order, once").isEqualTo(log);
-        assertThat(log).as("acknowledged commits in the log").containsAll(acknowledged);
-    }
-
-    private void assertWatchWorks(Recorder r, ChangeSubscription s) {
-        assertThat(s.isActive()).isTrue();
-        for (int i = 0; i < 3; i++) {
-            commit(writerA, 1);
-            List<String> log = log(writerA);
-            long t0 = System.nanoTime();
-            await().atMost(Duration.ofSeconds(40)).until(() -> r.versions.size() >= log.size());
-            assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("notified of a commit after the fault")
-                    .isLessThan(Duration.ofSeconds(12));
-            assertThat(r.versions).isEqualTo(log);
-        }
-    }
-
-    private static final class Recorder implements ChangeListener {
-        final List<String> versions = new CopyOnWriteArrayList<>();
-        volatile CountDownLatch gate;
-        volatile HybrisException stopped;
-
-        @Override
-        public void onChange(Change change) {
-            CountDownLatch g = gate;
-            if (g != null) {
-                try {
-                    g.await(60, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            versions.add(change.version().version());
-        }
-
-        @Override
-        public void onStopped(HybrisException cause) {
-            stopped = cause;
-        }
     }
 }
