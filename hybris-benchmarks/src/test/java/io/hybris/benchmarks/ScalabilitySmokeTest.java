@@ -43,10 +43,12 @@ class ScalabilitySmokeTest {
             assertThat(row.hybris().percentileMs(99)).isGreaterThanOrEqualTo(row.hybris().percentileMs(50));
             assertThat(row.hybris().cpuMicrosPerOp()).as("Hybris CPU %s", row).isPositive();
             assertThat(row.raw().cpuMicrosPerOp()).as("raw CPU %s", row).isPositive();
-            // one ratio per back-to-back pair of slices (four slices per side here); the median among them
+            // one ratio per back-to-back pair of slices (four slices per side here); the median among them. A
+            // half-second slice on a loaded host can complete nothing on one side (a ratio of 0 or infinity; a clean-
+            // clone CI run beside two other builds saw one): the full run's 6-second slices do not
             assertThat(row.pairRatios()).as("pairs of %s", row).hasSize(4).isSorted();
-            assertThat(row.pairRatios()[0]).isPositive();
-            assertThat(row.pairRatios()[3]).isFinite();
+            assertThat(row.pairRatios()[0]).isNotNegative();
+            assertThat(row.pairRatios()[3]).isNotNaN();
             assertThat(row.pairedRatio()).isBetween(row.pairRatios()[0], row.pairRatios()[3]);
         }
         List<String> csv = Files.readAllLines(out.resolve("results.csv"));
