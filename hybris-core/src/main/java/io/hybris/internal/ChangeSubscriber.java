@@ -30,6 +30,8 @@ import java.util.function.Consumer;
  */
 final class ChangeSubscriber implements ChangeSubscription, Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ChangeSubscriber.class);
+    /** The longest pause before reading a page again that had more commits but served none of them. */
+    static final long MAX_BEHIND_PAUSE_MILLIS = 1000;
     static final long RECHECK_SECONDS = 30;
     private static final long MAX_PAUSE_MILLIS = 5_000;
     private static final int PAGE_COMMITS = 256;
@@ -74,9 +76,11 @@ final class ChangeSubscriber implements ChangeSubscription, Runnable {
     @Override
     public void run() {
         long pause = 0;
+        long behind = 0;
         try {
             while (!closed.get()) {
                 try {
+                    ChangeCursor from = cursor;
                     ChangePage page = feed.page(container, prefix, cursor, PAGE_COMMITS);
                     pause = 0;
                     for (Change change : page.changes()) {
@@ -87,7 +91,15 @@ final class ChangeSubscriber implements ChangeSubscription, Runnable {
                     }
                     cursor = page.cursor();
                     if (!page.hasMore()) {
+                        behind = 0;
                         awaitChange();
+                    } else if (cursor.equals(from)) {
+                        // more, but none of it served yet: the server that answered lags the one that counted it
+                        // (a read mode other than consistent); read again after a pause, not in a busy loop
+                        behind = Math.min(MAX_BEHIND_PAUSE_MILLIS, Math.max(20, behind * 2));
+                        sleep(behind);
+                    } else {
+                        behind = 0;
                     }
                 } catch (ChangeCursorExpiredException | ClientClosedException e) {
                     stop(e);

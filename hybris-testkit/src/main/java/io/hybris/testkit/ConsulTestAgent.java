@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -62,6 +63,7 @@ public final class ConsulTestAgent implements AutoCloseable {
     private final int httpsPort;
     private final int serverPort;
     private final int serfLanPort;
+    private String advertisedHost = "127.0.0.1";
     private Process process;
 
     private ConsulTestAgent(String name, Path dir, List<String> command, int httpPort, int httpsPort,
@@ -167,7 +169,27 @@ public final class ConsulTestAgent implements AutoCloseable {
 
     /** {@code n} servers on loopback that bootstrap one cluster ({@code -bootstrap-expect=n}), with a leader. */
     public static Cluster cluster(int n) {
-        return retryingPortClashes(() -> clusterOnce(n));
+        return cluster(n, (server, serverPort) -> "127.0.0.1");
+    }
+
+    /**
+     * Where the other servers of a cluster reach a server for Raft and RPC: for server {@code server} (0 to n - 1,
+     * in start order) bound to {@code 127.0.0.1:serverPort}, the loopback address it advertises: {@code 127.0.0.1},
+     * or another loopback address on which the caller put e.g. a {@link FreezableProxy} listening on the same port in
+     * front of the server's, to cut the server off from the leader's log while it keeps answering its HTTP API. The
+     * server's gossip then binds and advertises that address too.
+     */
+    @FunctionalInterface
+    public interface ServerRoute {
+        String advertisedAddress(int server, int serverPort);
+    }
+
+    /**
+     * As {@link #cluster(int)}, each server advertising the address {@code route} gives (asked again, with new
+     * ports, if the start-up is retried after a port clash).
+     */
+    public static Cluster cluster(int n, ServerRoute route) {
+        return retryingPortClashes(() -> clusterOnce(n, route));
     }
 
     /**
@@ -186,19 +208,24 @@ public final class ConsulTestAgent implements AutoCloseable {
         }
     }
 
-    private static Cluster clusterOnce(int n) {
+    private static Cluster clusterOnce(int n, ServerRoute route) {
         String binary = binary().toString();
         List<ConsulTestAgent> servers = new ArrayList<>();
         int[][] ports = new int[n][];
+        String[] hosts = new String[n];
         for (int i = 0; i < n; i++) {
             ports[i] = freePorts(4);
+            hosts[i] = route.advertisedAddress(i, ports[i][2]);
         }
-        String join = Stream.of(ports).map(p -> "\"127.0.0.1:" + p[1] + "\"").collect(Collectors.joining(", "));
+        String join = IntStream.range(0, n).mapToObj(i -> "\"" + hosts[i] + ":" + ports[i][1] + "\"")
+                .collect(Collectors.joining(", "));
         try {
             for (int i = 0; i < n; i++) {
                 Path dir = tempDir("consul-cluster-");
                 String name = "hybris-cluster-" + NAMES.incrementAndGet() + "-" + i;
-                String hcl = common(name, dir, ports[i][0], -1, ports[i][1], ports[i][2], ports[i][3]) + """
+                String hcl = common(name, dir, hosts[i], ports[i][0], -1, ports[i][1], ports[i][2], ports[i][3])
+                        + (hosts[i].equals("127.0.0.1") ? ""
+                                : "serf_lan = \"" + hosts[i] + "\"\nserf_wan = \"" + hosts[i] + "\"\n") + """
                         server = true
                         bootstrap_expect = %d
                         retry_join = [%s]
@@ -209,6 +236,7 @@ public final class ConsulTestAgent implements AutoCloseable {
                 ConsulTestAgent agent = new ConsulTestAgent(name, dir, List.of(binary, "agent",
                         "-config-file=" + write(dir.resolve("agent.hcl"), hcl)), ports[i][0], -1, ports[i][2],
                         ports[i][1]);
+                agent.advertisedHost = hosts[i];
                 servers.add(agent);
                 agent.launch();
             }
@@ -222,12 +250,17 @@ public final class ConsulTestAgent implements AutoCloseable {
     }
 
     private static String common(String name, Path dir, int http, int https, int serfLan, int server, int serfWan) {
+        return common(name, dir, "127.0.0.1", http, https, serfLan, server, serfWan);
+    }
+
+    private static String common(String name, Path dir, String advertise, int http, int https, int serfLan,
+                                 int server, int serfWan) {
         return """
                 node_name = "%s"
                 data_dir = "%s"
                 bind_addr = "127.0.0.1"
                 client_addr = "127.0.0.1"
-                advertise_addr = "127.0.0.1"
+                advertise_addr = "%s"
                 log_level = "warn"
                 disable_update_check = true
                 ports {
@@ -240,7 +273,7 @@ public final class ConsulTestAgent implements AutoCloseable {
                   serf_wan = %d
                   server = %d
                 }
-                """.formatted(name, dir.resolve("data"), http, https, serfLan, serfWan, server);
+                """.formatted(name, dir.resolve("data"), advertise, http, https, serfLan, serfWan, server);
     }
 
     /** {@code 127.0.0.1:<http port>}. */
@@ -260,7 +293,7 @@ public final class ConsulTestAgent implements AutoCloseable {
 
     /** The Raft/RPC address Consul reports as the leader when this server leads. */
     public String serverAddress() {
-        return "127.0.0.1:" + serverPort;
+        return advertisedHost + ":" + serverPort;
     }
 
     /** This agent's node name. */

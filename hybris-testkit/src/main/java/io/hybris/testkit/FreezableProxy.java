@@ -31,6 +31,7 @@ import java.util.function.BooleanSupplier;
  */
 public final class FreezableProxy implements AutoCloseable {
     private final ServerSocket listener;
+    private final String listenHost;
     private final String upstreamHost;
     private final int upstreamPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
@@ -43,9 +44,23 @@ public final class FreezableProxy implements AutoCloseable {
 
     /** Starts a proxy in front of {@code host:port}. */
     public FreezableProxy(String host, int port) throws IOException {
+        this(host, port, InetAddress.getLoopbackAddress(), 0, "127.0.0.1");
+    }
+
+    /**
+     * Starts a proxy in front of {@code host:port}, listening on port {@code listenPort} (0: a free one) of
+     * {@code listenOn}.
+     */
+    public FreezableProxy(String host, int port, InetAddress listenOn, int listenPort) throws IOException {
+        this(host, port, listenOn, listenPort, listenOn.getHostAddress());
+    }
+
+    private FreezableProxy(String host, int port, InetAddress listenOn, int listenPort, String listenHost)
+            throws IOException {
+        this.listenHost = listenHost;
         this.upstreamHost = host;
         this.upstreamPort = port;
-        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.listener = new ServerSocket(listenPort, 50, listenOn);
         Thread acceptor = new Thread(this::accept, "freezable-proxy-accept");
         acceptor.setDaemon(true);
         acceptor.start();
@@ -53,7 +68,7 @@ public final class FreezableProxy implements AutoCloseable {
 
     /** The proxy's {@code host:port}, for a connect string. */
     public String address() {
-        return "127.0.0.1:" + listener.getLocalPort();
+        return listenHost + ":" + listener.getLocalPort();
     }
 
     /** How many bytes the proxy has forwarded from the server to its clients. */

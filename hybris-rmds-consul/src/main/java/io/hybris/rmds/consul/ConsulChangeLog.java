@@ -146,25 +146,39 @@ final class ConsulChangeLog implements AutoCloseable {
         long head = transport.call("read", what, () -> transport.getValue(headKey(container)))
                 .map(ConsulChangeLog::parse).orElse(0L);
         long last = head - start < limit ? head : start + limit - 1; // no overflow for a cursor far past the head
+        // The page is the records from start up to the first one missing, if any: compacted since the marker was
+        // read (the marker read after the records covers it, so the cursor has expired), or, in read mode default
+        // or stale, committed but not yet applied on the server that answered, while another server, further ahead,
+        // answered the head read or an earlier record's (each request may reach another server: a client agent
+        // changing servers, a load balancer in front of them, a leader change). Records after a missing one are not
+        // returned: the feed moves its cursor past a page's last commit, so it would skip the missing one for good.
         List<MetadataChange> changes = new ArrayList<>();
         for (long s = start; s <= last; s += MAX_GETS) {
             List<String> keys = new ArrayList<>();
             for (long q = s; q <= Math.min(last, s + MAX_GETS - 1); q++) {
                 keys.add(entryKey(container, q));
             }
-            for (Value v : getAll(keys, what)) {
+            List<Value> values = getAll(keys, what);
+            for (Value v : values) {
                 String key = v.getKey();
                 long sequence = Long.parseLong(key.substring(key.lastIndexOf('/') + 1));
                 changes.add(ChangeLogCodec.decode(sequence, v.getValueAsBytes().orElse(new byte[0]),
                         key + " on " + description));
             }
+            if (values.size() < keys.size()) {
+                break;
+            }
         }
+        boolean hasMore = start + changes.size() <= last || last < head;
         // only a consistent read's head bounds every commit: another server may lag behind a cursor (default, stale)
-        return new MetadataChangePage(changes, readMarker(container), last < head,
+        return new MetadataChangePage(changes, readMarker(container), hasMore,
                 settings.readMode() == ConsulMetadataStore.ReadMode.CONSISTENT ? head : Long.MAX_VALUE);
     }
 
-    /** The entries of the given keys in one read transaction; missing ones (compacted meanwhile) left out. */
+    /**
+     * The entries of the given keys (records in ascending order) in one read transaction; if one is missing
+     * (compacted meanwhile, or not yet on the server that answered), those before it, read one by one.
+     */
     private List<Value> getAll(List<String> keys, String what) {
         ConsulTransport.Reply reply = transport.transaction(ConsulKv.getOperations(keys), true, "read", what);
         TxResponse response = transport.parseTransaction(reply, "read", what);
@@ -178,9 +192,12 @@ final class ConsulChangeLog implements AutoCloseable {
             }
             return values;
         }
-        for (String key : keys) { // 409: an entry is gone (compacted since the marker was read)
-            transport.call("read", what, () -> transport.getValue(key))
-                    .ifPresent(values::add);
+        for (String key : keys) { // 409: an entry is missing; the page ends before it (see changes)
+            Optional<Value> v = transport.call("read", what, () -> transport.getValue(key));
+            if (v.isEmpty()) {
+                break;
+            }
+            values.add(v.get());
         }
         return values;
     }
