@@ -81,11 +81,15 @@ final class BenchCommand implements Callable<Integer> {
             }
         } finally {
             try {
-                Runtime.getRuntime().removeShutdownHook(cleanup);
-            } catch (IllegalStateException e) {
-                // shutting down: the hook is deleting the keys
+                keys.deleteAll();
+            } finally {
+                // only now: a SIGTERM while the keys are deleted must wait for the deletions, not end them
+                try {
+                    Runtime.getRuntime().removeShutdownHook(cleanup);
+                } catch (IllegalStateException e) {
+                    // shutting down: the hook deletes what is left
+                }
             }
-            keys.deleteAll();
         }
         List<CloudStatus> clouds = hybris.cloudStatus();
         Stats put = Stats.of(puts);

@@ -50,7 +50,8 @@ final class Failures {
     static String message(Throwable e) {
         String text = text(e);
         String hint = switch (exitCode(e)) {
-            case ExitCode.UNAVAILABLE -> e instanceof CallInterruptedException || text.contains("check") ? ""
+            case ExitCode.UNAVAILABLE -> e instanceof CallInterruptedException || e instanceof CliException
+                    || text.contains("check") ? ""
                     : " (check that the metadata store and the clouds of the configuration are reachable)";
             case ExitCode.CONFIG -> text.contains("--config") ? "" : " (fix the configuration: --config FILE,"
                     + " HYBRIS_* environment variables, or see docs/cli.md)";

@@ -5,6 +5,7 @@
 package io.hybris.cli;
 
 import io.hybris.ValueStream;
+import io.hybris.ValueStreamException;
 import io.hybris.VersionInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -12,6 +13,7 @@ import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -64,11 +66,13 @@ final class GetCommand implements Callable<Integer> {
         return ExitCode.OK;
     }
 
-    /** getTo, unless progress is drawn: then the same verified copy through a stream that counts. */
+    /**
+     * What {@code getTo} does (a temporary file beside the target, renamed over it once every byte is verified),
+     * with a progress line when one is drawn, and with the temporary file deleted also when the process is stopped
+     * (Ctrl-C, SIGTERM) in the middle: {@code getTo}'s own temporary file would stay behind, as large as what had
+     * arrived.
+     */
     private Optional<VersionInfo> viaStream(Session session, Path target) throws IOException {
-        if (!session.progressAllowed(false)) {
-            return session.hybris().getTo(container, key, target);
-        }
         Optional<ValueStream> in = session.hybris().getStream(container, key);
         if (in.isEmpty()) {
             return Optional.empty();
@@ -80,17 +84,41 @@ final class GetCommand implements Callable<Integer> {
         Path tmp = dir.resolve("." + name.substring(0, name.offsetByCodePoints(0, Math.min(32,
                 name.codePointCount(0, name.length())))) + "." + ProcessHandle.current().pid() + "." + System.nanoTime()
                 + ".part");
+        Thread cleanup = new Thread(() -> deleteQuietly(tmp), "hybris-get-cleanup");
         try (ValueStream stream = in.get()) {
+            Runtime.getRuntime().addShutdownHook(cleanup);
             Files.createFile(tmp, permissionsOf(target)); // a private file's new contents stay private meanwhile
             try (Progress progress = session.transfer("get " + container + "/" + key, stream.length(), false);
                  OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.WRITE)) {
                 stream.transferTo(new CountingOutputStream(out, progress));
                 out.close();
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                try {
+                    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+                }
                 return Optional.of(stream.version());
-            } finally {
-                Files.deleteIfExists(tmp);
             }
+        } catch (ValueStreamException e) {
+            throw e.getCause(); // the read's own failure, as getTo reports it
+        } finally {
+            try {
+                Files.deleteIfExists(tmp);
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(cleanup);
+                } catch (IllegalStateException e) {
+                    // shutting down: the hook deletes the temporary file
+                }
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            // the process is exiting: nothing more to do
         }
     }
 

@@ -19,6 +19,8 @@ import java.util.Map;
 final class Session implements AutoCloseable {
     /** Transfers smaller than this draw no progress. */
     static final long PROGRESS_MIN_BYTES = 1L << 20;
+    /** How the embedded ZooKeeper says another process holds its data directory. */
+    private static final String IN_USE = "is in use by another embedded ZooKeeper";
 
     private final HybrisCommand options;
     private final java.io.InputStream in;
@@ -63,7 +65,18 @@ final class Session implements AutoCloseable {
     Hybris hybris(io.hybris.HybrisListener listener) {
         if (hybris == null) {
             io.hybris.HybrisConfig config = config();
-            hybris = listener == null ? Hybris.open(config) : Hybris.open(config, listener);
+            try {
+                hybris = listener == null ? Hybris.open(config) : Hybris.open(config, listener);
+            } catch (io.hybris.MetadataStoreException e) {
+                Path dir = resolved.dataDir();
+                if (dir != null && String.valueOf(e.getMessage()).contains(IN_USE)) {
+                    // not a store to check the reachability of, nor a directory to give each its own: another run
+                    throw new CliException(ExitCode.UNAVAILABLE, "the data directory " + dir + " is in use by another"
+                            + " hybris process (one at a time may use it: wait for it to end, or stop the serve or"
+                            + " gateway holding it; or pass another --data-dir)", e);
+                }
+                throw e;
+            }
         }
         return hybris;
     }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -80,5 +82,44 @@ class BenchStoppedTest {
         CliProcess.Result ls = new CliProcess(Map.of("HYBRIS_DATA_DIR", data.toString())).run("ls", "hybris-bench");
         assertThat(ls.exitCode()).as(ls.toString()).isZero();
         assertThat(ls.stdout()).as("keys left by the stopped bench").isEmpty();
+    }
+
+    /**
+     * Stopped once the timed run is over, while it deletes its keys (its progress line has just ended with "done"):
+     * the deletions still go on to the end. The shutdown hook used to be removed before them, so a SIGTERM then
+     * ended the process at once and left every key not yet deleted.
+     */
+    @Test
+    void aBenchStoppedWhileDeletingItsKeysLeavesNoKeys() throws Exception {
+        List<String> cmd = new ArrayList<>(CliProcess.javaCommand());
+        cmd.addAll(List.of("--data-dir", data.toString(), "bench", "-n", "1500", "--size", "1KiB"));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("HYBRIS_PROGRESS", "always");
+        Process p = pb.start();
+        CompletableFuture<Boolean> timedRunOver = CompletableFuture.supplyAsync(() -> {
+            StringBuilder err = new StringBuilder();
+            try (InputStream in = p.getErrorStream()) {
+                int c;
+                while ((c = in.read()) >= 0) {
+                    err.append((char) c);
+                    if (err.indexOf(" done") >= 0) {
+                        return true;
+                    }
+                }
+            } catch (IOException e) {
+                return false;
+            }
+            return false;
+        });
+        try {
+            assertThat(timedRunOver.get(120, TimeUnit.SECONDS)).as("the bench's progress ended").isTrue();
+        } finally {
+            p.destroy(); // SIGTERM
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        }
+        CliProcess.Result ls = new CliProcess(Map.of("HYBRIS_DATA_DIR", data.toString()))
+                .run("ls", "hybris-bench", "-n", "10000");
+        assertThat(ls.exitCode()).as(ls.toString()).isZero();
+        assertThat(ls.stdout()).as("keys left by the bench stopped while deleting them").isEmpty();
     }
 }
