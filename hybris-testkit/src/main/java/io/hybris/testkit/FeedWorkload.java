@@ -151,6 +151,95 @@ public final class FeedWorkload {
         }
     }
 
+    /**
+     * A subscription of {@code subscriber} opened while its store is cut off ({@code freeze}): the writers commit
+     * until {@code frozenLongEnough} returns, then {@code thaw}; it catches up with exactly the log, and its watch
+     * works.
+     */
+    public void assertOpenedWhileFrozenCatchesUp(Hybris subscriber, Runnable freeze, ThrowingRunnable frozenLongEnough,
+                                                 Runnable thaw) throws Exception {
+        commit(writerA, 5);
+        Recorder r = new Recorder();
+        freeze.run();
+        try (ChangeSubscription s = subscriber.subscribe(container, "", ChangeCursor.BEGINNING, r)) {
+            commitDuring(frozenLongEnough);
+            thaw.run();
+            awaitCaughtUp(r);
+            assertWatchWorks(r, s);
+        }
+    }
+
+    /**
+     * Two subscriptions of {@code subscriber}, caught up; the store cut off ({@code freeze}) while commits go on: the
+     * first closed ends within 7 s, the client closed within 20 s, which ends the second with
+     * {@code ClientClosedException}; after {@code thaw}, each delivered a prefix of the log, nothing after its end.
+     */
+    public void assertClosingWhileFrozenEndsPromptly(Hybris subscriber, Runnable freeze, Runnable thaw) {
+        Recorder r = new Recorder();
+        ChangeSubscription s = subscriber.subscribe(container, "", ChangeCursor.BEGINNING, r);
+        commit(writerA, 5);
+        awaitCaughtUp(r);
+        Recorder r2 = new Recorder();
+        ChangeSubscription s2 = subscriber.subscribe(container, "", ChangeCursor.BEGINNING, r2);
+        awaitCaughtUp(r2);
+        freeze.run();
+        commit(writerB, 3);
+        long t0 = System.nanoTime();
+        s.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(7));
+        assertThat(s.isActive()).isFalse();
+        int delivered = r.versions.size();
+        subscriber.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(20));
+        await().atMost(Duration.ofSeconds(10)).until(() -> r2.stopped != null);
+        assertThat(r2.stopped).isInstanceOf(io.hybris.ClientClosedException.class);
+        assertThat(s2.isActive()).isFalse();
+        assertThat(r.stopped).isNull();
+        thaw.run();
+        commit(writerA, 2);
+        List<String> log = log(writerA);
+        assertThat(r.versions).hasSize(delivered).isEqualTo(log.subList(0, delivered));
+        assertThat(log.subList(0, r2.versions.size())).isEqualTo(r2.versions);
+    }
+
+    /**
+     * With a change log kept short (the writers' stores compact it), one subscription of {@code subscriber} follows
+     * 120 commits while another is held: the follower gets every commit in order and is notified of the next through
+     * its watch; the held one, released, ends with {@code ChangeCursorExpiredException} after an exact prefix.
+     */
+    public void assertCompactionPassesOnlyTheLaggingSubscriber(Hybris subscriber) {
+        Recorder follower = new Recorder();
+        Recorder lagging = new Recorder();
+        CountDownLatch release = new CountDownLatch(1);
+        lagging.gate = release;
+        ChangeSubscription lags = subscriber.subscribe(container, "", ChangeCursor.BEGINNING, lagging);
+        try (ChangeSubscription s = subscriber.subscribe(container, "", ChangeCursor.BEGINNING, follower)) {
+            List<String> committed = new ArrayList<>();
+            for (int i = 0; i < 120; i++) {
+                committed.add(commit(i % 2 == 0 ? writerA : writerB, 1));
+                if (i % 5 == 0) { // the follower keeps up: compaction never passes its cursor
+                    await().atMost(Duration.ofSeconds(30)).until(() -> follower.versions.size() == committed.size());
+                }
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> follower.versions.size() >= committed.size());
+            assertThat(follower.versions).isEqualTo(committed);
+            assertThat(follower.stopped).isNull();
+            release.countDown();
+            await().atMost(Duration.ofSeconds(30)).until(() -> lagging.stopped != null);
+            assertThat(lagging.stopped).isInstanceOf(io.hybris.ChangeCursorExpiredException.class);
+            assertThat(lags.isActive()).isFalse();
+            assertThat(lagging.versions).isEqualTo(committed.subList(0, lagging.versions.size()));
+            long t0 = System.nanoTime();
+            committed.add(commit(writerA, 1));
+            await().atMost(Duration.ofSeconds(40)).until(() -> follower.versions.size() >= committed.size());
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(NOTIFIED_WITHIN);
+            assertThat(follower.versions).isEqualTo(committed);
+            assertThat(s.isActive()).isTrue();
+        } finally {
+            lags.close();
+        }
+    }
+
     /** A fault injected while the writers commit. */
     @FunctionalInterface
     public interface ThrowingRunnable {

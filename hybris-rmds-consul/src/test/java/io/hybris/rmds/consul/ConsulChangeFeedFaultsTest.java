@@ -5,9 +5,7 @@
 package io.hybris.rmds.consul;
 
 import io.hybris.ChangeCursor;
-import io.hybris.ChangeCursorExpiredException;
 import io.hybris.ChangeSubscription;
-import io.hybris.ClientClosedException;
 import io.hybris.Hybris;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.testkit.FeedWorkload;
@@ -24,7 +22,6 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -150,85 +147,24 @@ class ConsulChangeFeedFaultsTest {
     @Test
     void subscriptionOpenedWhileFrozen() throws Exception {
         open(20_000);
-        feed.commit(writerA, 5);
-        Recorder r = new Recorder();
-        proxy.freeze();
-        ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r);
-        try {
-            long frozenAt = System.nanoTime();
-            feed.commitDuring(() -> await().atMost(Duration.ofSeconds(30))
-                    .until(() -> System.nanoTime() - frozenAt > TimeUnit.SECONDS.toNanos(8)));
-            proxy.thaw();
-            feed.awaitCaughtUp(r);
-            feed.assertWatchWorks(r, s);
-        } finally {
-            s.close();
-        }
+        long[] frozenAt = new long[1];
+        feed.assertOpenedWhileFrozenCatchesUp(subscriber, () -> {
+            proxy.freeze();
+            frozenAt[0] = System.nanoTime();
+        }, () -> await().atMost(Duration.ofSeconds(30))
+                .until(() -> System.nanoTime() - frozenAt[0] > TimeUnit.SECONDS.toNanos(8)), proxy::thaw);
     }
 
     @Test
     void closedWhileFrozen() throws Exception {
         open(20_000);
-        Recorder r = new Recorder();
-        ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r);
-        feed.commit(writerA, 5);
-        feed.awaitCaughtUp(r);
-        Recorder r2 = new Recorder();
-        ChangeSubscription s2 = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r2);
-        feed.awaitCaughtUp(r2);
-        proxy.freeze();
-        feed.commit(writerB, 3);
-        long t0 = System.nanoTime();
-        s.close();
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(7));
-        assertThat(s.isActive()).isFalse();
-        int delivered = r.versions.size();
-        subscriber.close();
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(20));
-        await().atMost(Duration.ofSeconds(10)).until(() -> r2.stopped != null);
-        assertThat(r2.stopped).isInstanceOf(ClientClosedException.class);
-        assertThat(s2.isActive()).isFalse();
-        assertThat(r.stopped).isNull();
-        proxy.thaw();
-        feed.commit(writerA, 2);
-        List<String> log = feed.log(writerA);
-        assertThat(r.versions).hasSize(delivered).isEqualTo(log.subList(0, delivered));
-        assertThat(log.subList(0, r2.versions.size())).isEqualTo(r2.versions);
+        feed.assertClosingWhileFrozenEndsPromptly(subscriber, proxy::freeze, proxy::thaw);
     }
 
     @Test
     void compactionWhileTheSubscriberFollowsAndWhileItLags() throws Exception {
         open(10);
-        Recorder follower = new Recorder();
-        Recorder lagging = new Recorder();
-        CountDownLatch release = new CountDownLatch(1);
-        lagging.gate = release;
-        ChangeSubscription lags = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, lagging);
-        try (ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, follower)) {
-            List<String> committed = new ArrayList<>();
-            for (int i = 0; i < 120; i++) {
-                committed.add(feed.commit(i % 2 == 0 ? writerA : writerB, 1));
-                if (i % 5 == 0) {
-                    await().atMost(Duration.ofSeconds(30)).until(() -> follower.versions.size() == committed.size());
-                }
-            }
-            await().atMost(Duration.ofSeconds(30)).until(() -> follower.versions.size() >= committed.size());
-            assertThat(follower.versions).isEqualTo(committed);
-            assertThat(follower.stopped).isNull();
-            release.countDown();
-            await().atMost(Duration.ofSeconds(30)).until(() -> lagging.stopped != null);
-            assertThat(lagging.stopped).isInstanceOf(ChangeCursorExpiredException.class);
-            assertThat(lags.isActive()).isFalse();
-            assertThat(lagging.versions).isEqualTo(committed.subList(0, lagging.versions.size()));
-            long t0 = System.nanoTime();
-            committed.add(feed.commit(writerA, 1));
-            await().atMost(Duration.ofSeconds(40)).until(() -> follower.versions.size() >= committed.size());
-            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(FeedWorkload.NOTIFIED_WITHIN);
-            assertThat(follower.versions).isEqualTo(committed);
-            assertThat(s.isActive()).isTrue();
-        } finally {
-            lags.close();
-        }
+        feed.assertCompactionPassesOnlyTheLaggingSubscriber(subscriber);
     }
 
     @Test

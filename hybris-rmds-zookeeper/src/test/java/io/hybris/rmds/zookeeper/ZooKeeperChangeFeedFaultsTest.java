@@ -7,7 +7,6 @@ package io.hybris.rmds.zookeeper;
 import io.hybris.ChangeCursor;
 import io.hybris.ChangeCursorExpiredException;
 import io.hybris.ChangeSubscription;
-import io.hybris.ClientClosedException;
 import io.hybris.Hybris;
 import io.hybris.HybrisException;
 import io.hybris.VersionInfo;
@@ -182,49 +181,13 @@ class ZooKeeperChangeFeedFaultsTest {
 
     @Test
     void subscriptionOpenedWhileFrozen() throws Exception {
-        feed.commit(writerA, 5);
-        Recorder r = new Recorder();
-        proxy.freeze();
-        ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r);
-        try {
-            feed.commitDuring(() -> await().atMost(Duration.ofSeconds(30))
-                    .until(() -> subscriberStates.contains(ConnectionState.LOST)));
-            proxy.thaw();
-            feed.awaitCaughtUp(r);
-            feed.assertWatchWorks(r, s);
-        } finally {
-            s.close();
-        }
+        feed.assertOpenedWhileFrozenCatchesUp(subscriber, proxy::freeze, () -> await().atMost(Duration.ofSeconds(30))
+                .until(() -> subscriberStates.contains(ConnectionState.LOST)), proxy::thaw);
     }
 
     @Test
     void closedWhileFrozen() throws Exception {
-        Recorder r = new Recorder();
-        ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r);
-        feed.commit(writerA, 5);
-        feed.awaitCaughtUp(r);
-        Recorder r2 = new Recorder();
-        ChangeSubscription s2 = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, r2);
-        feed.awaitCaughtUp(r2);
-        proxy.freeze();
-        feed.commit(writerB, 3);
-        long t0 = System.nanoTime();
-        s.close();
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(7));
-        assertThat(s.isActive()).isFalse();
-        int delivered = r.versions.size();
-        subscriber.close();
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(20));
-        await().atMost(Duration.ofSeconds(10)).until(() -> r2.stopped != null);
-        assertThat(r2.stopped).isInstanceOf(ClientClosedException.class);
-        assertThat(s2.isActive()).isFalse();
-        assertThat(r.stopped).isNull();
-        proxy.thaw();
-        feed.commit(writerA, 2);
-        // what each delivered is a prefix of the log, nothing after its end
-        List<String> log = feed.log(writerA);
-        assertThat(r.versions).hasSize(delivered).isEqualTo(log.subList(0, delivered));
-        assertThat(log.subList(0, r2.versions.size())).isEqualTo(r2.versions);
+        feed.assertClosingWhileFrozenEndsPromptly(subscriber, proxy::freeze, proxy::thaw);
     }
 
     @Test

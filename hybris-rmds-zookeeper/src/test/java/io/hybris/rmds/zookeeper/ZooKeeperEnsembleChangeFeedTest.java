@@ -5,7 +5,6 @@
 package io.hybris.rmds.zookeeper;
 
 import io.hybris.ChangeCursor;
-import io.hybris.ChangeCursorExpiredException;
 import io.hybris.ChangeSubscription;
 import io.hybris.Hybris;
 import io.hybris.cloud.InMemoryCloudStore;
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -148,36 +146,7 @@ class ZooKeeperEnsembleChangeFeedTest {
         writerB = client(cluster.getConnectString(), 10);
         feed = new FeedWorkload(C, writerA, writerB);
         subscriber = client(cluster.getConnectString(), 20_000);
-        Recorder follower = new Recorder();
-        Recorder lagging = new Recorder();
-        CountDownLatch release = new CountDownLatch(1);
-        lagging.gate = release;
-        ChangeSubscription lags = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, lagging);
-        try (ChangeSubscription s = subscriber.subscribe(C, "", ChangeCursor.BEGINNING, follower)) {
-            List<String> committed = new ArrayList<>();
-            for (int i = 0; i < 150; i++) {
-                committed.add(feed.commit(i % 2 == 0 ? writerA : writerB, 1));
-                if (i % 10 == 0) { // the follower keeps up: compaction never passes its cursor
-                    await().atMost(Duration.ofSeconds(30)).until(() -> follower.versions.size() == committed.size());
-                }
-            }
-            await().atMost(Duration.ofSeconds(30)).until(() -> follower.versions.size() >= committed.size());
-            assertThat(follower.versions).isEqualTo(committed);
-            assertThat(follower.stopped).isNull();
-            long t0 = System.nanoTime();
-            committed.add(feed.commit(writerA, 1));
-            await().atMost(Duration.ofSeconds(40)).until(() -> follower.versions.size() >= committed.size());
-            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
-            assertThat(follower.versions).isEqualTo(committed);
-
-            release.countDown();
-            await().atMost(Duration.ofSeconds(30)).until(() -> lagging.stopped != null);
-            assertThat(lagging.stopped).isInstanceOf(ChangeCursorExpiredException.class);
-            assertThat(lags.isActive()).isFalse();
-            assertThat(lagging.versions).isEqualTo(committed.subList(0, lagging.versions.size()));
-        } finally {
-            lags.close();
-        }
+        feed.assertCompactionPassesOnlyTheLaggingSubscriber(subscriber);
     }
     private InstanceSpec leader() {
         return await().atMost(Duration.ofSeconds(30)).until(() -> {
