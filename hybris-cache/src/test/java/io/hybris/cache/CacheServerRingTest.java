@@ -139,9 +139,11 @@ class CacheServerRingTest {
                 }
             }
 
-            // it comes back (empty); once the client uses it again, every key is read from its server again
+            // it comes back (empty); once the client uses it again, every key is read from its server again. The
+            // client reconnects in the background, waiting longer after each failed try (a clean-clone CI run on a
+            // loaded host saw it take almost 30 s after a long outage): up to 90 s
             start(ports.get(lost));
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
+            await().atMost(Duration.ofSeconds(90)).until(() -> {
                 for (int i = 0; i < KEYS; i++) { // other keys, some of which the client now caches there
                     h.put("probe", "p" + i, bytes("back-" + i));
                     String key = fx.prefix + "probe/p" + i + "#~versions";
