@@ -13,7 +13,11 @@ public interface ScrubListener {
     ScrubListener NONE = new ScrubListener() {
     };
 
-    /** The verdict on one key checked (keys skipped by the listing digests are not reported). */
+    /**
+     * The verdict on one key checked (keys skipped by the listing digests are not reported). A run resumed from a
+     * state file first reports again, per container, the keys not healthy that the stopped run had found before its
+     * checkpoint (the first 1,000).
+     */
     default void key(KeyHealth health) {
     }
 

@@ -102,7 +102,10 @@ public final class ScrubOptions {
     /**
      * Keep the scrub's state in this file: a checkpoint after each page of keys (a scrub started again with the same
      * file resumes after the last completed page; one that finished starts over) and the listing digests of the
-     * ranges last verified healthy (which a later scrub skips while their listings do not change).
+     * ranges last verified healthy (which a later scrub skips while their listings do not change). With each
+     * checkpoint it keeps what the run found up to it, so a resumed run's report counts the stopped run's keys too,
+     * and its {@link ScrubListener} hears again the keys the stopped run found not healthy (the first 1,000 per
+     * container; the counts are exact beyond them): the stopped run's report was never returned.
      */
     public ScrubOptions stateFile(Path file) {
         return new ScrubOptions(containers, prefix, deep, repair, requestsPerSecond, bytesPerSecond,

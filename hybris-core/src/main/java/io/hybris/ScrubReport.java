@@ -5,7 +5,9 @@
 package io.hybris;
 
 /**
- * What a scrub ({@link Hybris#scrub}) or a migration ({@link Hybris#migrate}) did, in total (docs/scrub.md).
+ * What a scrub ({@link Hybris#scrub}) or a migration ({@link Hybris#migrate}) did, in total (docs/scrub.md). A run
+ * resumed from a {@link ScrubOptions#stateFile state file} counts what the stopped runs it resumes had done up to
+ * their checkpoints too.
  *
  * @param keysChecked    keys whose current version was checked
  * @param keysSkipped    keys not checked because their range's listing digest matched the last verified state

@@ -28,21 +28,17 @@ final class ScrubView {
      * prints; the exit code.
      */
     static int run(Session session, String label, ScrubOptions options, Function<ScrubOptions, ScrubReport> run) {
-        // a run resumed from --state checks only the keys after the checkpoints: what the stopped run found before
-        // them is reported too
-        ScrubFindings findings = ScrubFindings.load(label, options, MAX_LISTED);
-        List<KeyHealth> unhealthy = new ArrayList<>(findings.priorKeys());
-        ScrubReport thisRun;
+        // a run resumed from --state reports what the stopped run had found up to its checkpoints too: its counts in
+        // the report, its keys not healthy again to the listener (docs/scrub.md)
+        List<KeyHealth> unhealthy = new ArrayList<>();
+        ScrubReport r;
         try (Progress progress = session.items(label, "keys")) {
-            thisRun = run.apply(options.listener(new ScrubListener() {
+            r = run.apply(options.listener(new ScrubListener() {
                 @Override
                 public void key(KeyHealth health) {
                     boolean listed = health.status() != KeyHealth.Status.HEALTHY || !health.uncheckedOn().isEmpty();
                     if (listed && unhealthy.size() < MAX_LISTED) {
                         unhealthy.add(health);
-                    }
-                    if (listed) {
-                        findings.key(health);
                     }
                     if (health.status() == KeyHealth.Status.UNRECOVERABLE && !session.json()) {
                         session.err().println("hybris: " + health.container() + "/" + health.key() + " (version "
@@ -52,15 +48,10 @@ final class ScrubView {
 
                 @Override
                 public void progress(String container, ScrubReport report) {
-                    findings.page(container, report);
                     progress.set(report.keysChecked() + report.keysSkipped(), -1);
                 }
             }));
         }
-        if (thisRun.complete()) {
-            findings.completed();
-        }
-        ScrubReport r = findings.withPrior(thisRun);
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("keysChecked", r.keysChecked());
         doc.put("keysSkipped", r.keysSkipped());

@@ -24,7 +24,6 @@ import io.hybris.spi.VersionConflictException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,6 +32,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+
+import static io.hybris.internal.ListingDigest.BUCKETS;
+import static io.hybris.internal.ListingDigest.bucket;
 
 /**
  * Scrub, repair and migration (docs/scrub.md). Per container: one listing of each cloud (the object names and sizes
@@ -49,7 +51,6 @@ import java.util.Set;
  */
 final class Scrubber {
     private static final Logger LOG = LoggerFactory.getLogger(Scrubber.class);
-    static final int BUCKETS = 1024;
     private static final int PAGE = 1000;
 
     /** Rewrites a chunked value as a new version with the same bytes, conditional on {@code meta}'s version. */
@@ -105,7 +106,9 @@ final class Scrubber {
         boolean complete = true;
         for (String container : containers) {
             Names.checkContainer(container);
-            if (!state.containerDone(container)) {
+            if (state.containerDone(container)) {
+                run.progress.begin(container, true); // done by a stopped run: what it found counts
+            } else {
                 complete &= run.container(container);
             }
         }
@@ -118,19 +121,6 @@ final class Scrubber {
         return report;
     }
 
-    /** The bucket of a key, for the listing digests. */
-    static int bucket(String container, String key) {
-        return (int) (fnv(container + "/" + key) & (BUCKETS - 1));
-    }
-
-    private static long fnv(String s) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-            h = (h ^ (b & 0xff)) * 0x100000001b3L;
-        }
-        return h;
-    }
-
     /** One run: its options, state, pacing and totals. */
     private final class Run {
         final ScrubOptions o;
@@ -140,6 +130,7 @@ final class Scrubber {
         final String to;
         final boolean repair;
         final ScrubTotals totals = new ScrubTotals();
+        final ScrubProgress progress;
         /** Per cloud, the object sizes listed under the current container; absent for a cloud that failed to list. */
         final Map<String, Map<String, Long>> listings = new HashMap<>();
 
@@ -150,6 +141,7 @@ final class Scrubber {
             this.from = from;
             this.to = to;
             this.repair = o.repair() || from != null;
+            this.progress = new ScrubProgress(state, o.listener(), totals);
         }
 
         /**
@@ -168,7 +160,8 @@ final class Scrubber {
                     for (CloudObject obj : c.getValue().list(listPrefix)) {
                         sizes.put(obj.key(), obj.size());
                         ObjectKey.parse(prefix, obj.key()).or(() -> ObjectKey.parseChunk(prefix, obj.key()))
-                                .ifPresent(k -> digest[bucket(container, k.key())] += fnv(obj.key() + "|" + obj.size()));
+                                .ifPresent(k -> digest[bucket(container, k.key())]
+                                        += ListingDigest.of(obj.key(), obj.size()));
                     }
                     listings.put(c.getKey(), sizes);
                     digests.put(c.getKey(), digest);
@@ -190,9 +183,10 @@ final class Scrubber {
             boolean[] unhealthy = new boolean[BUCKETS];
             boolean unanswered = false;
             String after = state.cursor(container).orElse(null);
-            // resumed after a stop: the keys before the cursor were checked by a run whose findings are not known
-            // here, so no bucket's listing is recorded as verified (the next scrub checks them all again)
+            // resumed after a stop: the keys before the cursor were checked by a run whose unhealthy buckets are not
+            // known here, so no bucket's listing is recorded as verified (the next scrub checks them all again)
             boolean resumed = after != null;
+            progress.begin(container, resumed);
             while (true) {
                 String start = after;
                 MetadataPage page = metadata.listing(Deadline.after(deadline), "scrub listing of " + container,
@@ -213,13 +207,12 @@ final class Scrubber {
                     // a copy unchecked may be missing: its range is not verified, the container not done
                     unhealthy[b] |= current && (h.status() != Status.HEALTHY || !h.uncheckedOn().isEmpty());
                     unanswered |= current && h.uncheckedOn().stream().anyMatch(listings::containsKey);
-                    o.listener().key(h);
+                    progress.key(h);
                 }
                 if (after != null) {
                     state.cursor(container, after);
                 }
-                state.save();
-                o.listener().progress(container, totals.report(false));
+                progress.page();
                 if (!page.hasMore()) {
                     break;
                 }

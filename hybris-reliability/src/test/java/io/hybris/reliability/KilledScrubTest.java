@@ -6,6 +6,8 @@ package io.hybris.reliability;
 
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
+import io.hybris.KeyHealth;
+import io.hybris.ScrubListener;
 import io.hybris.ScrubOptions;
 import io.hybris.ScrubReport;
 import io.hybris.SweepReport;
@@ -21,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -92,9 +95,21 @@ class KilledScrubTest {
         assertThat(restoredByChild).as("copies the child restored before it was killed").isPositive()
                 .isLessThan(wiped.size());
 
-        ScrubReport resumed = hybris.scrub(ScrubOptions.listing().repair(true).stateFile(state));
+        List<KeyHealth> heard = new ArrayList<>();
+        ScrubReport resumed = hybris.scrub(ScrubOptions.listing().repair(true).stateFile(state)
+                .listener(new ScrubListener() {
+                    @Override
+                    public void key(KeyHealth health) {
+                        heard.add(health);
+                    }
+                }));
         assertThat(resumed.complete()).isTrue();
-        assertThat(resumed.keysChecked()).as("the keys after the checkpoint").isEqualTo(KEYS - 1000);
+        assertThat(heard).filteredOn(k -> k.key().compareTo("k00999") > 0).as("the keys after the checkpoint")
+                .hasSize(KEYS - 1000);
+        assertThat(heard).filteredOn(k -> k.key().compareTo("k00999") <= 0)
+                .as("before it, only the keys the killed run repaired, reported again (not checked again)")
+                .isNotEmpty().allMatch(k -> k.status() == KeyHealth.Status.REPAIRED);
+        assertThat(resumed.keysChecked()).as("the report counts the killed run's first page too").isEqualTo(KEYS);
         assertThat(resumed.unrecoverable()).isZero();
         assertThat(objectsOn(clouds.get(1))).as("every copy back on the wiped cloud").isEqualTo(wiped);
 

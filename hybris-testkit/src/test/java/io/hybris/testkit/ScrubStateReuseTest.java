@@ -6,6 +6,7 @@ package io.hybris.testkit;
 
 import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
+import io.hybris.KeyHealth;
 import io.hybris.ScrubListener;
 import io.hybris.ScrubOptions;
 import io.hybris.ScrubReport;
@@ -17,14 +18,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The checkpoint of a stopped run applies only to the same run: a migration, a repairing scrub or a scrub of other
- * keys started with the state file of a stopped scrub must not skip the keys that scrub had checked.
+ * The state file of a stopped run. Its checkpoint applies only to the same run: a migration, a repairing scrub or a
+ * scrub of other keys started with the state file of a stopped scrub must not skip the keys that scrub had checked.
+ * The same run resumed reports what the stopped one had found before its checkpoint.
  */
 class ScrubStateReuseTest {
     private static final int KEYS = 1500;
@@ -83,6 +86,38 @@ class ScrubStateReuseTest {
         ScrubReport r = h.scrub(ScrubOptions.listing().repair(true).stateFile(state));
         assertThat(r.complete()).isTrue();
         assertThat(raw.get(0).list("hybris/")).as("the lost copies are rebuilt").hasSize(lostCount);
+    }
+
+    /**
+     * A listing scrub stopped after its first page and resumed with its state file checks only the keys after the
+     * checkpoint, but its report counts what the stopped run found before it and its listener hears those keys again:
+     * the stopped run's report was never returned. It used to report only the keys after the checkpoint, as if the
+     * copies lost before it were not lost.
+     */
+    @Test
+    void aResumedScrubReportsWhatTheStoppedRunFoundBeforeItsCheckpoint() {
+        Path state = dir.resolve("ops.state");
+        stoppedScrubAfterLosing(state);
+        List<KeyHealth> heard = new ArrayList<>();
+        ScrubReport r = h.scrub(ScrubOptions.listing().stateFile(state).listener(new ScrubListener() {
+            @Override
+            public void key(KeyHealth health) {
+                heard.add(health);
+            }
+        }));
+        assertThat(r.complete()).isTrue();
+        assertThat(r.keysChecked()).as("the keys checked by both runs").isEqualTo(KEYS);
+        assertThat(r.degraded()).as("keys with their copy on the lost cloud").isEqualTo(lostCount);
+        assertThat(r.copiesMissing()).isEqualTo(lostCount);
+        assertThat(r.healthy()).isEqualTo(KEYS - lostCount);
+        assertThat(heard).filteredOn(k -> k.status() == KeyHealth.Status.DEGRADED).extracting(KeyHealth::key)
+                .doesNotHaveDuplicates().hasSize(lostCount);
+
+        // that run completed: the next one starts over, with nothing carried from the stopped one
+        ScrubReport again = h.scrub(ScrubOptions.listing().stateFile(state));
+        assertThat(again.keysChecked() + again.keysSkipped()).isEqualTo(KEYS);
+        assertThat(again.degraded()).isEqualTo(lostCount);
+        assertThat(again.copiesMissing()).isEqualTo(lostCount);
     }
 
     private int lostCount;
