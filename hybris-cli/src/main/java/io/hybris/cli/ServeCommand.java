@@ -14,10 +14,10 @@ import picocli.CommandLine.ParentCommand;
 
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code hybris serve}: the CLI's daemon mode — one long-lived client that runs the configured background work
@@ -47,10 +47,8 @@ final class ServeCommand implements Callable<Integer> {
         Session session = root.session;
         session.longLived();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(stopped::countDown, "hybris-serve-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try (PrometheusEndpoint endpoint = start(registry)) {
+        try (StopSignal stop = StopSignal.install("hybris-serve-stop", Duration.ofSeconds(30));
+             PrometheusEndpoint endpoint = start(registry)) {
             HybrisMetrics metrics = new HybrisMetrics(registry);
             metrics.bindUsage(session.hybris(metrics));
             String url = "http://" + endpoint.address().getHostString() + ":" + endpoint.address().getPort()
@@ -61,7 +59,8 @@ final class ServeCommand implements Callable<Integer> {
             session.emit(doc, () -> session.out().println("serving metrics on " + url + " (" + session.description()
                     + "); stop with Ctrl-C"));
             session.out().flush();
-            stopped.await();
+            stop.await();
+            session.close(); // the client and the embedded ZooKeeper, before the JVM halts
         }
         return ExitCode.OK;
     }

@@ -5,6 +5,7 @@
 package io.hybris.cli;
 
 import io.hybris.Hybris;
+import io.hybris.rmds.zookeeper.embedded.DataDirectoryInUseException;
 
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -19,8 +20,6 @@ import java.util.Map;
 final class Session implements AutoCloseable {
     /** Transfers smaller than this draw no progress. */
     static final long PROGRESS_MIN_BYTES = 1L << 20;
-    /** How the embedded ZooKeeper says another process holds its data directory. */
-    private static final String IN_USE = "is in use by another embedded ZooKeeper";
 
     private final HybrisCommand options;
     private final java.io.InputStream in;
@@ -69,7 +68,7 @@ final class Session implements AutoCloseable {
                 hybris = listener == null ? Hybris.open(config) : Hybris.open(config, listener);
             } catch (io.hybris.MetadataStoreException e) {
                 Path dir = resolved.dataDir();
-                if (dir != null && String.valueOf(e.getMessage()).contains(IN_USE)) {
+                if (dir != null && inUse(e)) {
                     // not a store to check the reachability of, nor a directory to give each its own: another run
                     throw new CliException(ExitCode.UNAVAILABLE, "the data directory " + dir + " is in use by another"
                             + " hybris process (one at a time may use it: wait for it to end, or stop the serve or"
@@ -87,6 +86,16 @@ final class Session implements AutoCloseable {
      */
     void longLived() {
         this.longLived = true;
+    }
+
+    /** Whether {@code e} says another embedded ZooKeeper holds the data directory. */
+    private static boolean inUse(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof DataDirectoryInUseException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The configuration, resolved (and its data directory created) on first use; opens nothing. */
@@ -160,6 +169,7 @@ final class Session implements AutoCloseable {
     public void close() {
         if (hybris != null) {
             hybris.close();
+            hybris = null;
         }
     }
 }

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code hybris serve} in a spawned process on the embedded default: it prints its metrics URL, serves the
  * Prometheus text format there (with the metadata-store calls its client made while opening and probing), and
- * stops on SIGTERM with exit code 0 (the JVM's shutdown status for a handled TERM is 143).
+ * stops on SIGTERM (with the JVM's status for it, 143, after closing its client).
  */
 class ServeCliTest {
     @TempDir

@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -45,7 +46,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *     ...
  * }
  * }</pre>
- * Closing the gateway stops the server (requests in flight get up to 2 s) but not the Hybris client. Starting one
+ * Closing the gateway stops the server (requests in flight get up to 2 s; {@link #stop(Duration)} gives them longer)
+ * but not the Hybris client. Starting one
  * sets the system property {@code sun.net.httpserver.nodelay=true} unless it is set (the JDK server reads it once per
  * JVM; without it every small response waits about 40 ms for the client's delayed ACK).
  */
@@ -56,11 +58,14 @@ public final class S3Gateway implements AutoCloseable {
     private final ExecutorService threads;
     private final ClientTimeouts timeouts;
     private final URI endpoint;
+    private final InFlightRequests inFlight;
+    private final AtomicBoolean stopped = new AtomicBoolean();
 
-    private S3Gateway(HttpServer server, S3Handler handler, ExecutorService threads, ClientTimeouts timeouts,
-                      URI endpoint) {
+    private S3Gateway(HttpServer server, S3Handler handler, InFlightRequests inFlight, ExecutorService threads,
+                      ClientTimeouts timeouts, URI endpoint) {
         this.server = server;
         this.handler = handler;
+        this.inFlight = inFlight;
         this.threads = threads;
         this.timeouts = timeouts;
         this.endpoint = endpoint;
@@ -86,12 +91,29 @@ public final class S3Gateway implements AutoCloseable {
         return timeouts;
     }
 
+    /** Stops the gateway, giving the requests in flight up to 2 s: {@link #stop(Duration) stop(2 s)}. */
     @Override
     public void close() {
-        server.stop(2);
+        stop(Duration.ofSeconds(2));
+    }
+
+    /**
+     * Stops the gateway gracefully: requests that arrive from now on are answered 503 ServiceUnavailable (S3 clients
+     * retry it, on another gateway of the deployment if there is one), the requests in flight get up to {@code drain}
+     * to answer, then the server stops listening and closes its connections; a request still running then is
+     * interrupted (its outcome is unknown to its client, as for a connection lost; nothing half-written becomes
+     * visible). The Hybris client stays open. Returns whether every request in flight answered. Idempotent.
+     */
+    public boolean stop(Duration drain) {
+        boolean drained = inFlight.drain(Objects.requireNonNull(drain, "drain"));
+        if (!stopped.compareAndSet(false, true)) {
+            return drained;
+        }
+        server.stop(0);
         threads.shutdownNow();
         timeouts.close();
         handler.close();
+        return drained;
     }
 
     /** Configures and starts an {@link S3Gateway}. Not thread-safe. */
@@ -223,14 +245,16 @@ public final class S3Gateway implements AutoCloseable {
                         return t;
                     });
             pool.allowCoreThreadTimeOut(true);
-            S3Handler handler = new S3Handler(hybris, new RequestAuthenticator(credentials, clock), maxHeaderBytes);
+            InFlightRequests inFlight = new InFlightRequests();
+            S3Handler handler = new S3Handler(hybris, new RequestAuthenticator(credentials, clock), maxHeaderBytes,
+                    inFlight);
             ClientTimeouts timeouts = new ClientTimeouts(headTimeout, idleTimeout);
             server.createContext("/", handler).getFilters().add(timeouts.filter());
             server.setExecutor(timeouts.exchanges(pool));
             server.start();
             String scheme = keyStore != null ? "https" : "http";
             String shown = host.equals("0.0.0.0") ? "127.0.0.1" : host;
-            return new S3Gateway(server, handler, pool, timeouts,
+            return new S3Gateway(server, handler, inFlight, pool, timeouts,
                     URI.create(scheme + "://" + shown + ":" + server.getAddress().getPort()));
         }
 

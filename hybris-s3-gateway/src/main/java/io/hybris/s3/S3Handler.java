@@ -43,8 +43,9 @@ final class S3Handler implements HttpHandler {
     private final ObjectOperations objects;
     private final Listings listings;
     private final MultipartUploads multipart;
+    private final InFlightRequests inFlight;
 
-    S3Handler(Hybris hybris, RequestAuthenticator authenticator, int maxHeaderBytes) {
+    S3Handler(Hybris hybris, RequestAuthenticator authenticator, int maxHeaderBytes, InFlightRequests inFlight) {
         Buckets buckets = new Buckets(hybris);
         this.authenticator = authenticator;
         this.maxHeaderBytes = maxHeaderBytes;
@@ -52,6 +53,7 @@ final class S3Handler implements HttpHandler {
         this.objects = new ObjectOperations(hybris, buckets);
         this.listings = new Listings(hybris, buckets);
         this.multipart = new MultipartUploads(hybris, buckets);
+        this.inFlight = inFlight;
     }
 
     void close() {
@@ -66,7 +68,12 @@ final class S3Handler implements HttpHandler {
         exchange.getResponseHeaders().set("x-amz-request-id", requestId);
         exchange.getResponseHeaders().set("Server", "HybrisS3Gateway");
         S3Request r = null;
+        boolean admitted = inFlight.enter();
         try {
+            if (!admitted) {
+                exchange.getResponseHeaders().set("Connection", "close");
+                throw new S3Exception(503, "ServiceUnavailable", "The gateway is stopping; retry the request");
+            }
             checkHeaderSize(exchange);
             r = S3Request.of(exchange);
             Authenticated auth = authenticator.authenticate(r);
@@ -86,6 +93,9 @@ final class S3Handler implements HttpHandler {
                     + " again."), r, requestId);
         } finally {
             exchange.close();
+            if (admitted) {
+                inFlight.exit();
+            }
         }
     }
 

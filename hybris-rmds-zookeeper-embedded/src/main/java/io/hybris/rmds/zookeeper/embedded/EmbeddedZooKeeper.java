@@ -86,8 +86,8 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
      *
      * @param dataDir where snapshots and the transaction log live (created if missing)
      * @param port    the client port, or 0 for a free one
-     * @throws MetadataStoreException if the directory is unusable or already used by another embedded server,
-     *                                or the port is taken
+     * @throws DataDirectoryInUseException if another embedded server (in this process or another) uses the directory
+     * @throws MetadataStoreException       if the directory is unusable or the port is taken
      */
     public static EmbeddedZooKeeper start(Path dataDir, int port) {
         if (port < 0 || port > 65535) {
@@ -107,8 +107,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
                 lock = null;
             }
             if (lock == null) {
-                throw new MetadataStoreException("the embedded ZooKeeper data directory " + dir
-                        + " is in use by another embedded ZooKeeper; give each one its own data-dir");
+                throw new DataDirectoryInUseException(dir);
             }
             txnLog = new FileTxnSnapLog(dir.toFile(), dir.toFile());
             ZooKeeperServer server = new ZooKeeperServer(txnLog, TICK_TIME_MS, "");
