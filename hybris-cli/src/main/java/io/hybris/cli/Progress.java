@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * total, a bar, the rate and the time left; for work of unknown extent (a sweep, a rewrap), what is running and
  * for how long; for work counted in items (a sweep's objects, a rewrap's entries), items done of the total, a bar,
  * the rate and the time left. {@link #none()} draws nothing (standard error or output is not a terminal, or
- * {@code --no-progress}). Closing draws the final state and ends the line.
+ * {@code --no-progress}). Closing draws the final state and ends the line; a process stopped meanwhile (Ctrl-C,
+ * SIGTERM) ends it with "stopped", so the shell's prompt does not land on the progress line.
  */
 class Progress implements AutoCloseable {
     private static final long REDRAW_MILLIS = 200;
@@ -29,7 +30,11 @@ class Progress implements AutoCloseable {
     private final AtomicLong done = new AtomicLong();
     private final long startNanos = System.nanoTime();
     private final ScheduledExecutorService redraw;
+    /** Ends the line when the process is stopped while it is drawn; null when nothing is drawn. */
+    private final Thread stopHook;
     private int lastWidth;
+    /** Whether the line has ended (closed or stopped): nothing more is drawn. Guarded by this. */
+    private boolean ended;
 
     private Progress(PrintStream err, String label, long total) {
         this(err, label, total, null);
@@ -42,6 +47,7 @@ class Progress implements AutoCloseable {
         this.unit = unit;
         if (err == null) {
             this.redraw = null;
+            this.stopHook = null;
             return;
         }
         this.redraw = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -49,6 +55,8 @@ class Progress implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.stopHook = new Thread(this::stopped, "hybris-cli-progress-stop");
+        Runtime.getRuntime().addShutdownHook(stopHook);
         draw(false);
         redraw.scheduleAtFixedRate(() -> draw(false), REDRAW_MILLIS, REDRAW_MILLIS, TimeUnit.MILLISECONDS);
     }
@@ -94,12 +102,16 @@ class Progress implements AutoCloseable {
     }
 
     private synchronized void draw(boolean last) {
-        if (err == null) {
+        if (err == null || ended) {
             return;
         }
-        String line = line(System.nanoTime() - startNanos, last);
+        ended = last;
+        paint(line(System.nanoTime() - startNanos, last), last ? "\n" : "");
+    }
+
+    private void paint(String line, String end) {
         int pad = Math.max(0, lastWidth - line.length());
-        err.print("\r" + line + " ".repeat(pad) + (last ? "\n" : ""));
+        err.print("\r" + line + " ".repeat(pad) + end);
         err.flush();
         lastWidth = line.length();
     }
@@ -141,9 +153,22 @@ class Progress implements AutoCloseable {
         return unit == null ? Sizes.bytes(n) : String.format(Locale.ROOT, "%,d %s", n, unit);
     }
 
+    /** The process is stopping with the line drawn: ends it, saying so. */
+    private synchronized void stopped() {
+        if (!ended) {
+            ended = true;
+            paint(line(System.nanoTime() - startNanos, true) + " stopped", "\n");
+        }
+    }
+
     @Override
     public void close() {
         if (redraw != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopHook);
+            } catch (IllegalStateException shuttingDown) {
+                // the process is stopping: the hook or this close ends the line, whichever comes first
+            }
             redraw.shutdownNow();
             try {
                 redraw.awaitTermination(1, TimeUnit.SECONDS);

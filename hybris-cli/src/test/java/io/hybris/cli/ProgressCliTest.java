@@ -82,6 +82,30 @@ class ProgressCliTest {
                 "objects/s", "sweep: examined");
     }
 
+    /**
+     * A {@code put} from standard input stopped by SIGTERM while its progress line is drawn ends that line ("stopped"
+     * and a newline), so the shell's prompt does not land on it; it used to stop in the middle of the line. The input
+     * is a FIFO that stays open after its first 4 MB: once those are read (the line is drawn from the start), the
+     * shell stops the put.
+     */
+    @Test
+    void aPutStoppedWhileItDrawsEndsItsLine() {
+        requireScript();
+        String dir = CliProcess.quote(work.toString());
+        String script = "cd " + dir + " && rm -f held.fifo read && mkfifo held.fifo"
+                + " && { { head -c 4000000 /dev/zero; touch read; sleep 300; } > held.fifo 2>/dev/null < /dev/null & }"
+                + " ; w=$!; " + CliProcess.shellCommand("put", "media", "held", "-") + " < held.fifo & j=$!;"
+                + " while [ ! -f read ]; do sleep 0.05; done; kill -TERM $j; wait $j; s=$?; pkill -P $w; kill $w 2>/dev/null;"
+                + " exit $s";
+        CliProcess.Result stopped = cli.runOnTerminal(script);
+        assertThat(stopped.exitCode()).as(stopped.toString()).isEqualTo(143);
+        String shown = stopped.stdout();
+        assertThat(shown).as(stopped.toString()).contains("put media/held ");
+        String last = shown.substring(shown.lastIndexOf("put media/held "));
+        assertThat(last).as("the last line drawn: %s", last.replace("\r", "\\r").replace("\n", "\\n"))
+                .matches("(?s)put media/held [^\\r\\n]* stopped\\r?\\n\\s*");
+    }
+
     @Test
     void nothingIsDrawnWhenPiped() {
         CliProcess.Result put = cli.run("put", "media", "piped.bin", src.toString());
