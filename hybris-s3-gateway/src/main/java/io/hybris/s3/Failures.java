@@ -15,6 +15,7 @@ import io.hybris.PreconditionFailedException;
 import io.hybris.PutOvertakenException;
 import io.hybris.ValueLengthMismatchException;
 import io.hybris.ValueSourceException;
+import io.hybris.ValueStreamException;
 import io.hybris.ValueTooLargeException;
 
 import java.util.function.Supplier;
@@ -52,6 +53,9 @@ final class Failures {
             for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
                 if (c instanceof PayloadException p) {
                     return p.error();
+                }
+                if (c instanceof ValueStreamException read) {
+                    return toS3(read.getCause()); // a CopyObject's source failed: the gateway's read, not the client's
                 }
             }
             return new S3Exception(400, "IncompleteBody", "The request body could not be read to its end ("

@@ -12,6 +12,7 @@ import io.hybris.Hybris;
 import io.hybris.HybrisException;
 import io.hybris.InvalidRequestException;
 import io.hybris.KeyPage;
+import io.hybris.NotEnoughCloudsException;
 import io.hybris.PartUpload;
 import io.hybris.PartUploads;
 import io.hybris.PreconditionFailedException;
@@ -51,8 +52,10 @@ import java.util.concurrent.TimeUnit;
  * its MD5 (the part's ETag) and size. Complete and abort serialise through the record: complete marks it
  * {@code completing} with a conditional write before it commits, abort deletes it with a conditional delete, so an
  * abort never deletes the parts of a completing upload. While complete runs, the response (already 200) gets a
- * space every few seconds, as S3 does. Abandoned uploads stay listed until aborted; their parts go to the orphan
- * sweep once older than {@code hybris.gc.grace}, after which completing them answers {@code NoSuchUpload}.
+ * space every few seconds, as S3 does. A part that lands after its upload was aborted or completed removes its
+ * receipt and answers {@code NoSuchUpload}; a retried complete of a committed upload returns the object. Abandoned
+ * uploads stay listed until aborted; their parts go to the orphan sweep once older than {@code hybris.gc.grace},
+ * after which completing them answers {@code NoSuchUpload}.
  */
 final class MultipartUploads {
     static final long MIN_PART = 5L << 20;
@@ -130,7 +133,12 @@ final class MultipartUploads {
         if (uploadId == null || !uploadId.matches("[0-9a-f]{32}")) {
             throw noSuchUpload(uploadId);
         }
-        Upload u = storedRecord(bucket, uploadId).orElseThrow(() -> noSuchUpload(uploadId));
+        Optional<Upload> found = storedRecord(bucket, uploadId);
+        if (found.isEmpty()) {
+            removeReceipts(bucket, uploadId); // left by an abort or complete that failed after removing the record
+            throw noSuchUpload(uploadId);
+        }
+        Upload u = found.get();
         if (!key.equals(u.key()) || u.props().getProperty(TOKEN) == null) {
             throw noSuchUpload(uploadId);
         }
@@ -182,6 +190,12 @@ final class MultipartUploads {
                 PutOptions.none().withMetadata(Map.of(ObjectMetadata.ETAG, md5, PART_SIZE,
                         Long.toString(stored.size()), ObjectMetadata.MTIME,
                         Long.toString(System.currentTimeMillis())))));
+        if (storedRecord(bucket, uploadId).isEmpty()) {
+            // aborted or completed while the part was sent: that operation listed the receipts after removing the
+            // record, so it may have missed this one, which would stay for good (and keep the bucket undeletable)
+            Failures.translate(() -> hybris.delete(Buckets.UPLOADS, part(bucket, uploadId, n)));
+            throw noSuchUpload(uploadId);
+        }
         r.exchange().getResponseHeaders().set("ETag", ObjectMetadata.quoted(md5));
         Exchanges.empty(r.exchange(), 200);
     }
@@ -343,9 +357,7 @@ final class MultipartUploads {
         } catch (InvalidRequestException completed) {
             // a complete that marked the record before us committed: its parts are the object now
         }
-        for (int n : parts(bucket, uploadId).keySet()) {
-            hybris.delete(Buckets.UPLOADS, part(bucket, uploadId, n));
-        }
+        removeReceipts(bucket, uploadId);
         Exchanges.empty(r.exchange(), 204);
     }
 
@@ -360,10 +372,17 @@ final class MultipartUploads {
         if (named.isEmpty()) {
             throw S3Exception.malformedXml("CompleteMultipartUpload names no Part");
         }
+        String requested = requestedEtag(named);
+        if (upload.completing() && committedAs(bucket, key, requested)) {
+            removeUpload(bucket, uploadId); // a retry of a commit whose clean-up failed: some receipts may be gone
+            Exchanges.xml(r.exchange(), 200, S3Xml.document("CompleteMultipartUploadResult")
+                    .element("Location", "/" + bucket + "/" + key).element("Bucket", bucket).element("Key", key)
+                    .element("ETag", ObjectMetadata.quoted(requested)).toString());
+            return;
+        }
         Map<Integer, VersionInfo> stored = parts(bucket, uploadId);
         List<Integer> order = new ArrayList<>();
         List<UploadedPart> chosen = new ArrayList<>();
-        MessageDigest md5s = md5();
         for (Element p : named) {
             int n = partNumber(S3Xml.text(p, "PartNumber"));
             String etag = S3Xml.text(p, "ETag");
@@ -381,7 +400,6 @@ final class MultipartUploads {
             }
             order.add(n);
             chosen.add(part.get());
-            md5s.update(HexFormat.of().parseHex(ObjectMetadata.unquoted(etag)));
         }
         for (int i = 0; i < chosen.size() - 1; i++) {
             if (chosen.get(i).size() < MIN_PART) {
@@ -390,7 +408,7 @@ final class MultipartUploads {
                         + " part but the last must be at least 5 MiB");
             }
         }
-        String etag = HexFormat.of().formatHex(md5s.digest()) + "-" + order.size();
+        String etag = requested; // every named ETag is its part's MD5 now
         Map<String, String> meta = new LinkedHashMap<>();
         upload.props().stringPropertyNames().stream().filter(n -> n.startsWith("meta."))
                 .forEach(n -> meta.put(n.substring(5), upload.props().getProperty(n)));
@@ -437,6 +455,11 @@ final class MultipartUploads {
             VersionInfo done = Failures.translate(() -> {
                 try {
                     return parts.complete(upload.core(), chosen, completeWith);
+                } catch (NotEnoughCloudsException e) {
+                    if (!committedAs(bucket, key, etag)) { // the manifest was not stored: nothing committed
+                        unmarkCompleting(bucket, uploadId);
+                    }
+                    throw e;
                 } catch (UploadExpiredException e) {
                     unmarkCompleting(bucket, uploadId); // nothing committed: abortable (its parts are swept)
                     throw new S3Exception(404, "NoSuchUpload", "The multipart upload was idle too long and its"
@@ -452,10 +475,7 @@ final class MultipartUploads {
                             + " completed first; this one cannot complete: abort it (" + e.getMessage() + ")", e);
                 }
             });
-            for (int n : stored.keySet()) {
-                hybris.delete(Buckets.UPLOADS, part(bucket, uploadId, n));
-            }
-            hybris.delete(Buckets.UPLOADS, record(bucket, uploadId));
+            removeUpload(bucket, uploadId);
             body = root(spaced, "CompleteMultipartUploadResult").element("Location", "/" + bucket + "/" + key)
                     .element("Bucket", bucket).element("Key", key)
                     .element("ETag", ObjectMetadata.quoted(ObjectMetadata.etag(done))).toString();
@@ -472,6 +492,33 @@ final class MultipartUploads {
             out.write(body.getBytes(StandardCharsets.UTF_8));
             out.close();
         }
+    }
+
+    /** Deletes an upload's receipts, its record, then receipts that landed meanwhile (later ones remove theirs). */
+    private void removeUpload(String bucket, String uploadId) {
+        removeReceipts(bucket, uploadId);
+        hybris.delete(Buckets.UPLOADS, record(bucket, uploadId));
+        removeReceipts(bucket, uploadId);
+    }
+
+    private void removeReceipts(String bucket, String uploadId) {
+        for (int n : parts(bucket, uploadId).keySet()) {
+            hybris.delete(Buckets.UPLOADS, part(bucket, uploadId, n));
+        }
+    }
+
+    /** The ETag the object of the parts a complete names has, or null if an ETag is missing or not MD5 hex. */
+    private static String requestedEtag(List<Element> named) {
+        MessageDigest md5s = SigV4.digest("MD5");
+        for (Element p : named) {
+            String etag = S3Xml.text(p, "ETag");
+            String hex = etag == null ? "" : ObjectMetadata.unquoted(etag);
+            if (!hex.matches("[0-9a-fA-F]{32}")) {
+                return null;
+            }
+            md5s.update(HexFormat.of().parseHex(hex));
+        }
+        return HexFormat.of().formatHex(md5s.digest()) + "-" + named.size();
     }
 
     /** Part {@code n}'s receipt, if its record is there and its ETag is {@code etag}. */
@@ -522,7 +569,7 @@ final class MultipartUploads {
 
     /** Whether the key's current object is a multipart object of ETag {@code etag} (these parts, committed). */
     private boolean committedAs(String bucket, String key, String etag) {
-        return Failures.translate(() -> hybris.describe(bucket, key))
+        return etag != null && Failures.translate(() -> hybris.describe(bucket, key))
                 .map(v -> etag.equals(ObjectMetadata.etag(v))).orElse(false);
     }
 
@@ -547,9 +594,5 @@ final class MultipartUploads {
 
     private static S3Xml root(boolean[] spaced, String name) {
         return spaced[0] ? S3Xml.documentWithoutDeclaration(name) : S3Xml.document(name);
-    }
-
-    private static MessageDigest md5() {
-        return SigV4.digest("MD5");
     }
 }

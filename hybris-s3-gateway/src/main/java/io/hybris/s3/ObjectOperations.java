@@ -6,11 +6,14 @@ package io.hybris.s3;
 
 import com.sun.net.httpserver.HttpExchange;
 import io.hybris.ByteRange;
+import io.hybris.ConcurrentOverwriteException;
 import io.hybris.Hybris;
 import io.hybris.InvalidRangeException;
 import io.hybris.PreconditionFailedException;
 import io.hybris.PutOptions;
+import io.hybris.ValueSourceException;
 import io.hybris.ValueStream;
+import io.hybris.ValueStreamException;
 import io.hybris.VersionInfo;
 
 import java.io.IOException;
@@ -27,6 +30,8 @@ import java.util.Optional;
  * ({@code withMetadataAfterRead}), so a body that fails a check commits nothing.
  */
 final class ObjectOperations {
+    /** How many times a CopyObject reads its source again when it was overwritten while being read. */
+    private static final int COPY_ATTEMPTS = 3;
     private final Hybris hybris;
     private final Buckets buckets;
 
@@ -247,6 +252,36 @@ final class ObjectOperations {
         Exchanges.empty(r.exchange(), 204);
     }
 
+    /**
+     * One attempt of a copy: the source's current version streamed into a put of the destination; null if the
+     * source was overwritten while it was read and its remaining chunks are gone (nothing was stored: try again).
+     */
+    private VersionInfo copyOnce(S3Request r, String fromBucket, String fromKey, String directive) throws IOException {
+        ValueStream in = Failures.translate(() -> hybris.getStream(fromBucket, fromKey))
+                .orElseThrow(() -> S3Exception.noSuchKey(fromKey));
+        try (in) {
+            Map<String, String> meta = directive.equals("COPY")
+                    ? ObjectMetadata.userAndContent(in.version().metadata()) : ObjectMetadata.fromRequest(r);
+            VerifyingInputStream counted = new VerifyingInputStream(in, null, null, null, null, Map::of);
+            PutOptions options = WriteConditions.forPut(r, hybris, r.bucket(), r.key()).withMetadata(meta)
+                    .withMetadataAfterRead(() -> Map.of(ObjectMetadata.ETAG, counted.md5Hex(),
+                            ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis())));
+            return Failures.translate(() -> {
+                try {
+                    return hybris.put(r.bucket(), r.key(), counted, in.length(), options);
+                } catch (ValueSourceException e) {
+                    if (e.getCause() instanceof ValueStreamException read
+                            && read.getCause() instanceof ConcurrentOverwriteException) {
+                        return null;
+                    }
+                    throw e;
+                }
+            });
+        } catch (PreconditionFailedException e) {
+            throw preconditionFailed(r.header("if-match") != null ? "If-Match" : "If-None-Match");
+        }
+    }
+
     void copy(S3Request r) throws IOException {
         String bucket = r.bucket();
         String key = r.key();
@@ -278,19 +313,13 @@ final class ObjectOperations {
             throw new S3Exception(400, "InvalidRequest", "This copy request is illegal because it is trying to copy"
                     + " an object to itself without changing the object's metadata");
         }
-        ValueStream in = Failures.translate(() -> hybris.getStream(fromBucket, fromKey))
-                .orElseThrow(() -> S3Exception.noSuchKey(fromKey));
-        VersionInfo copied;
-        try (in) {
-            Map<String, String> meta = directive.equals("COPY")
-                    ? ObjectMetadata.userAndContent(in.version().metadata()) : ObjectMetadata.fromRequest(r);
-            VerifyingInputStream counted = new VerifyingInputStream(in, null, null, null, null, Map::of);
-            PutOptions options = WriteConditions.forPut(r, hybris, bucket, key).withMetadata(meta)
-                    .withMetadataAfterRead(() -> Map.of(ObjectMetadata.ETAG, counted.md5Hex(),
-                            ObjectMetadata.MTIME, Long.toString(System.currentTimeMillis())));
-            copied = Failures.translate(() -> hybris.put(bucket, key, counted, in.length(), options));
-        } catch (PreconditionFailedException e) {
-            throw preconditionFailed(r.header("if-match") != null ? "If-Match" : "If-None-Match");
+        VersionInfo copied = null;
+        for (int attempt = 1; copied == null; attempt++) {
+            if (attempt > COPY_ATTEMPTS) {
+                throw new S3Exception(503, "SlowDown", "The source object kept being overwritten while it was copied"
+                        + " (" + COPY_ATTEMPTS + " attempts); nothing was stored. Please try again");
+            }
+            copied = copyOnce(r, fromBucket, fromKey, directive);
         }
         Exchanges.xml(r.exchange(), 200, S3Xml.document("CopyObjectResult")
                 .element("LastModified", S3Xml.time(ObjectMetadata.lastModified(copied)))

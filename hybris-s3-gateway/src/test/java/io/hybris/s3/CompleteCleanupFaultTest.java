@@ -1,0 +1,156 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.s3;
+
+import io.hybris.Hybris;
+import io.hybris.HybrisConfig;
+import io.hybris.MetadataUnavailableException;
+import io.hybris.cloud.InMemoryCloudStore;
+import io.hybris.metadata.InMemoryMetadataStore;
+import io.hybris.spi.MetadataUpdate;
+import io.hybris.spi.VersionConflictException;
+import io.hybris.testkit.ForwardingMetadataStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * A CompleteMultipartUpload whose commit went through but whose clean-up afterwards failed (the metadata store
+ * blinked, or the gateway was closed under it): the client was told it failed and retries, and the retry must
+ * return the committed object and finish the clean-up, not answer InvalidPart (its part receipts are already gone)
+ * and leave a record that can neither be aborted nor listed and keeps the bucket from being deleted.
+ */
+class CompleteCleanupFaultTest {
+    private static final Pattern RECORD = Pattern.compile("[a-z0-9-]+/[0-9a-f]{32}");
+    private static final Pattern RECEIPT = Pattern.compile("[a-z0-9-]+/[0-9a-f]{32}/[0-9]{5}");
+
+    /** Once armed, lets {@code passing} writes to keys of {@code failing} through and fails the next one. */
+    private static final class FailingRecordWrites extends ForwardingMetadataStore {
+        final AtomicBoolean armed = new AtomicBoolean();
+        final AtomicInteger passing = new AtomicInteger();
+        volatile Pattern failing = RECORD;
+
+        FailingRecordWrites() {
+            super(new InMemoryMetadataStore());
+        }
+
+        private void check(MetadataUpdate u) {
+            if (u.key().container().equals(Buckets.UPLOADS) && failing.matcher(u.key().key()).matches()
+                    && armed.get() && passing.getAndDecrement() == 0) {
+                armed.set(false);
+                throw new MetadataUnavailableException("injected: the metadata store blinked");
+            }
+        }
+
+        @Override
+        public void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
+            check(update);
+            super.conditionalUpdate(update);
+        }
+
+        @Override
+        public void conditionalUpdateAll(List<MetadataUpdate> updates) throws VersionConflictException {
+            updates.forEach(this::check);
+            super.conditionalUpdateAll(updates);
+        }
+    }
+
+    private final FailingRecordWrites metadata = new FailingRecordWrites();
+    private Hybris hybris;
+    private S3Gateway gateway;
+    private S3Client s3;
+
+    @BeforeEach
+    void start() {
+        HybrisConfig.Builder config = HybrisConfig.builder().f(1).metadataStore(metadata)
+                .chunkThreshold(1 << 20).chunkSize(1 << 20).deadline(Duration.ofSeconds(30));
+        List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"), new InMemoryCloudStore("c2"))
+                .forEach(config::cloud);
+        hybris = Hybris.open(config.build());
+        gateway = S3Gateway.builder(hybris).port(0).credentials(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY)
+                .start();
+        s3 = S3Client.builder().endpointOverride(gateway.endpoint()).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                        GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY)))
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
+                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
+                .httpClient(Apache5HttpClient.create()).build();
+    }
+
+    @AfterEach
+    void stop() {
+        s3.close();
+        gateway.close();
+        hybris.close();
+    }
+
+    @Test
+    void aCompleteRetriedAfterItsCleanUpFailedReturnsTheObjectAndLeavesNoUpload() {
+        s3.createBucket(b -> b.bucket("bkt"));
+        String id = s3.createMultipartUpload(b -> b.bucket("bkt").key("k")).uploadId();
+        String e1 = s3.uploadPart(b -> b.bucket("bkt").key("k").uploadId(id).partNumber(1),
+                RequestBody.fromString("the only part")).eTag();
+        Runnable complete = () -> s3.completeMultipartUpload(b -> b.bucket("bkt").key("k").uploadId(id)
+                .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(e1).build())));
+        // the complete writes the record twice: marks it completing, then (after the commit) deletes it
+        metadata.passing.set(1);
+        metadata.armed.set(true);
+        Throwable first = catchThrowable(complete::run);
+        String committed = s3.headObject(b -> b.bucket("bkt").key("k")).eTag();
+        assertThat(committed).as("the first attempt committed").endsWith("-1\"");
+        assertThat(first).as("but its client was told it failed").isInstanceOf(S3Exception.class);
+
+        CompleteMultipartUploadResponse again = s3.completeMultipartUpload(b -> b.bucket("bkt").key("k")
+                .uploadId(id).multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(e1).build())));
+        assertThat(again.eTag()).isEqualTo(committed);
+        assertThat(s3.getObjectAsBytes(b -> b.bucket("bkt").key("k")).asUtf8String()).isEqualTo("the only part");
+        assertThat(hybris.list(Buckets.UPLOADS)).as("no record or receipt is left").isEmpty();
+    }
+
+    @Test
+    void anAbortRetriedAfterItsCleanUpFailedLeavesNoReceiptAndTheBucketCanBeDeleted() {
+        s3.createBucket(b -> b.bucket("bkt"));
+        String id = s3.createMultipartUpload(b -> b.bucket("bkt").key("k")).uploadId();
+        for (int n = 1; n <= 2; n++) {
+            int part = n;
+            s3.uploadPart(b -> b.bucket("bkt").key("k").uploadId(id).partNumber(part),
+                    RequestBody.fromString("part " + part));
+        }
+        metadata.failing = RECEIPT;
+        metadata.passing.set(0);
+        metadata.armed.set(true); // the abort's deletion of the first receipt fails (after the record is gone)
+        Throwable first = catchThrowable(() -> s3.abortMultipartUpload(b -> b.bucket("bkt").key("k").uploadId(id)));
+        assertThat(first).as("the abort failed midway").isInstanceOf(S3Exception.class);
+        assertThat(((S3Exception) first).statusCode()).isEqualTo(503);
+
+        Throwable retry = catchThrowable(() -> s3.abortMultipartUpload(b -> b.bucket("bkt").key("k").uploadId(id)));
+        if (retry != null) {
+            assertThat(((S3Exception) retry).awsErrorDetails().errorCode()).isEqualTo("NoSuchUpload");
+        }
+        assertThat(hybris.list(Buckets.UPLOADS)).as("no record or receipt is left").isEmpty();
+        assertThat(catchThrowable(() -> s3.deleteBucket(b -> b.bucket("bkt")))).as("the bucket can be deleted")
+                .isNull();
+    }
+}

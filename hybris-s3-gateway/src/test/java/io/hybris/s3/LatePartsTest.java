@@ -1,0 +1,120 @@
+/*
+ * Copyright 2026 the Hybris authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.hybris.s3;
+
+import io.hybris.Hybris;
+import io.hybris.HybrisConfig;
+import io.hybris.cloud.InMemoryCloudStore;
+import io.hybris.metadata.InMemoryMetadataStore;
+import io.hybris.testkit.GatedCloudStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A part upload still in flight when its multipart upload is aborted or completed (aws-cli aborts an upload while
+ * its other parts are still being sent): the late part must leave no record behind, so the upload is gone for good
+ * and its bucket, once emptied, can be deleted.
+ */
+class LatePartsTest {
+    private List<GatedCloudStore> gates;
+    private Hybris hybris;
+    private S3Gateway gateway;
+    private S3Client s3;
+    private final AtomicReference<String> heldKey = new AtomicReference<>();
+
+    @BeforeEach
+    void start() {
+        gates = List.of(gate("c0"), gate("c1"), gate("c2"));
+        hold(false);
+        HybrisConfig.Builder config = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
+                .chunkThreshold(1 << 20).chunkSize(1 << 20).deadline(Duration.ofSeconds(30));
+        gates.forEach(config::cloud);
+        hybris = Hybris.open(config.build());
+        gateway = S3Gateway.builder(hybris).port(0).credentials(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY)
+                .start();
+        GatewayFixture f = new GatewayFixture() { };
+        f.gateway = gateway;
+        s3 = f.client(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY);
+        s3.createBucket(b -> b.bucket("bkt"));
+    }
+
+    /** A cloud that, while held, holds the puts of the first chunk of key "late" it sees (a part's bytes). */
+    private GatedCloudStore gate(String id) {
+        return GatedCloudStore.of(new InMemoryCloudStore(id), key -> key.contains("late")
+                && (heldKey.compareAndSet(null, key) || heldKey.get().equals(key)));
+    }
+
+    /** Holds (or releases, and from then on passes) the puts of the key's chunks at every cloud. */
+    private void hold(boolean on) {
+        heldKey.set(null);
+        gates.forEach(g -> g.setActive(on));
+    }
+
+    @AfterEach
+    void stop() {
+        hold(false);
+        s3.close();
+        gateway.close();
+        hybris.close();
+    }
+
+    /** Starts uploading part {@code n} of {@code uploadId} and waits until its bytes are held at the clouds. */
+    private CompletableFuture<Throwable> heldPart(String uploadId, int n) {
+        hold(true);
+        CompletableFuture<Throwable> part = CompletableFuture.supplyAsync(() -> catchThrowable(() ->
+                s3.uploadPart(b -> b.bucket("bkt").key("late").uploadId(uploadId).partNumber(n),
+                        RequestBody.fromString("late part " + n))));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> gates.stream().mapToInt(GatedCloudStore::blockedCount).sum() >= 1);
+        return part;
+    }
+
+    private void assertNoUploadStateLeftAndTheBucketCanGo(Throwable late) {
+        assertThat(hybris.list(Buckets.UPLOADS)).as("no record or part receipt of the upload is left").isEmpty();
+        assertThat(s3.listMultipartUploads(b -> b.bucket("bkt")).uploads()).isEmpty();
+        s3.deleteObject(b -> b.bucket("bkt").key("late"));
+        assertThat(catchThrowable(() -> s3.deleteBucket(b -> b.bucket("bkt"))))
+                .as("the emptied bucket can be deleted").isNull();
+        assertThat(late).as("the late part is refused").isInstanceOf(S3Exception.class);
+        assertThat(((S3Exception) late).awsErrorDetails().errorCode()).isEqualTo("NoSuchUpload");
+    }
+
+    @Test
+    void aPartThatLandsAfterItsUploadWasAbortedLeavesNothing() throws Exception {
+        String id = s3.createMultipartUpload(b -> b.bucket("bkt").key("late")).uploadId();
+        CompletableFuture<Throwable> part = heldPart(id, 1);
+        s3.abortMultipartUpload(b -> b.bucket("bkt").key("late").uploadId(id));
+        hold(false);
+        assertNoUploadStateLeftAndTheBucketCanGo(part.get(30, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aPartThatLandsAfterItsUploadCompletedLeavesNothing() throws Exception {
+        String id = s3.createMultipartUpload(b -> b.bucket("bkt").key("late")).uploadId();
+        String e1 = s3.uploadPart(b -> b.bucket("bkt").key("late").uploadId(id).partNumber(1),
+                RequestBody.fromString("part 1")).eTag();
+        CompletableFuture<Throwable> part = heldPart(id, 2);
+        s3.completeMultipartUpload(b -> b.bucket("bkt").key("late").uploadId(id)
+                .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(e1).build())));
+        assertThat(s3.getObjectAsBytes(b -> b.bucket("bkt").key("late")).asUtf8String()).isEqualTo("part 1");
+        hold(false);
+        assertNoUploadStateLeftAndTheBucketCanGo(part.get(30, TimeUnit.SECONDS));
+    }
+}
