@@ -21,8 +21,9 @@ public interface ChangeListener {
      * Called once when the subscription ends on its own: its cursor was compacted away
      * ({@link ChangeCursorExpiredException}: list the container to resync, then subscribe from
      * {@link Hybris#latestCursor}), or the client was closed ({@link ClientClosedException}). Not called when the
-     * application closes the subscription. Runs on the subscription's thread, or on the thread closing the client.
-     * Does nothing by default.
+     * application closes the subscription. Runs on the subscription's thread, or on the thread closing the client
+     * once a call of {@link #onChange} in progress returned (the close waits up to 5 s for it). What it throws is
+     * logged. Does nothing by default.
      */
     default void onStopped(HybrisException cause) {
     }

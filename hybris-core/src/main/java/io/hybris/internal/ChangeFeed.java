@@ -122,15 +122,19 @@ public final class ChangeFeed {
         return store.watchChanges(container, cursor.commit(), onChange);
     }
 
-    /** Stops every subscription (the client is closing); their listeners hear {@code onStopped}. */
+    /**
+     * Stops every subscription (the client is closing); their listeners hear {@code onStopped} once the listener
+     * calls in progress returned (waiting up to 5 s in all, not for a call on the closing thread itself).
+     */
     void close() {
         List<ChangeSubscriber> running;
         synchronized (subscribers) {
             closed = true;
             running = List.copyOf(subscribers);
         }
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5); // for all listeners
         for (ChangeSubscriber s : running) {
-            s.stopClientClosed();
+            s.stopClientClosed(until);
         }
     }
 

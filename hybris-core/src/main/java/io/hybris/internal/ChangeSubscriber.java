@@ -45,6 +45,8 @@ final class ChangeSubscriber implements ChangeSubscription, Runnable {
     private volatile ChangeCursor cursor;
     private final AtomicBoolean closed = new AtomicBoolean();
     private boolean signalled; // guarded by lock
+    /** Whether the listener's onChange is running (on the subscription's thread). Guarded by lock. */
+    private boolean delivering;
     private Thread thread;
 
     ChangeSubscriber(ChangeFeed feed, String container, String prefix, ChangeCursor cursor, ChangeListener listener,
@@ -109,7 +111,7 @@ final class ChangeSubscriber implements ChangeSubscription, Runnable {
                         return;
                     }
                     if (e instanceof java.util.concurrent.RejectedExecutionException) {
-                        stopClientClosed(); // the client's threads are shut down: it closed
+                        stopClientClosed(System.nanoTime()); // the client's threads are shut down: it closed
                         return;
                     }
                     pause = Math.min(MAX_PAUSE_MILLIS, Math.max(100, pause * 2));
@@ -134,7 +136,18 @@ final class ChangeSubscriber implements ChangeSubscription, Runnable {
         long pause = 0;
         while (!closed.get()) {
             try {
-                listener.onChange(change);
+                synchronized (lock) {
+                    delivering = true;
+                }
+                try {
+                    listener.onChange(change);
+                    cursor = change.cursor(); // before a closing client, waiting for this call, names the cursor
+                } finally {
+                    synchronized (lock) {
+                        delivering = false;
+                        lock.notifyAll();
+                    }
+                }
                 return true;
             } catch (Exception | Error e) {
                 if (e instanceof Error && !(e instanceof AssertionError)) {
@@ -212,16 +225,48 @@ final class ChangeSubscriber implements ChangeSubscription, Runnable {
             return;
         }
         signal();
+        tell(cause);
+    }
+
+    /** Calls {@code onStopped}: once, by whoever ended the subscription. */
+    private void tell(HybrisException cause) {
         try {
             listener.onStopped(cause);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            if (e instanceof VirtualMachineError) {
+                throw e;
+            }
+            // an Error too (a failed assertion, a class missing): on the thread closing the client it used to end
+            // close() there, leaving the other subscriptions running and the client's threads and stores open
             LOG.warn("change feed of container {}: onStopped threw", container, e);
         }
     }
 
-    /** The client is closing: end with {@link ClientClosedException}, without waiting for the thread. */
-    void stopClientClosed() {
-        stop(new ClientClosedException("the Hybris client was closed; the subscription to container " + container
+    /**
+     * The client is closing: end with {@link ClientClosedException}, told once the listener call in progress (if
+     * any, and not on this thread) returned or {@code untilNanos} ({@link System#nanoTime}) passed. It used to be
+     * told at once, while that call still ran on the subscription's thread, and the client's close returned with
+     * the listener still running. Does not wait for the thread otherwise (it may be in a metadata call, which the
+     * client's close ends next).
+     */
+    void stopClientClosed(long untilNanos) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        signal();
+        if (thread != Thread.currentThread()) {
+            synchronized (lock) {
+                try {
+                    for (long left = untilNanos - System.nanoTime(); delivering && left > 0;
+                         left = untilNanos - System.nanoTime()) {
+                        lock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        tell(new ClientClosedException("the Hybris client was closed; the subscription to container " + container
                 + " ended at " + cursor));
     }
 

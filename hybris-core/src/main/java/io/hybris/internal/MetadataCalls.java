@@ -64,6 +64,13 @@ final class MetadataCalls {
         closing.complete(null);
     }
 
+    /** Throws {@link ClientClosedException} once the client closed: for work done between calls (a scrub's keys). */
+    void ensureOpen(String what) {
+        if (closing.isDone()) {
+            throw new ClientClosedException(what + " stopped: the client was closed");
+        }
+    }
+
     /** The store, as its {@link MetadataStore#describe()} names it. */
     String describe() {
         return store.describe();

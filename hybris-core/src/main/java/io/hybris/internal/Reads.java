@@ -52,7 +52,12 @@ final class Reads {
     private final ExecutorService io;
     private final Duration deadline;
     private final int readAhead;
-    private final Set<ChunkedReader> openStreams = ConcurrentHashMap.newKeySet();
+    /**
+     * The streams open, for {@link #close()} to end them; weakly held, so that a stream its program dropped without
+     * closing it (read to the end, or given up half-way) is not kept, with its read-ahead chunks, until the client
+     * closes. Guarded by itself.
+     */
+    private final Set<ChunkedReader> openStreams = java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>());
     /** Wake the worst-case reads waiting in a round, so that they see the client closed (their next metadata call). */
     private final Set<Runnable> worstCases = ConcurrentHashMap.newKeySet();
     /** How often the versions this client guessed were the ones its metadata reads found. */
@@ -86,8 +91,18 @@ final class Reads {
      * read waiting in a round, woken here (call after {@link MetadataCalls#close()}: its next metadata call fails).
      */
     void close() {
-        openStreams.forEach(r -> r.closeBecause("the client was closed while the value was being read"));
+        List<ChunkedReader> open;
+        synchronized (openStreams) {
+            open = List.copyOf(openStreams);
+        }
+        open.forEach(r -> r.closeBecause("the client was closed while the value was being read"));
         worstCases.forEach(Runnable::run);
+    }
+
+    private void closed(ChunkedReader reader) {
+        synchronized (openStreams) {
+            openStreams.remove(reader);
+        }
     }
 
     /** GET (paper §3.3 and §3.5). */
@@ -410,8 +425,10 @@ final class Reads {
         ObjectKey version = new ObjectKey(mk.container(), mk.key(), meta.timestamp());
         ChunkedReader reader = new ChunkedReader(manifest, version, prefix, layouts,
                 (name, chunk, d, failures) -> worstCaseChunk(mk, meta.timestamp(), name, chunk, d, failures),
-                dataKey, io, deadline, readAhead, first, length, openStreams::remove, whole, started);
-        openStreams.add(reader);
+                dataKey, io, deadline, readAhead, first, length, this::closed, whole, started);
+        synchronized (openStreams) {
+            openStreams.add(reader);
+        }
         return reader;
     }
 

@@ -192,6 +192,7 @@ final class Scrubber {
                 MetadataPage page = metadata.listing(Deadline.after(deadline), "scrub listing of " + container,
                         () -> store.list(container, o.prefix(), start, PAGE));
                 for (MetadataEntry e : page.entries()) {
+                    metadata.ensureOpen("scrub of " + container); // a page holds 1,000 keys: not run after close
                     after = e.key();
                     Metadata meta = MetadataCodec.decode(e.value());
                     if (meta.isTombstone()) {

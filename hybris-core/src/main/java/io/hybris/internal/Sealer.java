@@ -59,7 +59,7 @@ final class Sealer {
         try {
             byte[] stored = ValueCipher.encrypt(dataKey, value, random);
             String keyId = currentKeyId();
-            return new Sealed(stored, new Metadata.Encryption(keyId, keys.wrap(keyId, dataKey)));
+            return new Sealed(stored, new Metadata.Encryption(keyId, wrap(keyId, dataKey)));
         } finally {
             Arrays.fill(dataKey, (byte) 0);
         }
@@ -75,7 +75,7 @@ final class Sealer {
         }
         byte[] dataKey = ValueCipher.newDataKey(random);
         String keyId = currentKeyId();
-        return new VersionKey(dataKey, new Metadata.Encryption(keyId, keys.wrap(keyId, dataKey)));
+        return new VersionKey(dataKey, new Metadata.Encryption(keyId, wrap(keyId, dataKey)));
     }
 
     /** A chunked version's data key (zero it with {@link VersionKey#destroy} when done) and its custody record. */
@@ -117,7 +117,24 @@ final class Sealer {
                     + e.keyId() + "', and this client has no key provider: configure hybris.crypto.mode=envelope"
                     + " with that key");
         }
-        return keys.unwrap(e.keyId(), e.wrapped());
+        return copy(keys.unwrap(e.keyId(), e.wrapped().clone()), "unwrap");
+    }
+
+    /**
+     * The provider's wrapping of a copy of {@code dataKey}. The arrays passed to and returned by a provider are its
+     * own: one that keeps the data keys it wrapped, or returns from {@code unwrap} a data key it caches, would
+     * otherwise see them zeroed when Hybris is done with its copy (and every later read of the version fail).
+     */
+    private byte[] wrap(String keyId, byte[] dataKey) {
+        return copy(keys.wrap(keyId, dataKey.clone()), "wrap");
+    }
+
+    private byte[] copy(byte[] returned, String call) {
+        if (returned == null) {
+            throw new io.hybris.CryptoException("the key provider " + keys.getClass().getName() + " returned null"
+                    + " from " + call);
+        }
+        return returned.clone();
     }
 
     /** The value from verified stored bytes. */
@@ -148,7 +165,7 @@ final class Sealer {
         }
         byte[] dataKey = dataKey(e, what);
         try {
-            return new Metadata.Encryption(target, keys.wrap(target, dataKey));
+            return new Metadata.Encryption(target, wrap(target, dataKey));
         } finally {
             Arrays.fill(dataKey, (byte) 0);
         }

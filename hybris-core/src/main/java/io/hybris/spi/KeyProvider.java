@@ -13,7 +13,11 @@ package io.hybris.spi;
  *   <li>{@code envelope} mode: the data key wrapped by a key-encryption key (KEK) that never enters the metadata
  *       store or a cloud, plus the KEK's id; a KMS or HSM plugs in here.</li>
  * </ul>
- * Implementations are thread-safe.
+ * Implementations are thread-safe. The arrays passed to {@link #wrap} and {@link #unwrap} and those they return
+ * belong to the provider: Hybris passes copies and copies what it gets back, zeroing only its own copies, so a
+ * provider may keep them (a cache of unwrapped data keys, saving a KMS call per read) or return the same array
+ * again. Calls run on the calling thread and are not bounded by {@code hybris.deadline}: give a KMS client its own
+ * timeouts.
  */
 public interface KeyProvider {
 
