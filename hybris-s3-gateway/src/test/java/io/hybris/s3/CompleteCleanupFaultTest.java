@@ -5,7 +5,6 @@
 package io.hybris.s3;
 
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.MetadataUnavailableException;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
@@ -15,14 +14,8 @@ import io.hybris.testkit.ForwardingMetadataStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -84,19 +77,10 @@ class CompleteCleanupFaultTest {
 
     @BeforeEach
     void start() {
-        HybrisConfig.Builder config = HybrisConfig.builder().f(1).metadataStore(metadata)
-                .chunkThreshold(1 << 20).chunkSize(1 << 20).deadline(Duration.ofSeconds(30));
-        List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"), new InMemoryCloudStore("c2"))
-                .forEach(config::cloud);
-        hybris = Hybris.open(config.build());
-        gateway = S3Gateway.builder(hybris).port(0).credentials(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY)
-                .start();
-        s3 = S3Client.builder().endpointOverride(gateway.endpoint()).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
-                        GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY)))
-                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
-                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
-                .httpClient(Apache5HttpClient.create()).build();
+        hybris = Hybris.open(GatewayFixture.config(metadata, List.of(new InMemoryCloudStore("c0"),
+                new InMemoryCloudStore("c1"), new InMemoryCloudStore("c2")), Duration.ofSeconds(30)).build());
+        gateway = GatewayFixture.startOver(hybris);
+        s3 = GatewayFixture.clientOf(gateway, false);
     }
 
     @AfterEach

@@ -5,7 +5,6 @@
 package io.hybris.s3;
 
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.CloudStore;
@@ -58,15 +57,9 @@ class CompleteCloudOutageTest {
     void start() {
         clouds = List.of(new DownForTheObject(new InMemoryCloudStore("c0")),
                 new DownForTheObject(new InMemoryCloudStore("c1")), new DownForTheObject(new InMemoryCloudStore("c2")));
-        HybrisConfig.Builder config = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
-                .chunkThreshold(1 << 20).chunkSize(1 << 20).deadline(Duration.ofSeconds(2));
-        clouds.forEach(config::cloud);
-        hybris = Hybris.open(config.build());
-        gateway = S3Gateway.builder(hybris).port(0).credentials(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY)
-                .start();
-        GatewayFixture f = new GatewayFixture() { };
-        f.gateway = gateway;
-        s3 = f.client(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY);
+        hybris = Hybris.open(GatewayFixture.config(new InMemoryMetadataStore(), clouds, Duration.ofSeconds(2)).build());
+        gateway = GatewayFixture.startOver(hybris);
+        s3 = GatewayFixture.clientOf(gateway, true);
     }
 
     @AfterEach

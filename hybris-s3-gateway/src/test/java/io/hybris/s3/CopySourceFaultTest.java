@@ -5,7 +5,6 @@
 package io.hybris.s3;
 
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.ByteConsumer;
@@ -72,15 +71,10 @@ class CopySourceFaultTest {
     void start() {
         FailingSourceReads.armed = false;
         FailingSourceReads.served.clear();
-        HybrisConfig.Builder config = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
-                .chunkThreshold(1 << 20).chunkSize(1 << 20).deadline(Duration.ofSeconds(2));
-        List.of("c0", "c1", "c2").forEach(id -> config.cloud(new FailingSourceReads(new InMemoryCloudStore(id))));
-        hybris = Hybris.open(config.build());
-        gateway = S3Gateway.builder(hybris).port(0).credentials(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY)
-                .start();
-        GatewayFixture f = new GatewayFixture() { };
-        f.gateway = gateway;
-        s3 = f.client(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY);
+        hybris = Hybris.open(GatewayFixture.config(new InMemoryMetadataStore(), List.of("c0", "c1", "c2").stream()
+                .map(id -> new FailingSourceReads(new InMemoryCloudStore(id))).toList(), Duration.ofSeconds(2)).build());
+        gateway = GatewayFixture.startOver(hybris);
+        s3 = GatewayFixture.clientOf(gateway, true);
     }
 
     @AfterEach

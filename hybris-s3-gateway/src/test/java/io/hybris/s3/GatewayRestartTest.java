@@ -5,7 +5,6 @@
 package io.hybris.s3;
 
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.testkit.GatedCloudStore;
@@ -45,20 +44,14 @@ class GatewayRestartTest {
     void start() {
         gates = List.of(gate("c0"), gate("c1"), gate("c2"));
         hold(false);
-        HybrisConfig.Builder config = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
-                .chunkThreshold(1 << 20).chunkSize(1 << 20).deadline(Duration.ofSeconds(30));
-        gates.forEach(config::cloud);
-        hybris = Hybris.open(config.build());
+        hybris = Hybris.open(GatewayFixture.config(new InMemoryMetadataStore(), gates, Duration.ofSeconds(30)).build());
         startGateway();
         s3.createBucket(b -> b.bucket("bkt"));
     }
 
     private void startGateway() {
-        gateway = S3Gateway.builder(hybris).port(0).credentials(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY)
-                .start();
-        GatewayFixture f = new GatewayFixture() { };
-        f.gateway = gateway;
-        s3 = f.client(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY);
+        gateway = GatewayFixture.startOver(hybris);
+        s3 = GatewayFixture.clientOf(gateway, true);
     }
 
     /** Closes the gateway (timed) and starts another on the same deployment. */
@@ -165,15 +158,10 @@ class GatewayRestartTest {
     @Test
     void aMultipartUploadCompletesWhileOneCloudHangsOnEveryWriteAndCloseStaysBounded() throws Exception {
         GatedCloudStore hung = GatedCloudStore.of(new InMemoryCloudStore("h0"), key -> true);
-        HybrisConfig.Builder config = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
-                .chunkThreshold(1 << 20).chunkSize(1 << 20).deadline(Duration.ofSeconds(30)).cloud(hung)
-                .cloud(new InMemoryCloudStore("h1")).cloud(new InMemoryCloudStore("h2"));
-        try (Hybris other = Hybris.open(config.build())) {
-            S3Gateway g = S3Gateway.builder(other).port(0)
-                    .credentials(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY).start();
-            GatewayFixture f = new GatewayFixture() { };
-            f.gateway = g;
-            try (S3Client c = f.client(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY)) {
+        try (Hybris other = Hybris.open(GatewayFixture.config(new InMemoryMetadataStore(), List.of(hung,
+                new InMemoryCloudStore("h1"), new InMemoryCloudStore("h2")), Duration.ofSeconds(30)).build())) {
+            S3Gateway g = GatewayFixture.startOver(other);
+            try (S3Client c = GatewayFixture.clientOf(g, true)) {
                 c.createBucket(b -> b.bucket("hung"));
                 String id = c.createMultipartUpload(b -> b.bucket("hung").key("k")).uploadId();
                 byte[] p1 = bytes(5 << 20, 5);

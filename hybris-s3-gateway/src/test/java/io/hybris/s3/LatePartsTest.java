@@ -5,7 +5,6 @@
 package io.hybris.s3;
 
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.testkit.GatedCloudStore;
@@ -43,15 +42,9 @@ class LatePartsTest {
     void start() {
         gates = List.of(gate("c0"), gate("c1"), gate("c2"));
         hold(false);
-        HybrisConfig.Builder config = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
-                .chunkThreshold(1 << 20).chunkSize(1 << 20).deadline(Duration.ofSeconds(30));
-        gates.forEach(config::cloud);
-        hybris = Hybris.open(config.build());
-        gateway = S3Gateway.builder(hybris).port(0).credentials(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY)
-                .start();
-        GatewayFixture f = new GatewayFixture() { };
-        f.gateway = gateway;
-        s3 = f.client(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY);
+        hybris = Hybris.open(GatewayFixture.config(new InMemoryMetadataStore(), gates, Duration.ofSeconds(30)).build());
+        gateway = GatewayFixture.startOver(hybris);
+        s3 = GatewayFixture.clientOf(gateway, true);
         s3.createBucket(b -> b.bucket("bkt"));
     }
 

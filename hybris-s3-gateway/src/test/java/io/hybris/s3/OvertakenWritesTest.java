@@ -14,14 +14,8 @@ import io.hybris.testkit.HeldUpdates;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.time.Duration;
@@ -63,12 +57,7 @@ class OvertakenWritesTest {
         direct = Hybris.open(config("z-direct", store).build());
         gateway = S3Gateway.builder(behindGateway).port(0)
                 .credentials(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY).start();
-        s3 = S3Client.builder().endpointOverride(gateway.endpoint()).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
-                        GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY)))
-                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
-                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
-                .httpClient(Apache5HttpClient.create()).build();
+        s3 = GatewayFixture.clientOf(gateway, false);
     }
 
     private HybrisConfig.Builder config(String clientId, MetadataStore metadata) {

@@ -67,9 +67,7 @@ class S3GatewayFaultTest {
         Hybris hybris = Hybris.open(config.build());
         S3Gateway gateway = S3Gateway.builder(hybris).port(0).clock(clock)
                 .credentials(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY).start();
-        GatewayFixture f = new GatewayFixture() { };
-        f.gateway = gateway;
-        return new Deployment(hybris, gateway, f.client(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY));
+        return new Deployment(hybris, gateway, GatewayFixture.clientOf(gateway, true));
     }
 
     private static List<InMemoryCloudStore> clouds() {
@@ -130,8 +128,6 @@ class S3GatewayFaultTest {
     }
 
     private static S3Presigner presigner(URI endpoint) {
-        GatewayFixture f = new GatewayFixture() { };
-        f.gateway = null;
         return S3Presigner.builder().endpointOverride(endpoint).region(software.amazon.awssdk.regions.Region.US_EAST_1)
                 .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
                         software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(GatewayFixture.ACCESS_KEY,
