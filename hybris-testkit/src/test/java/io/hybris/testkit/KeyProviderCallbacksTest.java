@@ -60,12 +60,11 @@ class KeyProviderCallbacksTest {
         return h;
     }
 
-    /** Caches each unwrapped data key by its wrapped form, and returns the cached array. */
-    private static final class UnwrapCache implements KeyProvider {
-        private final KeyProvider kms;
-        final Map<ByteBuffer, byte[]> unwrapped = new ConcurrentHashMap<>();
+    /** Forwards every call to the KMS: what the caching providers below change. */
+    private abstract static class ForwardingKeyProvider implements KeyProvider {
+        final KeyProvider kms;
 
-        UnwrapCache(KeyProvider kms) {
+        ForwardingKeyProvider(KeyProvider kms) {
             this.kms = kms;
         }
 
@@ -81,22 +80,30 @@ class KeyProviderCallbacksTest {
 
         @Override
         public byte[] unwrap(String keyId, byte[] wrapped) {
+            return kms.unwrap(keyId, wrapped);
+        }
+    }
+
+    /** Caches each unwrapped data key by its wrapped form, and returns the cached array. */
+    private static final class UnwrapCache extends ForwardingKeyProvider {
+        final Map<ByteBuffer, byte[]> unwrapped = new ConcurrentHashMap<>();
+
+        UnwrapCache(KeyProvider kms) {
+            super(kms);
+        }
+
+        @Override
+        public byte[] unwrap(String keyId, byte[] wrapped) {
             return unwrapped.computeIfAbsent(ByteBuffer.wrap(wrapped.clone()), w -> kms.unwrap(keyId, wrapped));
         }
     }
 
     /** Remembers the data key of each wrapped key it produced, to answer unwraps without the KMS. */
-    private static final class WrapCache implements KeyProvider {
-        private final KeyProvider kms;
+    private static final class WrapCache extends ForwardingKeyProvider {
         final Map<ByteBuffer, byte[]> known = new ConcurrentHashMap<>();
 
         WrapCache(KeyProvider kms) {
-            this.kms = kms;
-        }
-
-        @Override
-        public String currentKeyId() {
-            return kms.currentKeyId();
+            super(kms);
         }
 
         @Override
