@@ -7,8 +7,8 @@ package io.hybris;
 /**
  * Progress of long maintenance work ({@link Hybris#sweepOrphans(WorkProgress)},
  * {@link Hybris#rewrapDataKeys(WorkProgress)}), for progress bars and logs: called on the working thread after each
- * item (an object examined, an entry re-wrapped), so it must be quick; an exception it throws is logged and
- * ignored.
+ * item (an object examined, an entry re-wrapped), so it must be quick; what it throws, an {@code Error} too (but not a
+ * {@link VirtualMachineError}), is logged and ignored.
  */
 @FunctionalInterface
 public interface WorkProgress {

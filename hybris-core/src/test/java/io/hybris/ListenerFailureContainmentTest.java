@@ -35,6 +35,35 @@ class ListenerFailureContainmentTest {
         assertCallsUnaffectedBy(() -> new NoClassDefFoundError("io/micrometer/core/instrument/Counter"));
     }
 
+    /**
+     * A {@link WorkProgress} throwing an {@code Error} is ignored as one throwing an exception is: the sweep it follows
+     * goes on to its end. It used to end the sweep (and a re-wrap) with the error.
+     */
+    @Test
+    void aProgressListenerThrowingAnAssertionErrorDoesNotEndTheSweep() {
+        InMemoryCloudStore[] clouds = {new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
+            new InMemoryCloudStore("c2")};
+        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
+                .deadline(Duration.ofSeconds(5)).probeInterval(Duration.ZERO).gcGrace(Duration.ZERO);
+        for (InMemoryCloudStore c : clouds) {
+            b.cloud(c);
+        }
+        try (Hybris h = Hybris.open(b.build())) {
+            for (int i = 0; i < 5; i++) {
+                h.put("box", "k" + i, VALUE);
+            }
+            AtomicInteger calls = new AtomicInteger();
+            SweepReport r = h.sweepOrphans((done, total) -> {
+                calls.incrementAndGet();
+                throw new AssertionError("progress bar check failed");
+            });
+            assertThat(calls).as("called for each object, and threw each time").hasValueGreaterThan(1);
+            assertThat(r.examined()).as("every object examined: 5 values on 2 clouds each").isEqualTo(10)
+                    .isEqualTo(calls.get());
+            assertThat(r.referenced()).isEqualTo(10);
+        }
+    }
+
     private static void assertCallsUnaffectedBy(java.util.function.Supplier<Error> error) {
         AtomicInteger thrown = new AtomicInteger();
         HybrisListener failing = new HybrisListener() {

@@ -66,7 +66,7 @@ final class DataKeyRewrap {
                     after = entry.key();
                     examined++;
                     if (total >= 0) {
-                        report(progress, examined, Math.max(total, examined));
+                        ProgressReports.report(progress, examined, Math.max(total, examined));
                     }
                     MetadataKey mk = new MetadataKey(container, entry.key());
                     checkNotInterrupted(mk, null); // a store called in place may never see the interrupt
@@ -122,14 +122,6 @@ final class DataKeyRewrap {
         if (Thread.currentThread().isInterrupted()) {
             throw new io.hybris.CallInterruptedException("data key re-wrap interrupted before " + next + " was"
                     + " re-wrapped: run it again to resume", false, cause);
-        }
-    }
-
-    private static void report(io.hybris.WorkProgress progress, long done, long total) {
-        try {
-            progress.progressed(done, total);
-        } catch (RuntimeException e) {
-            LOG.warn("progress listener failed; ignored", e);
         }
     }
 

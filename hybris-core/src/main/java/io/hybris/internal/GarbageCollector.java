@@ -197,14 +197,6 @@ final class GarbageCollector {
         }
     }
 
-    private static void report(io.hybris.WorkProgress progress, long done, long total) {
-        try {
-            progress.progressed(done, total);
-        } catch (RuntimeException e) {
-            LOG.warn("progress listener failed; ignored", e);
-        }
-    }
-
     /** The version an object name belongs to: its own, or that of the chunked value it is a chunk of. */
     private Optional<ObjectKey> versionOf(String name) {
         Optional<ObjectKey> v = ObjectKey.parse(prefix, name);
@@ -293,7 +285,7 @@ final class GarbageCollector {
         for (Map.Entry<CloudStore, List<CloudObject>> e : listed.entrySet()) {
             CloudStore cloud = e.getKey();
             for (CloudObject object : e.getValue()) {
-                report(progress, ++done, total);
+                ProgressReports.report(progress, ++done, total);
                 boolean chunk = false;
                 Optional<ObjectKey> parsed = ObjectKey.parse(prefix, object.key());
                 if (parsed.isEmpty()) {
