@@ -91,6 +91,8 @@ final class PropertiesBinder {
                 .quarantineAfter(ConfigValues.parseInt("hybris.get.quarantine.after", v)).build()));
         CORE.put("hybris.get.quarantine.duration", b -> v -> b.reads(b.reads.toBuilder()
                 .quarantineDuration(ConfigValues.parseDuration("hybris.get.quarantine.duration", v)).build()));
+        CORE.put("hybris.get.superseded-retention", b -> v -> b.reads(b.reads.toBuilder()
+                .supersededRetention(ConfigValues.parseDuration("hybris.get.superseded-retention", v)).build()));
         CORE.put("hybris.scrub.interval",
                 b -> v -> b.scrubInterval(ConfigValues.parseDuration("hybris.scrub.interval", v)));
         CORE.put("hybris.gc.sweep-interval",

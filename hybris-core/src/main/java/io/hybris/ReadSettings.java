@@ -30,6 +30,12 @@ import java.util.Objects;
  *   off</td></tr>
  * <tr><td>{@code hybris.get.quarantine.duration}</td><td>5m</td><td>how long a quarantine lasts, and the window
  *   its hash failures are counted in</td></tr>
+ * <tr><td>{@code hybris.get.superseded-retention}</td><td>0s</td><td>how long this client's writes leave the version
+ *   they replaced (or deleted) on the clouds before collecting it, so that streams of it already under way, in any
+ *   client, can finish: a stream of a large value another writer keeps overwriting otherwise fails with
+ *   {@code ConcurrentOverwriteException} once its version's chunks are collected. Costs that storage for that long;
+ *   a version still waiting when the client closes is left for the orphan sweep, which deletes superseded versions
+ *   whatever their age</td></tr>
  * </table>
  *
  * <p>None changes what a GET returns: a quarantined cloud is still asked when the others cannot provide a
@@ -43,6 +49,7 @@ public final class ReadSettings {
     private final Duration hedgeMinDelay;
     private final int quarantineAfter;
     private final Duration quarantineDuration;
+    private final Duration supersededRetention;
 
     private ReadSettings(Builder b) {
         this.hedge = b.hedge;
@@ -50,6 +57,7 @@ public final class ReadSettings {
         this.hedgeMinDelay = b.hedgeMinDelay;
         this.quarantineAfter = b.quarantineAfter;
         this.quarantineDuration = b.quarantineDuration;
+        this.supersededRetention = b.supersededRetention;
     }
 
     /** The defaults: hedged and speculative reads on, quarantine after 2 hash failures within 5 minutes. */
@@ -66,7 +74,7 @@ public final class ReadSettings {
     public Builder toBuilder() {
         return builder().hedge(hedge).speculate(speculate).hedgeMinDelay(hedgeMinDelay)
                 .quarantineAfter(quarantineAfter)
-                .quarantineDuration(quarantineDuration);
+                .quarantineDuration(quarantineDuration).supersededRetention(supersededRetention);
     }
 
     /** Whether GETs send a hedged request after the asked cloud's observed p95 ({@code hybris.get.hedge}). */
@@ -94,11 +102,17 @@ public final class ReadSettings {
         return quarantineDuration;
     }
 
+    /** How long a replaced version stays for reads under way ({@code hybris.get.superseded-retention}). */
+    public Duration supersededRetention() {
+        return supersededRetention;
+    }
+
     @Override
     public String toString() {
         return "ReadSettings[hedge=" + hedge + ", speculate=" + speculate + ", hedgeMinDelay=" + hedgeMinDelay
                 + ", quarantineAfter="
-                + quarantineAfter + ", quarantineDuration=" + quarantineDuration + "]";
+                + quarantineAfter + ", quarantineDuration=" + quarantineDuration + ", supersededRetention="
+                + supersededRetention + "]";
     }
 
     /** Builds {@link ReadSettings}; {@link #build()} validates. Not thread-safe. */
@@ -108,6 +122,7 @@ public final class ReadSettings {
         private Duration hedgeMinDelay = Duration.ofMillis(50);
         private int quarantineAfter = 2;
         private Duration quarantineDuration = Duration.ofMinutes(5);
+        private Duration supersededRetention = Duration.ZERO;
 
         private Builder() {
         }
@@ -142,6 +157,12 @@ public final class ReadSettings {
             return this;
         }
 
+        /** How long a replaced version stays for reads under way ({@code hybris.get.superseded-retention}). */
+        public Builder supersededRetention(Duration retention) {
+            this.supersededRetention = Objects.requireNonNull(retention, "retention");
+            return this;
+        }
+
         /** Validates and builds. */
         public ReadSettings build() {
             if (hedgeMinDelay.isNegative()) {
@@ -155,6 +176,10 @@ public final class ReadSettings {
             if (quarantineDuration.isNegative() || quarantineDuration.isZero()) {
                 throw new HybrisConfigurationException("hybris.get.quarantine.duration=" + quarantineDuration
                         + " must be positive; turn quarantine off with hybris.get.quarantine.after=0");
+            }
+            if (supersededRetention.isNegative() || supersededRetention.compareTo(Duration.ofDays(1)) > 0) {
+                throw new HybrisConfigurationException("hybris.get.superseded-retention=" + supersededRetention
+                        + " must be between 0 (collect at once) and 1d");
             }
             return new ReadSettings(this);
         }

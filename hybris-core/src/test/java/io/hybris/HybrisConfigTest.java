@@ -372,16 +372,19 @@ class HybrisConfigTest {
         assertThat(defaults.reads().hedgeMinDelay()).isEqualTo(Duration.ofMillis(50));
         assertThat(defaults.reads().quarantineAfter()).isEqualTo(2);
         assertThat(defaults.reads().quarantineDuration()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(defaults.reads().supersededRetention()).isZero();
 
         Map<String, String> set = new java.util.HashMap<>(base);
         set.put("hybris.get.hedge", "false");
         set.put("hybris.get.hedge.min-delay", "25ms");
         set.put("hybris.get.quarantine.after", "0");
+        set.put("hybris.get.superseded-retention", "30s");
         HybrisConfig config = HybrisConfig.fromMap(set, Map.of("HYBRIS_GET_QUARANTINE_DURATION", "1m"));
         assertThat(config.reads().hedge()).isFalse();
         assertThat(config.reads().hedgeMinDelay()).isEqualTo(Duration.ofMillis(25));
         assertThat(config.reads().quarantineAfter()).isZero();
         assertThat(config.reads().quarantineDuration()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(config.reads().supersededRetention()).isEqualTo(Duration.ofSeconds(30));
 
         set.put("hybris.get.quarantine.duration", "0s");
         assertThatThrownBy(() -> HybrisConfig.fromMap(set, Map.of()))
@@ -392,5 +395,10 @@ class HybrisConfigTest {
         set.put("hybris.get.quarantine.after", "-1");
         assertThatThrownBy(() -> HybrisConfig.fromMap(set, Map.of()))
                 .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.get.quarantine.after=-1");
+        set.put("hybris.get.quarantine.after", "2");
+        set.put("hybris.get.superseded-retention", "2d");
+        assertThatThrownBy(() -> HybrisConfig.fromMap(set, Map.of()))
+                .isInstanceOf(HybrisConfigurationException.class)
+                .hasMessageContaining("hybris.get.superseded-retention=PT48H must be between 0 (collect at once) and 1d");
     }
 }

@@ -109,7 +109,7 @@ public final class Engine {
                 config.timerMultiplier());
         this.sealer = new Sealer(config.keyProvider().orElse(null));
         this.gc = new GarbageCollector(byId, metadata, gcExecutor, prefix, config.gcGrace(), config.clock(),
-                listener, config.gcEnabled());
+                listener, config.gcEnabled(), config.reads().supersededRetention());
         this.prober = new LatencyProber(clouds, cloudOrder, ranking, io, prefix, clientId);
         this.quarantine = new Quarantine(config.reads().quarantineAfter(), config.reads().quarantineDuration(),
                 listener, System::nanoTime);

@@ -51,9 +51,11 @@ final class GarbageCollector {
     private final boolean enabled;
     /** Which clouds bound their calls ({@link CloudStore#callTimeBound()}): those are deleted from in one task. */
     private final CloudCallPlacement placement;
+    /** Collects superseded versions after {@code hybris.get.superseded-retention}; null: at once. */
+    private final java.util.concurrent.Executor retained;
 
     GarbageCollector(Map<String, CloudStore> clouds, MetadataStore metadata, ExecutorService executor, String prefix,
-                     Duration grace, Clock clock, HybrisListener listener, boolean enabled) {
+                     Duration grace, Clock clock, HybrisListener listener, boolean enabled, Duration retention) {
         this.clouds = clouds;
         this.metadata = metadata;
         this.executor = executor;
@@ -63,14 +65,29 @@ final class GarbageCollector {
         this.listener = listener;
         this.enabled = enabled;
         this.placement = new CloudCallPlacement(clouds);
+        this.retained = retention.isZero() ? null
+                : java.util.concurrent.CompletableFuture.delayedExecutor(retention.toMillis(),
+                        java.util.concurrent.TimeUnit.MILLISECONDS, executor);
     }
 
-    /** Deletes the superseded version {@code replaced} of a key, in the background (if GC is enabled). */
+    /**
+     * Deletes the superseded version {@code replaced} of a key, in the background (if GC is enabled), after
+     * {@code hybris.get.superseded-retention} (a version still waiting when the client closes is left for the sweep).
+     */
     void collectSuperseded(String container, String key, Metadata replaced) {
         if (!enabled || replaced == null || replaced.isTombstone()) {
             return;
         }
-        deleteWritten(new ObjectKey(container, key, replaced.timestamp()).render(prefix), replaced, GcCause.SUPERSEDED);
+        String objectKey = new ObjectKey(container, key, replaced.timestamp()).render(prefix);
+        if (retained == null) {
+            deleteWritten(objectKey, replaced, GcCause.SUPERSEDED);
+            return;
+        }
+        try {
+            retained.execute(() -> deleteWritten(objectKey, replaced, GcCause.SUPERSEDED));
+        } catch (RejectedExecutionException e) {
+            LOG.debug("GC executor shut down; superseded version left for the sweep", e);
+        }
     }
 
     /**

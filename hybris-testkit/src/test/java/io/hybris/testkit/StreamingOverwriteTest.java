@@ -6,6 +6,7 @@ package io.hybris.testkit;
 
 import io.hybris.ConcurrentOverwriteException;
 import io.hybris.Hybris;
+import io.hybris.ReadSettings;
 import io.hybris.ValueStream;
 import io.hybris.ValueStreamException;
 import io.hybris.VersionInfo;
@@ -106,6 +107,28 @@ class StreamingOverwriteTest {
             byte[] all = concat(head, rest.toByteArray());
             assertThat(all.length).isLessThan(L);
             assertThat(all).isEqualTo(Arrays.copyOf(old, all.length));
+        }
+    }
+
+    /**
+     * With {@code hybris.get.superseded-retention}, the writer leaves the version it replaced for that long: a stream
+     * of it already under way, in another client, reads it to its end (without it, the case above fails); the old
+     * version is collected once the retention has passed.
+     */
+    @Test
+    void aRetainedSupersededVersionIsReadToItsEndThenCollected() throws Exception {
+        Hybris writer = fx.open(b -> b.reads(ReadSettings.builder().hedge(false)
+                .supersededRetention(Duration.ofSeconds(4)).build()));
+        Hybris reader = fx.open(b -> b.clientId("r1").chunkReadAhead(1));
+        byte[] old = value(L, 7);
+        writer.put(C, "k", new ByteArrayInputStream(old), L);
+        try (ValueStream s = reader.getStream(C, "k").orElseThrow()) {
+            byte[] head = s.readNBytes(CHUNK + 10);
+            VersionInfo newer = writer.put(C, "k", new ByteArrayInputStream(value(L, 8)), L);
+            assertThat(fx.objectsOf("k")).as("the old version is still there").hasSize(2 * (2 * 9 + 2));
+            byte[] all = concat(head, s.readAllBytes());
+            assertThat(all).as("the stream of the replaced version, read to its end").isEqualTo(old);
+            awaitOnlyVersion("k", newer, 2 * 9 + 2);
         }
     }
 
