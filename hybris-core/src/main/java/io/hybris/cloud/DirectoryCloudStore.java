@@ -49,8 +49,6 @@ public final class DirectoryCloudStore implements CloudStore {
     private static final int MAX_SEGMENT = 200;
     private static final String CONTINUATION = "~";
     private static final String TMP_DIR = "~tmp";
-    /** Temporary files older than this are leftovers of a killed process (see {@link #deleteStaleTemporaryFiles}). */
-    static final java.time.Duration STALE_TMP = java.time.Duration.ofHours(1);
 
     private final String id;
     private final Path root;
@@ -66,29 +64,9 @@ public final class DirectoryCloudStore implements CloudStore {
         } catch (IOException e) {
             throw new PermanentCloudException(id, "cannot create directory " + this.root + ": " + e, e);
         }
-        deleteStaleTemporaryFiles();
-    }
-
-    /**
-     * Deletes the temporary files of writes that stopped over {@link #STALE_TMP} ago: a process killed while it
-     * wrote an object leaves its partial file here, where no listing (so no orphan sweep) sees it. A write in
-     * progress rewrites its file continuously and renames it at once when done, so it is never that old. Best effort.
-     */
-    private void deleteStaleTemporaryFiles() {
-        java.time.Instant before = java.time.Instant.now().minus(STALE_TMP);
-        try (java.util.stream.Stream<Path> files = Files.list(tmp)) {
-            files.forEach(f -> {
-                try {
-                    if (Files.getLastModifiedTime(f).toInstant().isBefore(before)) {
-                        Files.deleteIfExists(f);
-                    }
-                } catch (IOException e) {
-                    // gone meanwhile, or not ours to delete: left
-                }
-            });
-        } catch (IOException | java.io.UncheckedIOException e) {
-            // unlistable: the next store opened on this directory tries again
-        }
+        // a process killed while it wrote an object leaves its partial file here, where no listing (so no orphan
+        // sweep) sees it; a write in progress rewrites its file continuously and renames it at once when done
+        io.hybris.internal.LeftoverFiles.deleteAbandoned(tmp, "", "");
     }
 
     /** The root directory. */

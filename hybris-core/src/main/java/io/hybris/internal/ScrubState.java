@@ -181,6 +181,7 @@ final class ScrubState {
         try {
             Path dir = file.toAbsolutePath().getParent();
             Files.createDirectories(dir);
+            LeftoverFiles.deleteAbandoned(dir, file.getFileName().toString(), ".tmp");
             Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
             try (Writer w = Files.newBufferedWriter(tmp)) {
                 p.store(w, "Hybris scrub state: checkpoint and verified listing digests");

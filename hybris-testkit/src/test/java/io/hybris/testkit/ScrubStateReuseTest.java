@@ -120,6 +120,32 @@ class ScrubStateReuseTest {
         assertThat(again.copiesMissing()).isEqualTo(lostCount);
     }
 
+    /**
+     * A scrub killed while it replaced its state file leaves the temporary next version beside it: a later run with
+     * that state file deletes the ones untouched for an hour (nothing else would), and no other file.
+     */
+    @Test
+    void aScrubDeletesTheAbandonedTemporaryFilesOfItsStateFile() throws Exception {
+        Path state = dir.resolve("ops.state");
+        java.nio.file.attribute.FileTime old = java.nio.file.attribute.FileTime.from(
+                java.time.Instant.now().minus(Duration.ofHours(2)));
+        Path abandoned = java.nio.file.Files.write(dir.resolve("ops.state8812345.tmp"), new byte[100]);
+        java.nio.file.Files.setLastModifiedTime(abandoned, old);
+        Path other = java.nio.file.Files.write(dir.resolve("other.state1.tmp"), new byte[100]);
+        java.nio.file.Files.setLastModifiedTime(other, old);
+        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(metadata).deadline(Duration.ofSeconds(20))
+                .probeInterval(Duration.ZERO).probeOnOpen(false);
+        raw.forEach(b::cloud);
+        h = Hybris.open(b.build());
+        h.put("plain", "k", "v".getBytes());
+
+        assertThat(h.scrub(ScrubOptions.listing().stateFile(state)).complete()).isTrue();
+
+        assertThat(abandoned).doesNotExist();
+        assertThat(other).as("another state file's").exists();
+        assertThat(dir.resolve("ops.state")).exists();
+    }
+
     private int lostCount;
 
     private void stoppedScrubAfterLosing(Path state) {
