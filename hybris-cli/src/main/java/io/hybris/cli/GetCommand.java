@@ -81,9 +81,11 @@ final class GetCommand implements Callable<Integer> {
         // the file replaced
         Path dir = target.toAbsolutePath().getParent();
         String name = target.getFileName().toString();
-        Path tmp = dir.resolve("." + name.substring(0, name.offsetByCodePoints(0, Math.min(32,
-                name.codePointCount(0, name.length())))) + "." + ProcessHandle.current().pid() + "." + System.nanoTime()
-                + ".part");
+        String stem = "." + name.substring(0, name.offsetByCodePoints(0, Math.min(32,
+                name.codePointCount(0, name.length())))) + ".";
+        Path tmp = dir.resolve(stem + ProcessHandle.current().pid() + "." + System.nanoTime() + ".part");
+        // a get killed (SIGKILL) before: no hook deleted its partial file; those untouched for an hour go now
+        io.hybris.spi.support.LeftoverFiles.deleteAbandoned(dir, stem, ".part");
         Thread cleanup = new Thread(() -> deleteQuietly(tmp), "hybris-get-cleanup");
         try (ValueStream stream = in.get()) {
             Runtime.getRuntime().addShutdownHook(cleanup);

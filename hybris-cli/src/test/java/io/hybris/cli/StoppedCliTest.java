@@ -46,6 +46,27 @@ class StoppedCliTest {
     }
 
     /**
+     * A {@code get} killed with SIGKILL leaves its partial file beside the target (no hook runs): the next {@code get}
+     * of that target deletes those untouched for an hour, and leaves a fresh one (another get running) alone.
+     */
+    @Test
+    void aGetDeletesThePartialFilesOfKilledGetsOfItsTarget() throws Exception {
+        CliProcess cli = new CliProcess(Map.of("HYBRIS_DATA_DIR", data.toString()));
+        ok(cli.run("small value".getBytes(StandardCharsets.UTF_8), "put", "box", "v.bin"));
+        Path dir = Files.createDirectory(work.resolve("killed"));
+        Path killed = Files.write(dir.resolve(".v.bin.4242.123456789.part"), new byte[1 << 16]);
+        Files.setLastModifiedTime(killed, java.nio.file.attribute.FileTime.from(
+                java.time.Instant.now().minus(Duration.ofHours(2))));
+        Path running = Files.write(dir.resolve(".v.bin.4243.987654321.part"), new byte[16]);
+
+        ok(cli.run("get", "box", "v.bin", dir.resolve("v.bin").toString()));
+
+        assertThat(names(dir)).as("the killed get's partial file went, the running one's stayed")
+                .containsExactly(".v.bin.4243.987654321.part", "v.bin");
+        assertThat(running).exists();
+    }
+
+    /**
      * A {@code get} stopped while it downloads leaves the file it would have replaced as it was, and nothing beside
      * it: the partial download (a hidden temporary file as large as what had arrived) used to stay behind.
      */

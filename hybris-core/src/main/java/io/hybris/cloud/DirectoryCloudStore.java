@@ -66,7 +66,7 @@ public final class DirectoryCloudStore implements CloudStore {
         }
         // a process killed while it wrote an object leaves its partial file here, where no listing (so no orphan
         // sweep) sees it; a write in progress rewrites its file continuously and renames it at once when done
-        io.hybris.internal.LeftoverFiles.deleteAbandoned(tmp, "", "");
+        io.hybris.spi.support.LeftoverFiles.deleteAbandoned(tmp, "", "");
     }
 
     /** The root directory. */

@@ -6,6 +6,7 @@ package io.hybris.internal;
 
 import io.hybris.HybrisException;
 import io.hybris.KeyHealth;
+import io.hybris.spi.support.LeftoverFiles;
 
 import java.io.IOException;
 import java.io.Reader;

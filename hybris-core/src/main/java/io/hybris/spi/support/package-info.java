@@ -9,7 +9,8 @@
  * table come; the value syntax ({@link io.hybris.spi.support.ConfigValues}); interruptible blocking SDK calls
  * ({@link io.hybris.spi.support.InterruptibleCalls}, run on Hybris's own I/O threads when they carry an
  * {@link io.hybris.spi.support.AbortSignal}); trust-store loading
- * ({@link io.hybris.spi.support.TrustStore}); and the paging of metadata listings
+ * ({@link io.hybris.spi.support.TrustStore}); the clean-up of temporary files killed processes left
+ * ({@link io.hybris.spi.support.LeftoverFiles}); and the paging of metadata listings
  * ({@link io.hybris.spi.support.MetadataPaging}). Everything here is public, stable SPI; none of it is needed by
  * applications.
  */

@@ -2,7 +2,7 @@
  * Copyright 2026 the Hybris authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.hybris.internal;
+package io.hybris.spi.support;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,8 +16,9 @@ import java.time.Instant;
 
 /**
  * Deletes the temporary files a killed process left beside a file it was replacing (a download's partial file, a
- * scrub state's next version): no shutdown hook runs after SIGKILL or a power loss, and nothing else would ever
- * delete them. Only files untouched for {@link #ABANDONED_AFTER} go: a live writer's file keeps changing (a download
+ * scrub state's next version, a directory cloud's object being written): no shutdown hook runs after SIGKILL or a
+ * power loss, and nothing else would ever delete them. For stores and tools that write files by renaming a
+ * temporary one over them. Only files untouched for {@link #ABANDONED_AFTER} go: a live writer's file keeps changing (a download
  * stalled that long has failed by its deadline). Best effort; stateless.
  */
 public final class LeftoverFiles {
