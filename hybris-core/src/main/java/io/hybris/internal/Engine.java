@@ -11,7 +11,6 @@ import io.hybris.HybrisListener.Operation;
 import io.hybris.HybrisListener.OperationOutcome;
 import io.hybris.InvalidRequestException;
 import io.hybris.DeleteOptions;
-import io.hybris.DescribedKey;
 import io.hybris.DescribedKeyPage;
 import io.hybris.KeyPage;
 import io.hybris.PutOptions;
@@ -20,9 +19,7 @@ import io.hybris.RewrapReport;
 import io.hybris.SweepReport;
 import io.hybris.VersionInfo;
 import io.hybris.spi.CloudStore;
-import io.hybris.spi.MetadataEntry;
 import io.hybris.spi.MetadataKey;
-import io.hybris.spi.MetadataPage;
 import io.hybris.spi.MetadataStore;
 import io.hybris.spi.ValueCache;
 

@@ -4,7 +4,6 @@
  */
 package io.hybris.internal;
 
-import io.hybris.HybrisException;
 import io.hybris.InvalidRequestException;
 import io.hybris.KeyHealth;
 import io.hybris.KeyHealth.Status;
@@ -31,7 +30,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import static io.hybris.internal.ListingDigest.BUCKETS;
 import static io.hybris.internal.ListingDigest.bucket;
