@@ -88,7 +88,6 @@ final class StreamTransfers {
         String stem = name.codePointCount(0, name.length()) > 32 ? name.substring(0, name.offsetByCodePoints(0, 32))
                 : name;
         Path part = dir.resolve("." + stem + "." + Long.toUnsignedString(RANDOM.nextLong(), 36) + ".hybris-part");
-        io.hybris.spi.support.LeftoverFiles.deleteAbandoned(dir, "." + stem + ".", ".hybris-part");
         createLike(target, part);
         boolean done = false;
         try {

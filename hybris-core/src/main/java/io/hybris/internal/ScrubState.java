@@ -54,6 +54,13 @@ final class ScrubState {
      */
     static ScrubState load(Path file, String run) {
         ScrubState s = new ScrubState(file);
+        if (file != null) {
+            // a run killed while it replaced the file left its next version beside it (once per run, not per page)
+            Path dir = file.toAbsolutePath().getParent();
+            if (dir != null && Files.isDirectory(dir)) {
+                LeftoverFiles.deleteAbandoned(dir, file.getFileName().toString(), ".tmp");
+            }
+        }
         if (file != null && Files.exists(file)) {
             try (Reader r = Files.newBufferedReader(file)) {
                 s.p.load(r);
@@ -182,7 +189,6 @@ final class ScrubState {
         try {
             Path dir = file.toAbsolutePath().getParent();
             Files.createDirectories(dir);
-            LeftoverFiles.deleteAbandoned(dir, file.getFileName().toString(), ".tmp");
             Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
             try (Writer w = Files.newBufferedWriter(tmp)) {
                 p.store(w, "Hybris scrub state: checkpoint and verified listing digests");

@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -34,17 +33,16 @@ import static org.awaitility.Awaitility.await;
  * on the new gateway (a PUT, a multipart upload's parts, list and complete) converge on the right object.
  */
 class GatewayRestartTest {
-    private final AtomicReference<String> heldKey = new AtomicReference<>();
-    private List<GatedCloudStore> gates;
+    /** Holds the puts of the first object of "k" (its value or first chunk). */
+    private final FirstKeyHold gates = new FirstKeyHold(key -> key.contains("/k#"));
     private Hybris hybris;
     private S3Gateway gateway;
     private S3Client s3;
 
     @BeforeEach
     void start() {
-        gates = List.of(gate("c0"), gate("c1"), gate("c2"));
-        hold(false);
-        hybris = Hybris.open(GatewayFixture.config(new InMemoryMetadataStore(), gates, Duration.ofSeconds(30)).build());
+        hybris = Hybris.open(GatewayFixture.config(new InMemoryMetadataStore(), gates.clouds, Duration.ofSeconds(30))
+                .build());
         startGateway();
         s3.createBucket(b -> b.bucket("bkt"));
     }
@@ -64,25 +62,9 @@ class GatewayRestartTest {
         return took;
     }
 
-    /** A cloud that, while held, holds the puts of the first object key of "k" it sees. */
-    private GatedCloudStore gate(String id) {
-        return GatedCloudStore.of(new InMemoryCloudStore(id), key -> key.contains("/k#")
-                && (heldKey.compareAndSet(null, key) || heldKey.get().equals(key)));
-    }
-
-    private void hold(boolean on) {
-        heldKey.set(null);
-        gates.forEach(g -> g.setActive(on));
-    }
-
-    private void awaitHeld() {
-        await().atMost(Duration.ofSeconds(20))
-                .until(() -> gates.stream().mapToInt(GatedCloudStore::blockedCount).sum() >= 1);
-    }
-
     @AfterEach
     void stop() {
-        hold(false);
+        gates.hold(false);
         s3.close();
         gateway.close();
         hybris.close();
@@ -99,15 +81,15 @@ class GatewayRestartTest {
         byte[] old = bytes(1000, 1);
         s3.putObject(b -> b.bucket("bkt").key("k"), RequestBody.fromBytes(old));
         byte[] value = bytes(3 << 20, 2);
-        hold(true);
+        gates.hold(true);
         S3Client first = s3;
         CompletableFuture<Throwable> put = CompletableFuture.supplyAsync(() -> catchThrowable(() ->
                 first.putObject(b -> b.bucket("bkt").key("k"), RequestBody.fromBytes(value))));
-        awaitHeld();
+        gates.awaitHeld();
         Duration took = restart();
         assertThat(took).as("close() is bounded").isLessThan(Duration.ofSeconds(10));
         assertThat(put.get(30, TimeUnit.SECONDS)).as("the PUT in flight ends, unacknowledged").isNotNull();
-        hold(false);
+        gates.hold(false);
         assertThat(s3.getObjectAsBytes(b -> b.bucket("bkt").key("k")).asByteArray())
                 .as("nothing of the cut-off PUT is visible").isEqualTo(old);
         s3.putObject(b -> b.bucket("bkt").key("k"), RequestBody.fromBytes(value));
@@ -132,16 +114,16 @@ class GatewayRestartTest {
         List<CompletedPart> parts = List.of(CompletedPart.builder().partNumber(1).eTag(e1).build(),
                 CompletedPart.builder().partNumber(2).eTag(e2).build());
 
-        hold(true); // the commit's write to the clouds
+        gates.hold(true); // the commit's write to the clouds
         S3Client first = s3;
         CompletableFuture<Throwable> complete = CompletableFuture.supplyAsync(() -> catchThrowable(() ->
                 first.completeMultipartUpload(b -> b.bucket("bkt").key("k").uploadId(id)
                         .multipartUpload(m -> m.parts(parts)))));
-        awaitHeld();
+        gates.awaitHeld();
         assertThat(restart()).as("close() is bounded").isLessThan(Duration.ofSeconds(10));
         assertThat(complete.get(30, TimeUnit.SECONDS)).as("the complete in flight ends, unacknowledged")
                 .isNotNull();
-        hold(false);
+        gates.hold(false);
 
         String etag = s3.completeMultipartUpload(b -> b.bucket("bkt").key("k").uploadId(id)
                 .multipartUpload(m -> m.parts(parts))).eTag();
@@ -200,17 +182,17 @@ class GatewayRestartTest {
         startGateway();
 
         byte[] value = bytes(3 << 20, 8);
-        hold(true);
+        gates.hold(true);
         S3Client first = s3;
         CompletableFuture<Throwable> put = CompletableFuture.supplyAsync(() -> catchThrowable(() ->
                 first.putObject(b -> b.bucket("bkt").key("k"), RequestBody.fromBytes(value))));
-        awaitHeld();
+        gates.awaitHeld();
         int port = gateway.port();
         CompletableFuture<Void> close = CompletableFuture.runAsync(gateway::close);
         // a new request is refused while the one in flight drains
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> status(port) == 503);
         assertThat(close).as("close waits for the request in flight").isNotDone();
-        hold(false); // released within the 2 s a request in flight gets
+        gates.hold(false); // released within the 2 s a request in flight gets
         assertThat(put.get(30, TimeUnit.SECONDS)).as("the PUT in flight at close completes").isNull();
         close.get(30, TimeUnit.SECONDS);
         assertThat(Arrays.equals(hybris.get("bkt", "k").orElseThrow(), value)).isTrue();

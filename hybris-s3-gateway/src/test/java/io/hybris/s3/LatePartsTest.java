@@ -5,9 +5,7 @@
 package io.hybris.s3;
 
 import io.hybris.Hybris;
-import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
-import io.hybris.testkit.GatedCloudStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,10 +15,8 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -32,37 +28,24 @@ import static org.awaitility.Awaitility.await;
  * and its bucket, once emptied, can be deleted.
  */
 class LatePartsTest {
-    private List<GatedCloudStore> gates;
+    /** Holds the puts of the first chunk of key "late" (a part's bytes). */
+    private final FirstKeyHold gates = new FirstKeyHold(key -> key.contains("late"));
     private Hybris hybris;
     private S3Gateway gateway;
     private S3Client s3;
-    private final AtomicReference<String> heldKey = new AtomicReference<>();
 
     @BeforeEach
     void start() {
-        gates = List.of(gate("c0"), gate("c1"), gate("c2"));
-        hold(false);
-        hybris = Hybris.open(GatewayFixture.config(new InMemoryMetadataStore(), gates, Duration.ofSeconds(30)).build());
+        hybris = Hybris.open(GatewayFixture.config(new InMemoryMetadataStore(), gates.clouds, Duration.ofSeconds(30))
+                .build());
         gateway = GatewayFixture.startOver(hybris);
         s3 = GatewayFixture.clientOf(gateway, true);
         s3.createBucket(b -> b.bucket("bkt"));
     }
 
-    /** A cloud that, while held, holds the puts of the first chunk of key "late" it sees (a part's bytes). */
-    private GatedCloudStore gate(String id) {
-        return GatedCloudStore.of(new InMemoryCloudStore(id), key -> key.contains("late")
-                && (heldKey.compareAndSet(null, key) || heldKey.get().equals(key)));
-    }
-
-    /** Holds (or releases, and from then on passes) the puts of the key's chunks at every cloud. */
-    private void hold(boolean on) {
-        heldKey.set(null);
-        gates.forEach(g -> g.setActive(on));
-    }
-
     @AfterEach
     void stop() {
-        hold(false);
+        gates.hold(false);
         s3.close();
         gateway.close();
         hybris.close();
@@ -70,12 +53,11 @@ class LatePartsTest {
 
     /** Starts uploading part {@code n} of {@code uploadId} and waits until its bytes are held at the clouds. */
     private CompletableFuture<Throwable> heldPart(String uploadId, int n) {
-        hold(true);
+        gates.hold(true);
         CompletableFuture<Throwable> part = CompletableFuture.supplyAsync(() -> catchThrowable(() ->
                 s3.uploadPart(b -> b.bucket("bkt").key("late").uploadId(uploadId).partNumber(n),
                         RequestBody.fromString("late part " + n))));
-        await().atMost(Duration.ofSeconds(20))
-                .until(() -> gates.stream().mapToInt(GatedCloudStore::blockedCount).sum() >= 1);
+        gates.awaitHeld();
         return part;
     }
 
@@ -94,7 +76,7 @@ class LatePartsTest {
         String id = s3.createMultipartUpload(b -> b.bucket("bkt").key("late")).uploadId();
         CompletableFuture<Throwable> part = heldPart(id, 1);
         s3.abortMultipartUpload(b -> b.bucket("bkt").key("late").uploadId(id));
-        hold(false);
+        gates.hold(false);
         assertNoUploadStateLeftAndTheBucketCanGo(part.get(30, TimeUnit.SECONDS));
     }
 
@@ -107,7 +89,7 @@ class LatePartsTest {
         s3.completeMultipartUpload(b -> b.bucket("bkt").key("late").uploadId(id)
                 .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(e1).build())));
         assertThat(s3.getObjectAsBytes(b -> b.bucket("bkt").key("late")).asUtf8String()).isEqualTo("part 1");
-        hold(false);
+        gates.hold(false);
         assertNoUploadStateLeftAndTheBucketCanGo(part.get(30, TimeUnit.SECONDS));
     }
 }

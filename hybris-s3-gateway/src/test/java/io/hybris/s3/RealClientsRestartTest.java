@@ -8,7 +8,6 @@ import io.hybris.Hybris;
 import io.hybris.HybrisConfig;
 import io.hybris.cloud.DirectoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -120,15 +119,8 @@ class RealClientsRestartTest {
     }
 
     private static Properties clients() throws IOException {
-        String file = System.getProperty("hybris.test.s3clients");
-        if (file == null || file.isBlank()) {
-            if ("true".equalsIgnoreCase(System.getenv("CI")) || Boolean.getBoolean("hybris.test.require-env")) {
-                throw new IllegalStateException("no S3 clients: pass -Dhybris.test.s3clients (see RealClientsTest)");
-            }
-            Assumptions.abort("no S3 clients: pass -Dhybris.test.s3clients (see RealClientsTest)");
-        }
         Properties p = new Properties();
-        try (var in = Files.newInputStream(Path.of(file))) {
+        try (var in = Files.newInputStream(RealClientsTest.clientsListing())) {
             p.load(in);
         }
         assertThat(p.getProperty("aws")).isNotNull();

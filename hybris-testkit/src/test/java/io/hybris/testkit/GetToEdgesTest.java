@@ -19,10 +19,7 @@ import static io.hybris.testkit.StreamingFixture.C;
 import static io.hybris.testkit.StreamingFixture.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/**
- * getTo into files whose names are valid but long, over files with their own permissions, and beside the partial
- * files of killed downloads.
- */
+/** getTo into files whose names are valid but long, and over files with their own permissions. */
 class GetToEdgesTest {
     private final StreamingFixture fx = new StreamingFixture();
     @TempDir
@@ -46,36 +43,6 @@ class GetToEdgesTest {
         h.getTo(C, "k", target);
 
         assertThat(target).hasBinaryContent(v);
-    }
-
-    /**
-     * A download killed (SIGKILL, power loss) leaves its partial file beside the target, where nothing deleted it: the
-     * next getTo of that target deletes partial files untouched for an hour, and leaves a fresh one (a download
-     * running in another process) and other files alone.
-     */
-    @Test
-    void getToDeletesTheAbandonedPartialFilesOfItsTarget() throws Exception {
-        Hybris h = fx.open();
-        byte[] v = value(1000, 2);
-        h.put(C, "k", v);
-        Path target = dir.resolve("report.pdf");
-        java.nio.file.attribute.FileTime old = java.nio.file.attribute.FileTime.from(
-                java.time.Instant.now().minus(java.time.Duration.ofHours(2)));
-        Path abandoned = Files.write(dir.resolve(".report.pdf.k1ll3d.hybris-part"), new byte[4096]);
-        Files.setLastModifiedTime(abandoned, old);
-        Path running = Files.write(dir.resolve(".report.pdf.st1ll.hybris-part"), new byte[10]);
-        Path otherTarget = Files.write(dir.resolve(".notes.txt.k1ll3d.hybris-part"), new byte[10]);
-        Files.setLastModifiedTime(otherTarget, old);
-        Path userFile = Files.write(dir.resolve(".report.pdf.keep"), new byte[10]);
-        Files.setLastModifiedTime(userFile, old);
-
-        h.getTo(C, "k", target);
-
-        assertThat(target).hasBinaryContent(v);
-        assertThat(abandoned).as("an hour-old partial file of this target").doesNotExist();
-        assertThat(running).as("a fresh one: another download of it is running").exists();
-        assertThat(otherTarget).as("another target's").exists();
-        assertThat(userFile).as("not a partial file").exists();
     }
 
     /** A missing directory is the caller's mistake: the error must say so, not just repeat a temp-file name. */
