@@ -20,7 +20,6 @@ import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -29,6 +28,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.LongStream;
 
 /**
@@ -37,13 +37,14 @@ import java.util.stream.LongStream;
  * persistent sequential child {@code c-<10 digits>} created in the commit's own {@code multi}, holding the keys and
  * values the commit wrote ({@link ChangeLogCodec}). ZooKeeper numbers sequential children in the order the leader
  * applies their transactions, so the log is in commit order; the change's sequence number is the child's plus one.
- * The log znode's data is the highest sequence number compaction removed ({@code 0} before any), written before
- * the children it covers are deleted. Thread-safe.
+ * A log znode can name 2^31 records: a commit its log refuses for that goes to the log's next <em>generation</em>,
+ * created then ({@link ChangeLogNames}), so a container takes any number of commits. The log znode's data is the
+ * highest sequence number compaction removed ({@code 0} before any), written before the children it covers are
+ * deleted. Thread-safe.
  */
 final class ZooKeeperChangeLog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperMetadataStore.class);
     static final String DIRECTORY = ".changes";
-    private static final String CHILD = "c-";
     private static final int MAX_PIPELINED_READS = 256;
     /** How many sequence numbers beyond a page a read may try instead of listing the log. */
     private static final int RANGE_SLACK = 256;
@@ -51,11 +52,6 @@ final class ZooKeeperChangeLog implements AutoCloseable {
     private static final int LATEST_WINDOW = 16;
     /** Records a compaction deletes in one multi (about 60 bytes each in the request). */
     private static final int DELETE_BATCH = 250;
-    /**
-     * How many records a log may have had before compaction warns: ZooKeeper names sequential children after the
-     * count of their parent's creations and cannot count past {@link Integer#MAX_VALUE}.
-     */
-    static final int SEQUENCE_WARNING = 1 << 30;
 
     private final ZooKeeperSession session;
     private final CuratorFramework client;
@@ -65,8 +61,8 @@ final class ZooKeeperChangeLog implements AutoCloseable {
     /** Whether reads see every commit before them (not LOCAL): only then does a page say where the log ends. */
     private final boolean linearizableReads;
     private final Set<String> known = ConcurrentHashMap.newKeySet();
-    /** Containers whose log was found past {@link #SEQUENCE_WARNING} (each warned about once). */
-    private final Set<String> nearLimit = ConcurrentHashMap.newKeySet();
+    /** The generation this client writes each container's records to (0 until a commit finds it full). */
+    private final Map<String, Integer> writing = new ConcurrentHashMap<>();
     private final ChangeLogCompaction compaction;
     private final ChangeLogWatches watches;
 
@@ -94,7 +90,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
                 session.deadline().beforeRequest("creation", "change log of container " + container);
                 try {
                     client.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT)
-                            .forPath(path(container), marker(0));
+                            .forPath(path(container), ChangeLogNames.marker(0));
                 } catch (KeeperException.NodeExistsException exists) {
                     // made by another client
                 }
@@ -106,20 +102,47 @@ final class ZooKeeperChangeLog implements AutoCloseable {
     /** Forgets that the logs exist (one was deleted behind our back). */
     void forget() {
         known.clear();
+        writing.clear();
+    }
+
+    /** The creation of one container's record in a commit's multi, and the generation it writes to. */
+    record Append(String container, int generation, CuratorOp op) {
     }
 
     /** The operations appending one record per container of {@code updates}, to add to their multi. */
-    List<CuratorOp> appendOperations(List<MetadataUpdate> updates) throws Exception {
+    List<Append> appendOperations(List<MetadataUpdate> updates) throws Exception {
         Map<String, List<MetadataUpdate>> byContainer = new LinkedHashMap<>();
         for (MetadataUpdate u : updates) {
             byContainer.computeIfAbsent(u.key().container(), c -> new ArrayList<>()).add(u);
         }
-        List<CuratorOp> ops = new ArrayList<>(byContainer.size());
+        List<Append> ops = new ArrayList<>(byContainer.size());
         for (Map.Entry<String, List<MetadataUpdate>> e : byContainer.entrySet()) {
-            ops.add(client.transactionOp().create().withMode(CreateMode.PERSISTENT_SEQUENTIAL)
-                    .forPath(path(e.getKey()) + "/" + CHILD, ChangeLogCodec.encode(e.getValue())));
+            int generation = writing.getOrDefault(e.getKey(), 0);
+            ops.add(new Append(e.getKey(), generation, client.transactionOp().create()
+                    .withMode(CreateMode.PERSISTENT_SEQUENTIAL)
+                    .forPath(ChangeLogNames.generationPath(path(e.getKey()), generation) + "/" + ChangeLogNames.CHILD,
+                            ChangeLogCodec.encode(e.getValue()))));
         }
         return ops;
+    }
+
+    /**
+     * Writes the container's records to the generation after {@code full}, whose last name a commit found taken
+     * (NODEEXISTS for its record: nothing of that multi was applied), creating it if no other writer did. Every
+     * record a full generation holds was applied before that refusal, so records of the next one come after them.
+     */
+    void rollOver(String container, int full) throws Exception {
+        String next = ChangeLogNames.generationPath(path(container), full + 1);
+        session.deadline().beforeRequest("creation", "change log generation " + (full + 1) + " of container "
+                + container);
+        try {
+            client.create().withMode(CreateMode.PERSISTENT).forPath(next, new byte[0]);
+            LOG.info("the change log of container {} on {} used the 2^31 record names ZooKeeper gives one znode:"
+                    + " its records go on in generation {} ({})", container, description, full + 1, next);
+        } catch (KeeperException.NodeExistsException exists) {
+            // made by another writer
+        }
+        writing.merge(container, full + 1, Math::max);
     }
 
     /** Counts the commit for compaction. */
@@ -131,12 +154,57 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         updates.stream().map(u -> u.key().container()).distinct().forEach(compaction::committed);
     }
 
+    /** One generation of a container's log: its number, its znode and the znode's stat when read. */
+    private record Generation(int number, String path, Stat stat) {
+        long base() {
+            return ChangeLogNames.base(number);
+        }
+
+        /** Whether its count of creations no longer tells its newest record ({@link ChangeLogNames#full}). */
+        boolean full() {
+            return ChangeLogNames.full(stat);
+        }
+
+        /** No record of this generation has a sequence number above this one (it is listed when full). */
+        long newestPossible() {
+            return base() + ChangeLogNames.recordsCreated(stat);
+        }
+    }
+
+    /** Generation 0 of the log at {@code log}, or null if the log does not exist. */
+    private Generation first(String log) throws Exception {
+        Stat stat = client.checkExists().forPath(log);
+        return stat == null ? null : new Generation(0, log, stat);
+    }
+
+    /** Generation {@code number} of the log at {@code log}, or null if it does not exist. */
+    private Generation generation(String log, int number) throws Exception {
+        String path = ChangeLogNames.generationPath(log, number);
+        Stat stat = client.checkExists().forPath(path);
+        return stat == null ? null : new Generation(number, path, stat);
+    }
+
+    /** The generation after {@code g}, or null if {@code g} is not full (the usual case: no request) or it has none. */
+    private Generation next(String log, Generation g) throws Exception {
+        return g.full() ? generation(log, g.number() + 1) : null;
+    }
+
+    /** The newest generation of the log, from its first. */
+    private Generation newest(String log, Generation first) throws Exception {
+        Generation g = first;
+        for (Generation n = next(log, g); n != null; n = next(log, g)) {
+            g = n;
+        }
+        return g;
+    }
+
     /**
      * Up to {@code limit} commits from sequence {@code from}. A reader that has caught up (the usual case: a
      * subscriber woken by a commit) reads the few sequence numbers that can exist, without listing the log: ZooKeeper
      * names a sequential child after the count of its parent's creations, so no record's sequence number (the name's
-     * plus one) exceeds that count, which the log znode's stat gives ({@link #recordsCreated}). A reader further
-     * behind lists the log's children, up to its retention.
+     * plus one) exceeds that count, which the log znode's stat gives ({@link ChangeLogNames#recordsCreated}). A reader
+     * further behind lists the log's children, up to its retention. A page that reaches the end of a full
+     * generation goes on in the next.
      */
     MetadataChangePage changes(String container, long from, int limit) {
         MetadataPaging.checkLimit(limit);
@@ -145,43 +213,28 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         String log = path(container);
         try {
             session.beforeRead();
-            Stat stat = client.checkExists().forPath(log);
-            if (stat == null) {
+            Generation first = first(log);
+            if (first == null) {
                 return new MetadataChangePage(List.of(), 0, false, linearizableReads ? 0 : Long.MAX_VALUE);
             }
-            long newest = recordsCreated(stat);
-            List<Long> candidates = newest - from < (long) limit + RANGE_SLACK
-                    ? LongStream.rangeClosed(Math.max(from, 1), newest).boxed().toList()
-                    : Arrays.stream(sequences(client.getChildren().forPath(log))).filter(s -> s >= from).boxed()
-                            .toList();
-            List<MetadataChange> changes = new ArrayList<>(Math.min(limit, candidates.size()));
-            int next = 0;
-            while (changes.size() < limit && next < candidates.size()) {
-                int n = Math.min(Math.min(MAX_PIPELINED_READS, limit - changes.size()), candidates.size() - next);
-                List<Long> batch = candidates.subList(next, next + n);
-                next += n;
-                List<CompletableFuture<CuratorEvent>> reads = new ArrayList<>(batch.size());
-                for (long s : batch) {
-                    reads.add(session.getDataInBackground(child(log, s)));
-                }
-                for (int j = 0; j < batch.size(); j++) {
-                    CuratorEvent event = session.await(reads.get(j), "read", what);
-                    KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-                    if (code == KeeperException.Code.NONODE) {
-                        // no record by that number: compacted since (the marker read below covers it), or a number
-                        // a deletion used
-                        continue;
-                    }
-                    if (code != KeeperException.Code.OK) {
-                        throw session.failure("read", what, KeeperException.create(code, child(log, batch.get(j))));
-                    }
-                    changes.add(ChangeLogCodec.decode(batch.get(j), ZooKeeperLayout.data(event.getData()),
-                            child(log, batch.get(j)) + " on " + description));
-                }
+            int number = ChangeLogNames.generation(from);
+            Generation g = number == 0 ? first : generation(log, number);
+            if (g == null) { // a cursor beyond every generation: beyond the log's end
+                return new MetadataChangePage(List.of(), readMarker(log), false,
+                        linearizableReads ? end(log, newest(log, first)) : Long.MAX_VALUE);
             }
-            // a server that lags (LOCAL reads) may not have a commit another client's cursor is past: no end then
-            return new MetadataChangePage(changes, readMarker(log), next < candidates.size(),
-                    linearizableReads ? Math.max(0, newest) : Long.MAX_VALUE);
+            List<MetadataChange> changes = new ArrayList<>(Math.min(limit, 64));
+            while (true) {
+                boolean more = read(log, g, Math.max(from, g.base() + 1), limit, changes, what);
+                Generation after = next(log, g);
+                if (after == null || changes.size() >= limit) {
+                    long end = after == null ? end(log, g) : after.full() ? Long.MAX_VALUE : after.newestPossible();
+                    // a server that lags (LOCAL reads) may not have a commit another client's cursor is past: no end
+                    return new MetadataChangePage(changes, readMarker(log), more || after != null,
+                            linearizableReads ? Math.max(0, end) : Long.MAX_VALUE);
+                }
+                g = after;
+            }
         } catch (KeeperException.NoNodeException e) {
             return new MetadataChangePage(List.of(), 0, false, linearizableReads ? 0 : Long.MAX_VALUE);
         } catch (Exception e) {
@@ -190,9 +243,62 @@ final class ZooKeeperChangeLog implements AutoCloseable {
     }
 
     /**
+     * Adds generation {@code g}'s commits from sequence {@code from} to {@code changes}, up to {@code limit} in all;
+     * returns whether it has more.
+     */
+    private boolean read(String log, Generation g, long from, int limit, List<MetadataChange> changes, String what)
+            throws Exception {
+        long newest = g.newestPossible();
+        List<Long> candidates = !g.full() && newest - from < (long) limit + RANGE_SLACK
+                ? LongStream.rangeClosed(from, newest).boxed().toList()
+                : Arrays.stream(sequences(g)).filter(s -> s >= from).boxed().toList();
+        int next = 0;
+        while (changes.size() < limit && next < candidates.size()) {
+            int n = Math.min(Math.min(MAX_PIPELINED_READS, limit - changes.size()), candidates.size() - next);
+            List<Long> batch = candidates.subList(next, next + n);
+            next += n;
+            List<CompletableFuture<CuratorEvent>> reads = new ArrayList<>(batch.size());
+            for (long s : batch) {
+                reads.add(session.getDataInBackground(ChangeLogNames.child(log, s)));
+            }
+            for (int j = 0; j < batch.size(); j++) {
+                CuratorEvent event = session.await(reads.get(j), "read", what);
+                KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+                String child = ChangeLogNames.child(log, batch.get(j));
+                if (code == KeeperException.Code.NONODE) {
+                    // no record by that number: compacted since (the marker read after covers it), or a number a
+                    // deletion used
+                    continue;
+                }
+                if (code != KeeperException.Code.OK) {
+                    throw session.failure("read", what, KeeperException.create(code, child));
+                }
+                changes.add(ChangeLogCodec.decode(batch.get(j), ZooKeeperLayout.data(event.getData()),
+                        child + " on " + description));
+            }
+        }
+        return next < candidates.size();
+    }
+
+    /** No record of the log had a sequence number above this one, {@code g} being its newest generation. */
+    private long end(String log, Generation g) throws Exception {
+        if (!g.full()) {
+            return g.newestPossible();
+        }
+        long[] sequences = sequences(g); // the records named past the count
+        return Math.max(g.newestPossible(), sequences.length == 0 ? 0 : sequences[sequences.length - 1]);
+    }
+
+    /** The sequence numbers of generation {@code g}'s records, ascending, by listing it. */
+    private long[] sequences(Generation g) throws Exception {
+        return ChangeLogNames.sequences(client.getChildren().forPath(g.path()), g.number());
+    }
+
+    /**
      * The newest record's sequence number (the marker when the log holds none). No record's number exceeds the
      * count of the log's creations (see {@link #changes}), so the newest is found among the numbers just below it,
-     * probed 16 at a time; the log is listed only when the newest 256 records were deleted (a compacted-away log).
+     * probed 16 at a time; the log is listed only when the newest 256 records were deleted (a compacted-away log) or
+     * its generation is full.
      */
     long latest(String container) {
         session.checkOpen();
@@ -200,21 +306,18 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         String what = "change log of container " + container;
         try {
             session.beforeRead();
-            Stat stat = client.checkExists().forPath(log);
-            if (stat == null) {
+            Generation first = first(log);
+            if (first == null) {
                 return 0;
             }
-            long newest = recordsCreated(stat);
-            long lowest = Math.max(1, newest - RANGE_SLACK + 1);
-            // downwards in windows: the newest record is the last one created, unless it was deleted since
-            for (long top = newest; top >= lowest; top -= LATEST_WINDOW) {
-                List<Long> found = existing(log, Math.max(lowest, top - LATEST_WINDOW + 1), top, what);
-                if (!found.isEmpty()) {
-                    return found.get(found.size() - 1);
+            for (Generation g = newest(log, first); g != null; g = g.number() == 0 ? null
+                    : generation(log, g.number() - 1)) {
+                long found = newestRecord(log, g, what);
+                if (found > 0) {
+                    return found;
                 }
             }
-            long[] sequences = sequences(client.getChildren().forPath(log));
-            return sequences.length == 0 ? readMarker(log) : sequences[sequences.length - 1];
+            return readMarker(log);
         } catch (KeeperException.NoNodeException e) {
             return 0;
         } catch (Exception e) {
@@ -222,51 +325,94 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         }
     }
 
+    /** The sequence number of generation {@code g}'s newest record, or 0 if it holds none. */
+    private long newestRecord(String log, Generation g, String what) throws Exception {
+        if (!g.full()) {
+            long newest = g.newestPossible();
+            long lowest = Math.max(g.base() + 1, newest - RANGE_SLACK + 1);
+            // downwards in windows: the newest record is the last one created, unless it was deleted since
+            for (long top = newest; top >= lowest; top -= LATEST_WINDOW) {
+                List<Long> found = existing(log, Math.max(lowest, top - LATEST_WINDOW + 1), top, what);
+                if (!found.isEmpty()) {
+                    return found.get(found.size() - 1);
+                }
+            }
+        }
+        long[] sequences = sequences(g);
+        return sequences.length == 0 ? 0 : sequences[sequences.length - 1];
+    }
+
     /**
      * Runs {@code onChange} once when the log may hold a record at or after {@code from}: at once if one is there,
      * else at the log's next change. The log's persistent watch, shared by this store's subscriptions
      * ({@link ChangeLogWatches}), is set first and the log checked after, so a record created in between is seen by
-     * one or the other; the check reads the few numbers the log's creations allow, without listing the log.
+     * one or the other; the check reads the few numbers the log's creations allow, without listing the log. Once the
+     * log has later generations, the newest one's watch is set too (the log's own fires when a generation is made).
      */
     Subscription watch(String container, long from, Runnable onChange) {
         session.checkOpen();
         String log = path(container);
         String what = "change log of container " + container;
-        ChangeLogWatches.OneShot subscription = null;
+        Runnable once = once(onChange);
+        List<ChangeLogWatches.OneShot> shots = new ArrayList<>(2);
+        Subscription subscription = () -> shots.forEach(ChangeLogWatches.OneShot::cancel);
         try {
             try {
-                subscription = watches.subscribe(log, onChange);
+                shots.add(watches.subscribe(log, once));
             } catch (KeeperException.UnimplementedException olderServer) {
-                return watchByListing(log, from, onChange); // a server before 3.6: no persistent watches
+                return watchByListing(log, from, once); // a server before 3.6: no persistent watches
             }
-            Stat stat = client.checkExists().forPath(log);
-            if (stat != null && hasRecordFrom(log, recordsCreated(stat), from, what)) {
-                subscription.fire();
+            Generation first = first(log);
+            if (first == null) {
+                return subscription; // a log not created yet: the watch fires when it is
             }
-            return subscription; // a log not created yet: the watch fires when it is
+            Generation newest = newest(log, first);
+            if (newest.number() > 0) {
+                shots.add(watches.subscribe(newest.path(), once));
+            }
+            if (hasRecordFrom(log, first, from, what)) {
+                shots.forEach(ChangeLogWatches.OneShot::fire);
+            }
+            return subscription;
         } catch (Exception e) {
-            if (subscription != null) {
-                subscription.cancel();
-            }
+            subscription.cancel();
             throw session.failure("watch", what, e);
         }
     }
 
-    /** {@link #watch} on a server without persistent watches: a child watch, set by listing the log. */
+    /** {@code action}, run at most once however often it is called. */
+    private static Runnable once(Runnable action) {
+        AtomicBoolean ran = new AtomicBoolean();
+        return () -> {
+            if (ran.compareAndSet(false, true)) {
+                action.run();
+            }
+        };
+    }
+
+    /**
+     * {@link #watch} on a server without persistent watches: a child watch, set by listing the log (the newest
+     * generation, unless it is full: then the first, which gets the next generation's znode).
+     */
     private Subscription watchByListing(String log, long from, Runnable onChange) throws Exception {
-        ZooKeeperWatch watch = new ZooKeeperWatch(session, description, log, onChange, true);
+        Generation first = first(log);
+        Generation watched = first == null ? null : newest(log, first);
+        String path = watched == null || watched.full() ? log : watched.path();
+        ZooKeeperWatch watch = new ZooKeeperWatch(session, description, path, onChange, true);
         try {
             List<String> children;
             try {
-                children = client.getChildren().usingWatcher(watch).forPath(log);
+                children = client.getChildren().usingWatcher(watch).forPath(path);
             } catch (KeeperException.NoNodeException missing) {
-                if (client.checkExists().usingWatcher(watch).forPath(log) == null) {
+                if (client.checkExists().usingWatcher(watch).forPath(path) == null) {
                     return watch; // fires when the log is created
                 }
                 children = List.of();
                 watch.fire(); // created in between: read it
             }
-            if (anyFrom(sequences(children), from)) {
+            int number = path.equals(log) ? 0 : watched.number();
+            if (anyFrom(ChangeLogNames.sequences(children, number), from)
+                    || first != null && hasRecordFrom(log, first, from, "change log " + log)) {
                 watch.fire();
             }
             return watch;
@@ -276,22 +422,33 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         }
     }
 
-    /** Whether a record at or after {@code from} exists; {@code newest} is the count of the log's creations. */
-    private boolean hasRecordFrom(String log, long newest, long from, String what) throws Exception {
-        if (newest < from) {
-            return false; // no record's number exceeds the count of creations (see changes)
+    /** Whether a record at or after {@code from} exists, in its generation or a later one. */
+    private boolean hasRecordFrom(String log, Generation first, long from, String what) throws Exception {
+        int number = ChangeLogNames.generation(from);
+        Generation g = number == 0 ? first : generation(log, number);
+        for (; g != null; g = next(log, g)) {
+            long start = Math.max(from, g.base() + 1);
+            if (g.full()) {
+                if (anyFrom(sequences(g), start)) {
+                    return true;
+                }
+                continue;
+            }
+            long newest = g.newestPossible();
+            if (newest < start) {
+                return false; // no record's number exceeds the count of creations (see changes), nor a later one
+            }
+            return newest - start >= RANGE_SLACK ? anyFrom(sequences(g), start)
+                    : !existing(log, start, newest, what).isEmpty();
         }
-        if (newest < 0 || newest - from >= RANGE_SLACK) {
-            return anyFrom(sequences(client.getChildren().forPath(log)), from);
-        }
-        return !existing(log, Math.max(from, 1), newest, what).isEmpty();
+        return false;
     }
 
     /** The records among sequence numbers {@code [first, last]}, in order: one pipelined exists per number. */
     private List<Long> existing(String log, long first, long last, String what) throws Exception {
         List<CompletableFuture<CuratorEvent>> probes = new ArrayList<>((int) (last - first + 1));
         for (long s = first; s <= last; s++) {
-            probes.add(session.existsInBackground(child(log, s)));
+            probes.add(session.existsInBackground(ChangeLogNames.child(log, s)));
         }
         List<Long> found = new ArrayList<>();
         for (int i = 0; i < probes.size(); i++) {
@@ -300,39 +457,16 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             if (code == KeeperException.Code.OK) {
                 found.add(first + i);
             } else if (code != KeeperException.Code.NONODE) {
-                throw KeeperException.create(code, child(log, first + i));
+                throw KeeperException.create(code, ChangeLogNames.child(log, first + i));
             }
         }
         return found;
     }
 
-    /** Containers whose log compaction found past {@link #SEQUENCE_WARNING}. */
-    Set<String> nearSequenceLimit() {
-        return Set.copyOf(nearLimit);
-    }
-
-    private void warnNearSequenceLimit(String container, long created) {
-        if (created >= SEQUENCE_WARNING && nearLimit.add(container)) {
-            LOG.warn("the change log of container {} on {} has used {} of the {} sequence numbers ZooKeeper can give"
-                    + " its records (one per commit); once they run out, every commit to the container fails: write"
-                    + " new keys to another container before then (see docs/zookeeper.md, the change log's sequence"
-                    + " limit)", container, description, created, Integer.MAX_VALUE);
-        }
-    }
-
-    /**
-     * How many records the log znode ever had, from its stat: ZooKeeper names a sequential child after the count of
-     * its parent's creations (so this is the newest record's sequence number, if it was not deleted), while the
-     * {@code cversion} it reports counts creations and deletions, {@code 2 x created - numChildren}, as a 32-bit
-     * number that wraps once that passes 2^31 (after about 2^30 commits), hence read unsigned.
-     */
-    static long recordsCreated(Stat stat) {
-        return (Integer.toUnsignedLong(stat.getCversion()) + stat.getNumChildren()) / 2;
-    }
-
     /**
      * Removes the oldest commits beyond the retention: the marker first, then the children it covers. A log within
-     * its retention is left alone after one stat read.
+     * its retention is left alone after one stat read. Once the newest generation alone holds the retention, the
+     * records of the older ones all go, but for each one's record named {@code c-2147483647}, which keeps it full.
      */
     void compact(String container) {
         if (session.isClosed()) {
@@ -342,54 +476,67 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         try {
             // the log's size is in its stat: a log within its retention (every log of a container with fewer
             // commits than that) is not listed at all, and a listing costs about 16 bytes per record
-            Stat size = client.checkExists().forPath(log);
-            if (size != null) {
-                warnNearSequenceLimit(container, recordsCreated(size));
-            }
-            if (size == null || size.getNumChildren() <= retention) {
+            Generation first = first(log);
+            if (first == null) {
                 return;
             }
-            long[] sequences = sequences(client.getChildren().forPath(log));
-            int dropped = sequences.length - retention;
-            if (dropped <= 0) {
+            Generation newest = newest(log, first);
+            if (newest.stat().getNumChildren() <= retention) {
                 return;
             }
-            long through = sequences[dropped - 1];
-            for (int attempt = 0; ; attempt++) {
-                Stat stat = new Stat();
-                long marker = parseMarker(client.getData().storingStatIn(stat).forPath(log));
-                if (marker >= through) {
-                    break;
-                }
-                try {
-                    client.setData().withVersion(stat.getVersion()).forPath(log, marker(through));
-                    break;
-                } catch (KeeperException.BadVersionException raced) {
-                    if (attempt >= 5) {
-                        throw raced;
-                    }
+            for (int older = 0; older < newest.number(); older++) {
+                Generation g = generation(log, older);
+                if (g != null) {
+                    drop(log, container, sequences(g), Integer.MAX_VALUE);
                 }
             }
-            // one multi per batch of records: one request and one transaction-log entry per batch instead of one
-            // per record, so a compaction no longer puts a thousand writes in front of the commits (measured: the
-            // p99 of a PUT under 16 callers; docs/benchmarks.md, scalability)
-            for (int from = 0; from < dropped; from += DELETE_BATCH) {
-                List<Long> batch = Arrays.stream(sequences, from, Math.min(dropped, from + DELETE_BATCH)).boxed()
-                        .toList();
-                List<CuratorOp> ops = new ArrayList<>(batch.size());
-                for (long s : batch) {
-                    ops.add(client.transactionOp().delete().forPath(child(log, s)));
-                }
-                try {
-                    client.transaction().forOperations(ops);
-                } catch (KeeperException.NoNodeException raced) {
-                    deleteEach(log, batch, container); // another client deleted some first: the rest one by one
-                }
-            }
+            long[] sequences = sequences(newest);
+            drop(log, container, sequences, sequences.length - retention);
         } catch (KeeperException.NoNodeException gone) {
             // nothing to compact
         } catch (Exception e) {
             throw session.failure("compact", "change log of container " + container, e);
+        }
+    }
+
+    /** Removes the first {@code count} of ascending {@code sequences} (all if fewer), but a last-named record. */
+    private void drop(String log, String container, long[] sequences, int count) throws Exception {
+        long[] dropped = Arrays.stream(sequences, 0, Math.max(0, Math.min(count, sequences.length)))
+                .filter(s -> !ChangeLogNames.isLastNamed(s)).toArray();
+        if (dropped.length == 0) {
+            return;
+        }
+        long through = dropped[dropped.length - 1];
+        for (int attempt = 0; ; attempt++) {
+            Stat stat = new Stat();
+            long marker = ChangeLogNames.parseMarker(client.getData().storingStatIn(stat).forPath(log));
+            if (marker >= through) {
+                break;
+            }
+            try {
+                client.setData().withVersion(stat.getVersion()).forPath(log, ChangeLogNames.marker(through));
+                break;
+            } catch (KeeperException.BadVersionException raced) {
+                if (attempt >= 5) {
+                    throw raced;
+                }
+            }
+        }
+        // one multi per batch of records: one request and one transaction-log entry per batch instead of one per
+        // record, so a compaction no longer puts a thousand writes in front of the commits (measured: the p99 of a
+        // PUT under 16 callers; docs/benchmarks.md, scalability)
+        for (int from = 0; from < dropped.length; from += DELETE_BATCH) {
+            List<Long> batch = Arrays.stream(dropped, from, Math.min(dropped.length, from + DELETE_BATCH)).boxed()
+                    .toList();
+            List<CuratorOp> ops = new ArrayList<>(batch.size());
+            for (long s : batch) {
+                ops.add(client.transactionOp().delete().forPath(ChangeLogNames.child(log, s)));
+            }
+            try {
+                client.transaction().forOperations(ops);
+            } catch (KeeperException.NoNodeException raced) {
+                deleteEach(log, batch, container); // another client deleted some first: the rest one by one
+            }
         }
     }
 
@@ -398,7 +545,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         List<CompletableFuture<CuratorEvent>> deletes = new ArrayList<>(sequences.size());
         for (long s : sequences) {
             CompletableFuture<CuratorEvent> done = new CompletableFuture<>();
-            client.delete().inBackground((c, event) -> done.complete(event)).forPath(child(log, s));
+            client.delete().inBackground((c, event) -> done.complete(event)).forPath(ChangeLogNames.child(log, s));
             deletes.add(done);
         }
         for (CompletableFuture<CuratorEvent> d : deletes) {
@@ -407,73 +554,12 @@ final class ZooKeeperChangeLog implements AutoCloseable {
     }
 
     private long readMarker(String log) throws Exception {
-        return parseMarker(client.getData().forPath(log));
-    }
-
-    /** The path of record {@code sequence}: ZooKeeper's 10-digit, zero-padded suffix is the sequence minus one. */
-    static String child(String log, long sequence) {
-        String digits = Long.toString(sequence - 1);
-        StringBuilder path = new StringBuilder(log.length() + 1 + CHILD.length() + 10).append(log).append('/')
-                .append(CHILD);
-        for (int pad = digits.length(); pad < 10; pad++) {
-            path.append('0');
-        }
-        return path.append(digits).toString();
-    }
-
-    /**
-     * The sequence numbers of the log's children (ZooKeeper's suffix plus one), ascending; other children are ignored.
-     * Parsed in place and sorted as primitives: a compaction lists the whole log (its retention and more, 22,000
-     * names by default) on every tenth of the retention's commits.
-     */
-    static long[] sequences(List<String> children) {
-        long[] out = new long[children.size()];
-        int n = 0;
-        for (String name : children) {
-            long suffix = suffixOf(name);
-            if (suffix >= 0) {
-                out[n++] = suffix + 1;
-            }
-        }
-        long[] sorted = n == out.length ? out : Arrays.copyOf(out, n);
-        Arrays.sort(sorted);
-        return sorted;
-    }
-
-    /** The 10-digit suffix of a record's name {@code c-NNNNNNNNNN}, or -1 for any other name. */
-    private static long suffixOf(String name) {
-        if (name.length() != CHILD.length() + 10 || !name.startsWith(CHILD)) {
-            return -1;
-        }
-        long v = 0;
-        for (int i = CHILD.length(); i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            v = v * 10 + (c - '0');
-        }
-        return v;
+        return ChangeLogNames.parseMarker(client.getData().forPath(log));
     }
 
     /** Whether ascending {@code sequences} hold one at or after {@code from}. */
     private static boolean anyFrom(long[] sequences, long from) {
         return sequences.length > 0 && sequences[sequences.length - 1] >= from;
-    }
-
-    private static byte[] marker(long through) {
-        return Long.toString(through).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    private static long parseMarker(byte[] data) {
-        if (data == null || data.length == 0) {
-            return 0;
-        }
-        try {
-            return Long.parseLong(new String(data, StandardCharsets.US_ASCII));
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 
     /** The log znode's {@code cversion} (for tests). */

@@ -23,11 +23,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * The conditional updates of a {@link ZooKeeperMetadataStore}: each is one {@code multi} of the keys' creates
  * ({@link io.hybris.spi.MetadataVersion#ABSENT}) or version-checked {@code setData}s and the sequential create of
  * the commit's change-log record ({@link ZooKeeperChangeLog}), so a commit and its record land together or not at
- * all; one larger than the servers accept is refused before it is sent ({@link RequestSize}). A conflict found by a
+ * all; one larger than the servers accept is refused before it is sent ({@link RequestSize}). A record refused
+ * because its log generation has used its last name is written again to the next generation
+ * ({@link ZooKeeperChangeLog#rollOver}). A conflict found by a
  * {@code multi} that Curator re-sent after a lost answer says the earlier send may have applied
  * ({@link VersionConflictException#mayHaveApplied()}). Thread-safe.
  */
 final class ZooKeeperWrites {
+    /** How many full change-log generations one write moves past before it gives up. */
+    private static final int MAX_ROLLOVERS = 16;
     private final ZooKeeperSession session;
     private final CuratorFramework client;
     private final ZooKeeperLayout layout;
@@ -55,6 +59,7 @@ final class ZooKeeperWrites {
                 : updates.size() + " keys (" + updates.get(0).key() + ", ...)";
         String operation = single ? "conditional update" : "atomic update";
         long resends = 0; // multis of this write Curator re-sent: each earlier send may have applied
+        List<ZooKeeperChangeLog.Append> records = List.of();
         for (int attempt = 0; ; attempt++) {
             try {
                 ensureContainers(updates, operation, what);
@@ -71,7 +76,9 @@ final class ZooKeeperWrites {
                                 .forPath(path, u.value()));
                     }
                 }
-                ops.addAll(log.appendOperations(updates));
+                List<ZooKeeperChangeLog.Append> appends = log.appendOperations(updates);
+                appends.forEach(a -> ops.add(a.op()));
+                records = appends;
                 size.check(updates, ops, operation + " of " + what);
                 session.deadline().beforeRequest(operation, what);
                 long retriesBefore = session.deadline().retries();
@@ -87,6 +94,17 @@ final class ZooKeeperWrites {
             } catch (KeeperException e) {
                 int failed = ZooKeeperLayout.failedOp(e);
                 KeeperException.Code code = e.code();
+                if (failed >= updates.size() && failed < updates.size() + records.size()
+                        && code == KeeperException.Code.NODEEXISTS && attempt < MAX_ROLLOVERS) {
+                    // the record's log generation has used its last name (ChangeLogNames): nothing was applied
+                    ZooKeeperChangeLog.Append full = records.get(failed - updates.size());
+                    try {
+                        log.rollOver(full.container(), full.generation());
+                    } catch (Exception rollOver) {
+                        throw session.failure(operation, what, rollOver);
+                    }
+                    continue;
+                }
                 if (failed >= updates.size() && code == KeeperException.Code.NONODE && attempt == 0) {
                     log.forget(); // a log znode removed behind our back
                     continue;
