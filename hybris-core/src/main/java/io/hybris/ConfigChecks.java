@@ -17,6 +17,8 @@ import java.util.TreeSet;
 /** The validation of a {@link HybrisConfig.Builder} before it builds: every error names the key and the fix. */
 final class ConfigChecks {
     private static final long MAX_VALUE_SIZE = 1L << 50;
+    /** The longest deadline or timer: one year (call times are counted in nanoseconds, which overflow at 292 years). */
+    private static final Duration MAX_CALL_DURATION = Duration.ofDays(365);
     private static final int MIN_CHUNK = 64 << 10;
     private static final int MAX_CHUNK = 512 << 20;
     /** A random client id: 8 characters of base32. */
@@ -219,6 +221,10 @@ final class ConfigChecks {
     private static void positive(String key, Duration d) {
         if (d.isNegative() || d.isZero()) {
             throw new HybrisConfigurationException(key + "=" + d + " must be positive");
+        }
+        if (d.compareTo(MAX_CALL_DURATION) > 0) { // calls count their time in nanoseconds, which would overflow
+            throw new HybrisConfigurationException(key + "=" + d + " is too long: the most is "
+                    + MAX_CALL_DURATION.toDays() + "d");
         }
     }
 

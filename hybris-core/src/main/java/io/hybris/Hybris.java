@@ -415,7 +415,7 @@ public final class Hybris implements AutoCloseable {
      * {@code from} can leave the configuration (docs/scrub.md); this client writes nothing to {@code from} meanwhile.
      */
     public ScrubReport migrate(String from, String to, ScrubOptions options) {
-        return call(() -> engine.migrate(from, to, options.repair(true)));
+        return call(() -> engine.migrate(from, to, options));
     }
 
     /** Every request this client made of each cloud since it opened, by price class, and its bytes (docs/cost.md). */

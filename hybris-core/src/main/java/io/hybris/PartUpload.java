@@ -7,8 +7,6 @@ package io.hybris;
 import io.hybris.internal.Names;
 import io.hybris.internal.UploadToken;
 
-import java.util.Objects;
-
 /**
  * An upload in parts of a new value of {@code key} in {@code container}, started by {@link PartUploads#start}.
  * Its {@code token} is all the state the upload needs between calls: store it (with the container and key) and
@@ -27,7 +25,6 @@ public record PartUpload(String container, String key, String token) {
     public PartUpload {
         Names.checkContainer(container);
         Names.checkKey(key);
-        Objects.requireNonNull(token, "token");
         UploadToken.decode(token);
     }
 

@@ -71,6 +71,7 @@ public final class PartUploads {
      * @throws NotEnoughCloudsException     a chunk could not be stored on enough clouds
      */
     public UploadedPart upload(PartUpload upload, int partNumber, InputStream in, long length) {
+        checked(upload);
         return client.call(() -> UploadedPart.of(writer.upload(upload.container(), upload.key(), upload.token(),
                 partNumber, in, length)));
     }
@@ -87,26 +88,40 @@ public final class PartUploads {
      * @throws UploadExpiredException      the upload stored nothing for half of {@code hybris.gc.grace}
      */
     public VersionInfo complete(PartUpload upload, List<UploadedPart> parts, PutOptions options) {
+        checked(upload);
         if (parts == null) {
             throw new InvalidRequestException("parts must not be null");
         }
         List<PartReceipt> receipts = new ArrayList<>(parts.size());
-        parts.forEach(p -> receipts.add(p.receipt()));
+        for (UploadedPart p : parts) {
+            if (p == null) {
+                throw new InvalidRequestException("parts must not contain null (element " + receipts.size() + ")");
+            }
+            receipts.add(p.receipt());
+        }
         return client.call(() -> writer.complete(upload.container(), upload.key(), upload.token(), receipts,
                 options));
     }
 
     /**
      * Abandons {@code upload}: deletes the chunks of its parts in the background (parts still being uploaded leave
-     * theirs to the orphan sweep). Do not complete the same upload concurrently.
+     * theirs to the orphan sweep). Do not complete the same upload concurrently; this client refuses
+     * to upload parts of it or complete it afterwards (another client cannot tell: do not).
      *
      * @throws InvalidRequestException if the upload was completed (delete the key instead)
      */
     public void abort(PartUpload upload) {
+        checked(upload);
         client.call(() -> {
             writer.abort(upload.container(), upload.key(), upload.token());
             return null;
         });
+    }
+
+    private static void checked(PartUpload upload) {
+        if (upload == null) {
+            throw new InvalidRequestException("upload must not be null: pass the PartUpload that start returned");
+        }
     }
 
     private static String checked(String container, String key) {

@@ -42,4 +42,19 @@ class PropertiesFileErrorsTest {
         assertThat(e).isInstanceOf(HybrisConfigurationException.class);
         assertThat(e.getMessage()).as(e.getMessage()).containsAnyOf("4GiB", "4294967296");
     }
+
+    /** A deadline too long to count in nanoseconds used to open a client whose every call failed unexpectedly. */
+    @Test
+    void aDeadlineTooLongToCountIsRefusedNamingTheKeyAndTheLimit() {
+        for (String key : new String[] {"hybris.deadline", "hybris.timer.min", "hybris.timer.initial"}) {
+            Throwable e = catchThrowable(() -> HybrisConfig.fromMap(Map.of("hybris.rmds.type", "memory",
+                    "hybris.cloud.a.type", "memory", "hybris.cloud.b.type", "memory", key, "366d"), Map.of()));
+
+            assertThat(e).isInstanceOf(HybrisConfigurationException.class);
+            assertThat(e.getMessage()).as(e.getMessage()).contains(key + "=PT8784H", "the most is 365d");
+        }
+        assertThat(HybrisConfig.fromMap(Map.of("hybris.rmds.type", "memory", "hybris.cloud.a.type", "memory",
+                "hybris.cloud.b.type", "memory", "hybris.deadline", "365d"), Map.of()).deadline())
+                .isEqualTo(java.time.Duration.ofDays(365));
+    }
 }

@@ -49,8 +49,9 @@ final class CostReports {
     }
 
     CostReport report(Duration storagePeriod) {
-        if (storagePeriod.isNegative()) {
-            throw new IllegalArgumentException("storagePeriod must not be negative: " + storagePeriod);
+        if (storagePeriod == null || storagePeriod.isNegative()) {
+            throw new io.hybris.InvalidRequestException("storagePeriod must be zero or more, was " + storagePeriod
+                    + "; pass e.g. Duration.ofDays(30)");
         }
         List<String> unpriced = clouds.keySet().stream().filter(id -> !prices.containsKey(id)).sorted().toList();
         if (!unpriced.isEmpty()) {

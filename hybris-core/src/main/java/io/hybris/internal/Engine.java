@@ -153,9 +153,10 @@ public final class Engine {
 
     /** Moves every copy off {@code from} onto {@code to}; this client writes nothing to {@code from} meanwhile. */
     public io.hybris.ScrubReport migrate(String from, String to, io.hybris.ScrubOptions options) {
+        scrubber.check(options, true, from, to); // before retiring: a refused call must not mark a cloud
         preference.retire(from);
         try {
-            return scrubber.run(options, from, to);
+            return scrubber.run(options.repair(true), from, to);
         } finally {
             preference.unretire(from);
         }

@@ -35,6 +35,8 @@ import java.util.Set;
 public final class MultipartWriter {
     /** How far above the current sequence number an upload reserves its version's. */
     static final long RESERVED_GAP = 1L << 32;
+    /** How many aborted uploads a client remembers, to refuse their later parts and completion. */
+    static final int MAX_ABORTED_REMEMBERED = 10_000;
 
     private final MetadataCalls metadata;
     private final WritePath writes;
@@ -50,6 +52,14 @@ public final class MultipartWriter {
     private final long maxValueSize;
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
+    /** The versions of the uploads this client aborted (the newest, bounded): no part or completion for them. */
+    private final Map<String, Boolean> aborted = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(16, 0.75f, false) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                    return size() > MAX_ABORTED_REMEMBERED;
+                }
+            });
 
     MultipartWriter(MetadataCalls metadata, WritePath writes, ChunkedWriter chunks, Sealer sealer,
                     GarbageCollector gc, HybrisListener listener, String prefix, String clientId, WriteIds writeIds,
@@ -120,7 +130,12 @@ public final class MultipartWriter {
         if (in == null) {
             throw new InvalidRequestException("the stream of part " + part + " must not be null");
         }
+        if (length < ValueSource.UNKNOWN_LENGTH) {
+            throw new InvalidRequestException("length " + length + " of part " + part + " is invalid: pass its"
+                    + " length in bytes, or -1 if it is not known");
+        }
         String what = "part " + part + " of key '" + key + "' in " + container;
+        checkNotAborted(upload, "part " + part + " of the upload in parts of key '" + key + "' in " + container);
         long limit = Math.min(maxValueSize, PartNames.MAX_CHUNKS_PER_PART * chunks.chunkSize());
         ValueSource source = new ValueSource(in, length, limit, what);
         ObjectKey version = new ObjectKey(container, key, upload.timestamp());
@@ -160,6 +175,7 @@ public final class MultipartWriter {
                                        Map<String, String> userMetadata, Preconditions required) {
         UploadToken upload = UploadToken.decode(token);
         String what = "the upload in parts of key '" + key + "' in " + container;
+        checkNotAborted(upload, what);
         if (parts == null || parts.isEmpty()) {
             throw new InvalidRequestException(what + " names no part; complete it with at least one");
         }
@@ -253,7 +269,16 @@ public final class MultipartWriter {
             throw new InvalidRequestException("the upload in parts of key '" + key + "' in " + container + " was"
                     + " completed; delete the key to remove its value");
         }
+        aborted.put(upload.timestamp().toString(), Boolean.TRUE);
         ObjectKey version = new ObjectKey(container, key, upload.timestamp());
         gc.deleteChunksExcept(version.render(prefix), Set.of());
+    }
+
+    /** Refuses to store or commit for an upload this client aborted: its chunks are being deleted. */
+    private void checkNotAborted(UploadToken upload, String what) {
+        if (aborted.containsKey(upload.timestamp().toString())) {
+            throw new InvalidRequestException(what + " was aborted, which deletes its parts; nothing was stored or"
+                    + " committed: start a new upload");
+        }
     }
 }

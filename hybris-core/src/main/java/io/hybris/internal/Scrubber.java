@@ -80,19 +80,26 @@ final class Scrubber {
         this.rewriter = rewriter;
     }
 
-    /** A scrub ({@code migrateFrom} null) or a migration of every copy off {@code migrateFrom} onto {@code to}. */
-    ScrubReport run(ScrubOptions o, String migrateFrom, String to) {
-        if (migrateFrom != null) {
-            for (String id : List.of(migrateFrom, to)) {
-                if (!clouds.containsKey(id)) {
-                    throw new InvalidRequestException("migrate: cloud '" + id + "' is not configured (clouds: "
-                            + cloudOrder + ")");
-                }
-            }
-            if (migrateFrom.equals(to)) {
-                throw new InvalidRequestException("migrate: from and to are the same cloud '" + to + "'");
+    /** Refuses, before any work, a scrub without options, or a migration not between two configured clouds. */
+    void check(ScrubOptions o, boolean migration, String migrateFrom, String to) {
+        if (o == null) {
+            throw new InvalidRequestException((migration ? "migrate" : "scrub") + ": options must not be null;"
+                    + " pass ScrubOptions.listing() (with deep(true) to check hashes)");
+        }
+        for (String id : migration ? java.util.Arrays.asList(migrateFrom, to) : List.<String>of()) {
+            if (id == null || !clouds.containsKey(id)) {
+                throw new InvalidRequestException("migrate: cloud '" + id + "' is not configured (clouds: "
+                        + cloudOrder + ")");
             }
         }
+        if (migration && migrateFrom.equals(to)) {
+            throw new InvalidRequestException("migrate: from and to are the same cloud '" + to + "'");
+        }
+    }
+
+    /** A scrub ({@code migrateFrom} null) or a migration of every copy off {@code migrateFrom} onto {@code to}. */
+    ScrubReport run(ScrubOptions o, String migrateFrom, String to) {
+        check(o, migrateFrom != null, migrateFrom, to);
         o.containers().forEach(Names::checkContainer); // all of them before any work
         ScrubState state = ScrubState.load(o.stateFile().orElse(null), (migrateFrom == null ? "scrub"
                 : "migrate " + migrateFrom + " " + to) + " prefix=" + o.prefix() + " deep=" + o.deep() + " repair="

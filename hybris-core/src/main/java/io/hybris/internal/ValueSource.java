@@ -102,6 +102,10 @@ final class ValueSource {
         byte[] got;
         try {
             got = readUpTo(want);
+            if (got.length > want) { // a read that claims more bytes than asked for would commit a wrong value
+                throw new IOException(in.getClass().getName() + " returned " + got.length + " bytes where at most "
+                        + want + " were asked for, breaking the InputStream contract");
+            }
             total += got.length;
             if (got.length < want) {
                 ended = true;
