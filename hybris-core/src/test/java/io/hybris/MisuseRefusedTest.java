@@ -126,4 +126,25 @@ class MisuseRefusedTest {
                 .isExactlyInstanceOf(ValueSourceException.class).hasMessageContaining("InputStream contract");
         assertThat(hybris.get("box", "k")).hasValue(new byte[] {1});
     }
+
+    @Test
+    void aStreamThatThrowsAnUncheckedExceptionIsASourceFailureAndCommitsNothing() {
+        hybris.put("box", "k", new byte[] {1});
+        IllegalStateException broken = new IllegalStateException("decoder closed");
+        InputStream failing = new InputStream() {
+            private int sent;
+
+            @Override
+            public int read() {
+                if (sent++ == 10) {
+                    throw broken;
+                }
+                return 7;
+            }
+        };
+        assertThatThrownBy(() -> hybris.put("box", "k", failing, 50))
+                .isExactlyInstanceOf(ValueSourceException.class).hasCause(broken)
+                .hasMessageContaining("nothing was committed");
+        assertThat(hybris.get("box", "k")).hasValue(new byte[] {1});
+    }
 }

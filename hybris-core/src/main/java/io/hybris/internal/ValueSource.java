@@ -132,6 +132,11 @@ final class ValueSource {
         } catch (java.io.UncheckedIOException e) { // a stream built on lambdas, Files.lines or a decoder
             throw new ValueSourceException("reading the value of " + what + " failed after " + total + " bytes: "
                     + e.getCause().getMessage() + "; nothing was committed", e.getCause());
+        } catch (io.hybris.HybrisException e) {
+            throw e; // ours (the length checks above), or a Hybris stream the caller passed on, which says why
+        } catch (RuntimeException e) { // the caller's stream failed in another way: still the source, not Hybris
+            throw new ValueSourceException("reading the value of " + what + " failed after " + total + " bytes: "
+                    + e + "; nothing was committed", e);
         }
         if (total > limit) {
             throw tooLarge(total);
