@@ -29,7 +29,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -53,7 +52,8 @@ import java.util.concurrent.TimeUnit;
  * {@code completing} with a conditional write before it commits, abort deletes it with a conditional delete, so an
  * abort never deletes the parts of a completing upload. While complete runs, the response (already 200) gets a
  * space every few seconds, as S3 does. A part that lands after its upload was aborted or completed removes its
- * receipt and answers {@code NoSuchUpload}; a retried complete of a committed upload returns the object. Abandoned
+ * receipt and answers {@code NoSuchUpload}; a retried complete of a committed upload returns the object, also once
+ * its record is gone (the key then holds an object of the named parts' ETag). Abandoned
  * uploads stay listed until aborted; their parts go to the orphan sweep once older than {@code hybris.gc.grace},
  * after which completing them answers {@code NoSuchUpload}.
  */
@@ -306,30 +306,8 @@ final class MultipartUploads {
             cursor = page.nextCursor().orElse(null);
         } while (cursor != null);
         UploadListing.Page page = UploadListing.page(all, prefix, delimiter, keyMarker, uploadIdMarker, max);
-        S3Xml xml = S3Xml.document("ListMultipartUploadsResult").element("Bucket", bucket)
-                .element("KeyMarker", Listings.enc(keyMarker == null ? "" : keyMarker, url))
-                .element("UploadIdMarker", uploadIdMarker == null ? "" : uploadIdMarker)
-                .element("Prefix", Listings.enc(prefix, url));
-        if (delimiter != null) {
-            xml.element("Delimiter", Listings.enc(delimiter, url));
-        }
-        if (url) {
-            xml.element("EncodingType", "url");
-        }
-        xml.element("MaxUploads", max).element("IsTruncated", page.truncated());
-        if (page.truncated()) {
-            xml.element("NextKeyMarker", Listings.enc(page.nextKeyMarker() == null ? "" : page.nextKeyMarker(), url))
-                    .element("NextUploadIdMarker", page.nextUploadIdMarker() == null ? ""
-                            : page.nextUploadIdMarker());
-        }
-        for (UploadListing.Entry e : page.uploads()) {
-            xml.start("Upload").element("Key", Listings.enc(e.key(), url)).element("UploadId", e.uploadId())
-                    .element("StorageClass", "STANDARD").element("Initiated", S3Xml.time(e.initiated())).end();
-        }
-        for (String p : page.prefixes()) {
-            xml.start("CommonPrefixes").element("Prefix", Listings.enc(p, url)).end();
-        }
-        Exchanges.xml(r.exchange(), 200, xml.toString());
+        Exchanges.xml(r.exchange(), 200, UploadListing.xml(bucket, page, prefix, delimiter, keyMarker,
+                uploadIdMarker, max, url));
     }
 
     void abort(S3Request r) throws IOException {
@@ -366,18 +344,25 @@ final class MultipartUploads {
         String key = r.key();
         buckets.require(bucket);
         String uploadId = r.param("uploadId");
-        Upload upload = upload(bucket, key, uploadId);
-        Element root = S3Xml.parse(r.readSmallBody(S3Xml.MAX_REQUEST_BYTES), "CompleteMultipartUpload");
-        List<Element> named = S3Xml.children(root, "Part");
-        if (named.isEmpty()) {
-            throw S3Exception.malformedXml("CompleteMultipartUpload names no Part");
+        Upload upload;
+        try {
+            upload = upload(bucket, key, uploadId);
+        } catch (S3Exception e) {
+            String requested = "NoSuchUpload".equals(e.code()) ? CompleteRequest.read(r).etag() : null;
+            if (requested == null || !committedAs(bucket, key, requested)) {
+                throw e;
+            }
+            // a retry of a complete whose answer was lost after it committed and removed the upload: the key holds
+            // exactly the parts named (the ETag is their MD5s'), so completing again returns it, as S3 does
+            completed(r, bucket, key, requested);
+            return;
         }
-        String requested = requestedEtag(named);
+        CompleteRequest request = CompleteRequest.read(r);
+        List<Element> named = request.parts();
+        String requested = request.etag();
         if (upload.completing() && committedAs(bucket, key, requested)) {
             removeUpload(bucket, uploadId); // a retry of a commit whose clean-up failed: some receipts may be gone
-            Exchanges.xml(r.exchange(), 200, S3Xml.document("CompleteMultipartUploadResult")
-                    .element("Location", "/" + bucket + "/" + key).element("Bucket", bucket).element("Key", key)
-                    .element("ETag", ObjectMetadata.quoted(requested)).toString());
+            completed(r, bucket, key, requested);
             return;
         }
         Map<Integer, VersionInfo> stored = parts(bucket, uploadId);
@@ -494,6 +479,13 @@ final class MultipartUploads {
         }
     }
 
+    /** Answers a complete that found its upload committed as {@code etag} by an earlier attempt. */
+    private static void completed(S3Request r, String bucket, String key, String etag) throws IOException {
+        Exchanges.xml(r.exchange(), 200, S3Xml.document("CompleteMultipartUploadResult")
+                .element("Location", "/" + bucket + "/" + key).element("Bucket", bucket).element("Key", key)
+                .element("ETag", ObjectMetadata.quoted(etag)).toString());
+    }
+
     /** Deletes an upload's receipts, its record, then receipts that landed meanwhile (later ones remove theirs). */
     private void removeUpload(String bucket, String uploadId) {
         removeReceipts(bucket, uploadId);
@@ -505,20 +497,6 @@ final class MultipartUploads {
         for (int n : parts(bucket, uploadId).keySet()) {
             hybris.delete(Buckets.UPLOADS, part(bucket, uploadId, n));
         }
-    }
-
-    /** The ETag the object of the parts a complete names has, or null if an ETag is missing or not MD5 hex. */
-    private static String requestedEtag(List<Element> named) {
-        MessageDigest md5s = SigV4.digest("MD5");
-        for (Element p : named) {
-            String etag = S3Xml.text(p, "ETag");
-            String hex = etag == null ? "" : ObjectMetadata.unquoted(etag);
-            if (!hex.matches("[0-9a-fA-F]{32}")) {
-                return null;
-            }
-            md5s.update(HexFormat.of().parseHex(hex));
-        }
-        return HexFormat.of().formatHex(md5s.digest()) + "-" + named.size();
     }
 
     /** Part {@code n}'s receipt, if its record is there and its ETag is {@code etag}. */

@@ -84,4 +84,33 @@ final class UploadListing {
         int at = key.indexOf(delimiter, prefix.length());
         return at < 0 ? null : key.substring(0, at + delimiter.length());
     }
+
+    /** The ListMultipartUploadsResult document of {@code page}; null parameters are absent. */
+    static String xml(String bucket, Page page, String prefix, String delimiter, String keyMarker,
+                      String uploadIdMarker, int max, boolean url) {
+        S3Xml xml = S3Xml.document("ListMultipartUploadsResult").element("Bucket", bucket)
+                .element("KeyMarker", Listings.enc(keyMarker == null ? "" : keyMarker, url))
+                .element("UploadIdMarker", uploadIdMarker == null ? "" : uploadIdMarker)
+                .element("Prefix", Listings.enc(prefix, url));
+        if (delimiter != null) {
+            xml.element("Delimiter", Listings.enc(delimiter, url));
+        }
+        if (url) {
+            xml.element("EncodingType", "url");
+        }
+        xml.element("MaxUploads", max).element("IsTruncated", page.truncated());
+        if (page.truncated()) {
+            xml.element("NextKeyMarker", Listings.enc(page.nextKeyMarker() == null ? "" : page.nextKeyMarker(), url))
+                    .element("NextUploadIdMarker", page.nextUploadIdMarker() == null ? ""
+                            : page.nextUploadIdMarker());
+        }
+        for (Entry e : page.uploads()) {
+            xml.start("Upload").element("Key", Listings.enc(e.key(), url)).element("UploadId", e.uploadId())
+                    .element("StorageClass", "STANDARD").element("Initiated", S3Xml.time(e.initiated())).end();
+        }
+        for (String p : page.prefixes()) {
+            xml.start("CommonPrefixes").element("Prefix", Listings.enc(p, url)).end();
+        }
+        return xml.toString();
+    }
 }

@@ -113,6 +113,43 @@ class CompleteCleanupFaultTest {
         assertThat(hybris.list(Buckets.UPLOADS)).as("no record or receipt is left").isEmpty();
     }
 
+    /**
+     * A complete that went through entirely (committed, record and receipts removed) but whose answer the client
+     * never got (the connection dropped after the 200 was sent): the SDK's retry must get the object back, as from
+     * S3, not NoSuchUpload for an upload whose object is stored. A complete naming other parts, or one of an upload
+     * aborted, still gets NoSuchUpload.
+     */
+    @Test
+    void aCompleteRetriedAfterItSucceededReturnsTheObject() {
+        s3.createBucket(b -> b.bucket("bkt"));
+        String id = s3.createMultipartUpload(b -> b.bucket("bkt").key("k")).uploadId();
+        String e1 = s3.uploadPart(b -> b.bucket("bkt").key("k").uploadId(id).partNumber(1),
+                RequestBody.fromString("the only part")).eTag();
+        CompletedPart part = CompletedPart.builder().partNumber(1).eTag(e1).build();
+        String committed = s3.completeMultipartUpload(b -> b.bucket("bkt").key("k").uploadId(id)
+                .multipartUpload(m -> m.parts(part))).eTag();
+        assertThat(hybris.list(Buckets.UPLOADS)).as("the upload is gone").isEmpty();
+
+        CompleteMultipartUploadResponse again = s3.completeMultipartUpload(b -> b.bucket("bkt").key("k")
+                .uploadId(id).multipartUpload(m -> m.parts(part)));
+        assertThat(again.eTag()).isEqualTo(committed);
+        assertThat(s3.getObjectAsBytes(b -> b.bucket("bkt").key("k")).asUtf8String()).isEqualTo("the only part");
+
+        Throwable otherParts = catchThrowable(() -> s3.completeMultipartUpload(b -> b.bucket("bkt").key("k")
+                .uploadId(id).multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1)
+                        .eTag("\"0123456789abcdef0123456789abcdef\"").build()))));
+        assertThat(((S3Exception) otherParts).awsErrorDetails().errorCode()).isEqualTo("NoSuchUpload");
+        String aborted = s3.createMultipartUpload(b -> b.bucket("bkt").key("k2")).uploadId();
+        String e2 = s3.uploadPart(b -> b.bucket("bkt").key("k2").uploadId(aborted).partNumber(1),
+                RequestBody.fromString("the only part")).eTag();
+        s3.abortMultipartUpload(b -> b.bucket("bkt").key("k2").uploadId(aborted));
+        Throwable afterAbort = catchThrowable(() -> s3.completeMultipartUpload(b -> b.bucket("bkt").key("k2")
+                .uploadId(aborted).multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(e2)
+                        .build()))));
+        assertThat(((S3Exception) afterAbort).awsErrorDetails().errorCode()).isEqualTo("NoSuchUpload");
+        assertThat(hybris.list("bkt")).containsExactly("k");
+    }
+
     @Test
     void anAbortRetriedAfterItsCleanUpFailedLeavesNoReceiptAndTheBucketCanBeDeleted() {
         s3.createBucket(b -> b.bucket("bkt"));
