@@ -66,9 +66,12 @@ public final class PartUploads {
      * pass and written once. Uploading a part number again replaces the part when its result replaces the first
      * one's in {@link #complete}. Nothing becomes visible. On failure the part's chunks are deleted.
      *
-     * @throws InvalidRequestException     bad part number or stream
+     * @throws InvalidRequestException     bad part number or stream, or the upload was completed (before the part
+     *                                     was stored; its chunks are deleted)
      * @throws ValueLengthMismatchException the stream did not hold {@code length} bytes
      * @throws NotEnoughCloudsException     a chunk could not be stored on enough clouds
+     * @throws HybrisException              the stream stalled for half of {@code hybris.gc.grace} between two chunks
+     *                                     (the orphan sweep may have taken the first ones): upload the part again
      */
     public UploadedPart upload(PartUpload upload, int partNumber, InputStream in, long length) {
         checked(upload);

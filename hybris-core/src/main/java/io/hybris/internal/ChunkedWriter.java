@@ -215,7 +215,7 @@ final class ChunkedWriter {
     }
 
     /** The longest time between two pieces of the upload becoming durable (the sweep judges a version by its newest). */
-    private static long longestGap(List<Long> storedAt) {
+    static long longestGap(List<Long> storedAt) {
         List<Long> sorted = new ArrayList<>(storedAt);
         sorted.sort(null);
         long longest = 0;

@@ -130,7 +130,7 @@ final class Commits {
                 }
                 if (required != null && !stillHolds(required, now.meta(), meta)) {
                     listener.casConflict(mk.container(), 1, ConflictResolution.PRECONDITION_FAILED);
-                    if (objectKey != null) {
+                    if (objectKey != null && !sameVersion(now.meta(), meta)) {
                         gc.deleteWritten(objectKey, meta);
                     }
                     throw required.failed(mk, now.meta(), true);
@@ -258,6 +258,14 @@ final class Commits {
      */
     private static boolean stillHolds(Preconditions required, Metadata now, Metadata written) {
         return required.holds(now) && (now == null || written.timestamp().isAfter(now.timestamp()));
+    }
+
+    /**
+     * Whether {@code stored} is another commit of the version {@code written} names (two completions of one upload in
+     * parts): its objects are the committed value's, not garbage of this write.
+     */
+    private static boolean sameVersion(Metadata stored, Metadata written) {
+        return stored != null && stored.timestamp().equals(written.timestamp());
     }
 
     /** Whether a write with precondition {@code required} (null: none) observes the version it replaces. */

@@ -151,12 +151,49 @@ public final class MultipartWriter {
                 java.util.Arrays.fill(dataKey, (byte) 0);
             }
         }
+        long stalled = ChunkedWriter.longestGap(stored.storedAt());
+        if (!grace.isZero() && stalled >= grace.toNanos() / 2) {
+            deleteChunks(version, stored); // the sweep may have taken those stored before the stall
+            throw new io.hybris.HybrisException(what + " stalled for " + Duration.ofNanos(stalled) + " between two"
+                    + " chunks, more than half of hybris.gc.grace=" + grace + "; the orphan sweep may have taken its"
+                    + " chunks for abandoned: upload the part again (supply its stream faster or raise"
+                    + " hybris.gc.grace)");
+        }
+        refuseIfCompleted(container, key, upload, version, stored);
         long nowMillis = clock.millis();
         long nowNanos = System.nanoTime();
         long first = stored.storedAt().stream().mapToLong(t -> t).min().orElse(nowNanos);
         long last = stored.storedAt().stream().mapToLong(t -> t).max().orElse(nowNanos);
         return new PartReceipt(upload.timestamp().toString(), part, nowMillis - (nowNanos - first) / 1_000_000,
                 nowMillis - (nowNanos - last) / 1_000_000, ChunkManifest.ofParts(stored.chunks()));
+    }
+
+    /**
+     * Fails, deleting the part's chunks, if the upload was completed while the part uploaded: its chunks landed
+     * under the key's current version after the completion deleted that version's leftovers, and the sweep keeps
+     * every chunk of a current version. A completion after this check lists the chunks and deletes them itself.
+     */
+    private void refuseIfCompleted(String container, String key, UploadToken upload, ObjectKey version,
+                                   ChunkedWriter.StoredChunks stored) {
+        boolean completed;
+        try {
+            Current cur = metadata.read(new MetadataKey(container, key), Deadline.after(deadline));
+            completed = cur.meta() != null && cur.meta().timestamp().equals(upload.timestamp());
+        } catch (RuntimeException e) {
+            deleteChunks(version, stored);
+            throw e;
+        }
+        if (completed) {
+            deleteChunks(version, stored);
+            throw new InvalidRequestException("the upload in parts of key '" + key + "' in " + container + " was"
+                    + " completed; its parts can no longer change");
+        }
+    }
+
+    private void deleteChunks(ObjectKey version, ChunkedWriter.StoredChunks stored) {
+        for (ChunkManifest.Chunk c : stored.chunks()) {
+            gc.deleteVersion(version.renderChunk(prefix, c.nameIndex()), c.clouds());
+        }
     }
 
     /**

@@ -18,6 +18,7 @@ import io.hybris.ValueSourceException;
 import io.hybris.ValueStreamException;
 import io.hybris.ValueTooLargeException;
 
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /** Hybris's exceptions as the S3 errors a client expects. */
@@ -37,6 +38,20 @@ final class Failures {
         } catch (HybrisException e) {
             throw toS3(e);
         }
+    }
+
+    /**
+     * {@link #translate}, except that a request Hybris refuses
+     * ({@link InvalidRequestException}) fails as {@code refused} says.
+     */
+    static <T> T translate(Supplier<T> call, Function<InvalidRequestException, RuntimeException> refused) {
+        return translate(() -> {
+            try {
+                return call.get();
+            } catch (InvalidRequestException e) {
+                throw refused.apply(e);
+            }
+        });
     }
 
     static S3Exception toS3(HybrisException e) {

@@ -184,7 +184,8 @@ final class MultipartUploads {
         String uploadId = r.param("uploadId");
         PartUpload upload = upload(bucket, r.key(), uploadId).core();
         Payloads.Payload payload = Payloads.open(r, auth);
-        UploadedPart stored = Failures.translate(() -> parts.upload(upload, n, payload.in(), payload.length()));
+        UploadedPart stored = Failures.translate(() -> parts.upload(upload, n, payload.in(), payload.length()),
+                refused -> storedRecord(bucket, uploadId).isEmpty() ? noSuchUpload(uploadId) : refused);
         String md5 = payload.in().md5Hex();
         Failures.translate(() -> hybris.put(Buckets.UPLOADS, part(bucket, uploadId, n), stored.toBytes(),
                 PutOptions.none().withMetadata(Map.of(ObjectMetadata.ETAG, md5, PART_SIZE,
