@@ -83,7 +83,8 @@ public final class PartUploads {
      * Commits {@code parts} (in increasing part number; each from this upload) as the value of the upload's key, in
      * one conditional update, with the metadata and precondition of {@code options}. Chunks of the upload that
      * {@code parts} does not name are deleted afterwards. Completing an upload that already completed returns its
-     * version.
+     * version. Do not complete one upload concurrently with different parts: both manifests are stored under the one
+     * version's name, and the one stored last may replace the committed one's (docs/streaming.md).
      *
      * @throws InvalidRequestException     no parts, parts out of order or from another upload
      * @throws PreconditionFailedException the precondition failed, or a newer version was committed after the

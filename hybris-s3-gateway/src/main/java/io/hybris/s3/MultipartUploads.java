@@ -67,6 +67,11 @@ final class MultipartUploads {
     private static final String STATE = "state";
     private static final String OPEN = "open";
     private static final String COMPLETING = "completing";
+    /** The ETag of the parts the complete that marked the record names, and when it marked it. */
+    private static final String PARTS = "parts";
+    private static final String SINCE = "completing-since";
+    /** How long a complete may run before another naming other parts may take over its mark. */
+    private static final java.time.Duration STALE_COMPLETION = java.time.Duration.ofMinutes(10);
 
     private final Hybris hybris;
     private final PartUploads parts;
@@ -417,7 +422,7 @@ final class MultipartUploads {
             options = PutOptions.none().withMetadata(meta);
         }
         PutOptions completeWith = options;
-        markCompleting(bucket, uploadId, upload);
+        markCompleting(bucket, uploadId, upload, etag);
 
         // 200 now, spaces while the upload commits, then the result (or an error) as the body
         r.exchange().getResponseHeaders().set("Content-Type", "application/xml");
@@ -521,10 +526,12 @@ final class MultipartUploads {
      * Marks the record {@code completing} with a conditional write, so that an abort from now on fails instead of
      * deleting the parts; a record already marked (a retried complete) stays so.
      */
-    private void markCompleting(String bucket, String uploadId, Upload upload) {
+    private void markCompleting(String bucket, String uploadId, Upload upload, String parts) {
         Upload current = upload;
-        for (int attempt = 0; !current.completing(); attempt++) {
+        for (int attempt = 0; !current.completing() || staleCompletion(current); attempt++) {
             current.props().setProperty(STATE, COMPLETING);
+            current.props().setProperty(PARTS, String.valueOf(parts));
+            current.props().setProperty(SINCE, Long.toString(System.currentTimeMillis()));
             byte[] marked = bytesOf(current.props());
             String version = current.version();
             boolean done = Failures.translate(() -> {
@@ -544,6 +551,18 @@ final class MultipartUploads {
                         + " multipart upload; try again");
             }
         }
+        if (!String.valueOf(parts).equals(current.props().getProperty(PARTS, String.valueOf(parts)))) {
+            // two completes naming different parts would store two manifests under one version's name, and the
+            // one stored last could replace the committed one's
+            throw new S3Exception(409, "OperationAborted", "Another CompleteMultipartUpload of this upload, naming"
+                    + " other parts, is in progress; retry with the same parts, or once it has ended");
+        }
+    }
+
+    /** Whether a record marked completing was marked by a complete that cannot still run (its gateway stopped). */
+    private static boolean staleCompletion(Upload upload) {
+        long since = Long.parseLong(upload.props().getProperty(SINCE, "0"));
+        return System.currentTimeMillis() - since > STALE_COMPLETION.toMillis();
     }
 
     /** Whether the key's current object is a multipart object of ETag {@code etag} (these parts, committed). */

@@ -150,6 +150,55 @@ class CompleteCleanupFaultTest {
         assertThat(hybris.list("bkt")).containsExactly("k");
     }
 
+    /**
+     * Two completes of one upload naming different parts would store two manifests under one version's name, and the
+     * one stored last could replace the committed one's: while a complete runs (its mark on the record), another
+     * naming other parts is refused 409, one naming the same parts (a retry) goes on, and a mark older than a
+     * complete can run (its gateway stopped) is taken over.
+     */
+    @Test
+    void aCompleteNamingOtherPartsThanOneInProgressIsRefused() throws Exception {
+        s3.createBucket(b -> b.bucket("bkt"));
+        String id = s3.createMultipartUpload(b -> b.bucket("bkt").key("k")).uploadId();
+        String e1 = s3.uploadPart(b -> b.bucket("bkt").key("k").uploadId(id).partNumber(1),
+                RequestBody.fromString("first")).eTag();
+        String e2 = s3.uploadPart(b -> b.bucket("bkt").key("k").uploadId(id).partNumber(2),
+                RequestBody.fromString("second")).eTag();
+        // a complete of part 1 alone in progress: the record as its mark leaves it
+        java.util.Properties record = new java.util.Properties();
+        record.load(new java.io.ByteArrayInputStream(hybris.get(Buckets.UPLOADS, "bkt/" + id).orElseThrow()));
+        record.setProperty("state", "completing");
+        record.setProperty("parts", md5OfMd5s(e1) + "-1");
+        record.setProperty("completing-since", Long.toString(System.currentTimeMillis()));
+        hybris.put(Buckets.UPLOADS, "bkt/" + id, bytes(record));
+
+        Throwable other = catchThrowable(() -> s3.completeMultipartUpload(b -> b.bucket("bkt").key("k").uploadId(id)
+                .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(2).eTag(e2).build()))));
+        assertThat(((S3Exception) other).statusCode()).isEqualTo(409);
+        assertThat(((S3Exception) other).awsErrorDetails().errorCode()).isEqualTo("OperationAborted");
+        assertThat(hybris.get("bkt", "k")).as("nothing committed").isEmpty();
+
+        record.setProperty("completing-since", Long.toString(System.currentTimeMillis() - 3_600_000));
+        hybris.put(Buckets.UPLOADS, "bkt/" + id, bytes(record)); // its gateway stopped an hour ago
+        s3.completeMultipartUpload(b -> b.bucket("bkt").key("k").uploadId(id)
+                .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(2).eTag(e2).build())));
+        assertThat(s3.getObjectAsBytes(b -> b.bucket("bkt").key("k")).asUtf8String()).isEqualTo("second");
+    }
+
+    private static String md5OfMd5s(String... etags) throws Exception {
+        java.security.MessageDigest md5 = java.security.MessageDigest.getInstance("MD5");
+        for (String e : etags) {
+            md5.update(java.util.HexFormat.of().parseHex(e.replace("\"", "")));
+        }
+        return java.util.HexFormat.of().formatHex(md5.digest());
+    }
+
+    private static byte[] bytes(java.util.Properties p) throws java.io.IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        p.store(out, null);
+        return out.toByteArray();
+    }
+
     @Test
     void anAbortRetriedAfterItsCleanUpFailedLeavesNoReceiptAndTheBucketCanBeDeleted() {
         s3.createBucket(b -> b.bucket("bkt"));
