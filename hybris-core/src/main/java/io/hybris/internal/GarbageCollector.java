@@ -53,6 +53,8 @@ final class GarbageCollector {
     private final CloudCallPlacement placement;
     /** Collects superseded versions after {@code hybris.get.superseded-retention}; null: at once. */
     private final java.util.concurrent.Executor retained;
+    /** Leftover chunks of completed uploads in parts a cloud failed to delete: each sweep tries again. */
+    private final LeftoverChunks leftovers = new LeftoverChunks();
 
     GarbageCollector(Map<String, CloudStore> clouds, MetadataStore metadata, ExecutorService executor, String prefix,
                      Duration grace, Clock clock, HybrisListener listener, boolean enabled, Duration retention) {
@@ -126,22 +128,43 @@ final class GarbageCollector {
     }
 
     private void deleteListedChunks(String objectKey, java.util.Set<String> keep, GcCause cause) {
-        String chunkPrefix = objectKey + "#c";
         for (CloudStore cloud : clouds.values()) {
             submit(() -> {
-                try {
-                    for (CloudObject o : list(cloud, chunkPrefix)) {
-                        if (!keep.contains(o.key()) && ObjectKey.parseChunk(prefix, o.key())
-                                .filter(v -> v.render(prefix).equals(objectKey)).isPresent()) {
-                            deleteNow(cloud, o.key(), cause);
-                        }
-                    }
-                } catch (RuntimeException e) {
-                    LOG.debug("could not list the chunks of {} on cloud {}; the sweep will retry: {}", objectKey,
-                            cloud.id(), e.toString());
+                if (!deleteChunksOn(cloud, objectKey, keep, cause) && !keep.isEmpty()) {
+                    leftovers.remember(objectKey, keep, cloud.id()); // the sweep keeps a current version's chunks
                 }
             });
         }
+    }
+
+    /** Deletes the chunks of {@code objectKey} that {@code cloud} lists but {@code keep} does not name; all done? */
+    private boolean deleteChunksOn(CloudStore cloud, String objectKey, java.util.Set<String> keep, GcCause cause) {
+        boolean all = true;
+        try {
+            for (CloudObject o : list(cloud, objectKey + "#c")) {
+                if (!keep.contains(o.key()) && ObjectKey.parseChunk(prefix, o.key())
+                        .filter(v -> v.render(prefix).equals(objectKey)).isPresent()) {
+                    all &= deleteNow(cloud, o.key(), cause);
+                }
+            }
+            return all;
+        } catch (RuntimeException e) {
+            LOG.debug("could not list the chunks of {} on cloud {}: {}", objectKey, cloud.id(), e.toString());
+            return false;
+        }
+    }
+
+    /** Tries again the clean-ups of completed uploads' leftover chunks that a cloud failed; how many succeeded. */
+    private int retryLeftovers() {
+        int done = 0;
+        for (LeftoverChunks.Cleanup c : leftovers.pending()) {
+            CloudStore cloud = clouds.get(c.cloudId());
+            if (cloud == null || deleteChunksOn(cloud, c.objectKey(), c.keep(), GcCause.UNREFERENCED)) {
+                leftovers.forget(c);
+                done++;
+            }
+        }
+        return done;
     }
 
     /** Deletes an unreferenced version from the given clouds, in the background (always: it was never visible). */
@@ -275,6 +298,10 @@ final class GarbageCollector {
      * probe objects left behind ({@code .probe/}) are deleted once older than the grace period too.
      */
     SweepReport sweep(io.hybris.WorkProgress progress) {
+        int retried = retryLeftovers();
+        if (retried > 0) {
+            LOG.info("orphan sweep: deleted the leftover chunks of {} completed uploads in parts", retried);
+        }
         Instant now = clock.instant();
         Map<MetadataKey, Optional<Metadata>> current = new HashMap<>();
         int examined = 0;
