@@ -543,11 +543,11 @@ public final class Hybris implements AutoCloseable {
     }
 
     /**
-     * Closes the client: new calls fail with {@link ClientClosedException}; calls in flight stop waiting and fail
-     * with {@link ClientClosedException} too (a write among them has an unknown outcome: its metadata update may
-     * still land, and its copies are left for the orphan sweep). Then waits briefly for background garbage
-     * collection and releases threads, the metadata store and the clouds it created (application-supplied stores
-     * stay open). Idempotent.
+     * Closes the client: new calls to the storage fail with {@link ClientClosedException} (counters such as
+     * {@link #cloudUsage()} stay readable); calls in flight stop waiting and fail with it too (a write among them has
+     * an unknown outcome: its metadata update may still land, and its copies are left for the orphan sweep). Then
+     * waits briefly for background garbage collection and releases threads, the metadata store and the clouds it
+     * created (application-supplied stores stay open). Idempotent.
      */
     @Override
     public void close() {
