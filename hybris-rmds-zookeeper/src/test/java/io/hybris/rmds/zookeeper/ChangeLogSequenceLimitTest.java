@@ -12,7 +12,6 @@ import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.Subscription;
 import org.apache.zookeeper.server.DataNode;
 import org.apache.zookeeper.server.ServerCnxnFactory;
-import org.apache.zookeeper.server.ZooKeeperServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,19 +44,20 @@ class ChangeLogSequenceLimitTest {
 
     @TempDir
     Path dir;
-    private ZooKeeperServer server;
+    private ChangeLogRolloverRaceTest.HookedServer server;
     private ServerCnxnFactory factory;
     private final List<ZooKeeperMetadataStore> stores = new ArrayList<>();
 
     @BeforeEach
     void start() throws Exception {
-        server = new ZooKeeperServer(dir.toFile(), dir.toFile(), 2000);
+        server = new ChangeLogRolloverRaceTest.HookedServer(dir.toFile());
         factory = ServerCnxnFactory.createFactory(new InetSocketAddress("127.0.0.1", 0), 0);
         factory.startup(server);
     }
 
     @AfterEach
     void stop() {
+        server.release.countDown();
         stores.forEach(ZooKeeperMetadataStore::close);
         factory.shutdown();
     }
@@ -183,7 +183,8 @@ class ChangeLogSequenceLimitTest {
 
     /**
      * Creations sent while the one taking the last name is still being applied are named by the wrapped count
-     * ({@code c--2147483648} on); pipelined creations past the limit make some (checked), and every record created
+     * ({@code c--2147483648} on); pipelined creations past the limit make some (the one taking the last name held
+     * until 50 more were prepared), and every record created
      * is read, in the order the server answered, before the next generation's.
      */
     @Test
@@ -192,6 +193,11 @@ class ChangeLogSequenceLimitTest {
         commit(store, "box", "k0");
         String log = store.changeLog().path("box");
         setCreations(log, LAST - 1);
+        // the creation taking the last name is held until 50 more were prepared: those are named by the wrapped count
+        java.util.concurrent.atomic.AtomicInteger prepared = new java.util.concurrent.atomic.AtomicInteger();
+        server.hold(r -> r.getTxn() instanceof org.apache.zookeeper.txn.CreateTxn create
+                        && create.getPath().equals(log + "/c-2147483647"), new CountDownLatch(1),
+                r -> r.type == org.apache.zookeeper.ZooDefs.OpCode.create && prepared.incrementAndGet() > 50);
         int sent = 200;
         List<String> created = java.util.Collections.synchronizedList(new ArrayList<>());
         CountDownLatch answered = new CountDownLatch(sent);
