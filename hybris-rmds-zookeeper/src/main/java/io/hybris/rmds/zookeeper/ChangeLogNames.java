@@ -19,10 +19,10 @@ import java.util.Locale;
  * Past that count the server keeps the count where it is, so every later creation is named {@code c-2147483647}
  * again and refused (NODEEXISTS) — except those sent while that last creation is still being applied, which the
  * wrapped count names {@code c--2147483648}, {@code c--2147483647} and so on. A log is therefore written in
- * <em>generations</em>: generation 0 is the container's log znode, generation {@code g > 0} its child
- * {@code g-<10 digits of g>}, and a commit refused by a full generation is written to the next one
- * ({@link ZooKeeperChangeLog}). The record named {@code c-2147483647} is never deleted, so a full generation stays
- * closed to writers who still take it for the current one.
+ * <em>generations</em>: generation 0 is the container's log znode, generation {@code g > 0} its sibling
+ * {@code <log>.g-<10 digits of g>}, and a commit refused by a full generation is written to the next one
+ * ({@link ZooKeeperChangeLog}). The record named {@code c-2147483647} is never deleted, so a full generation
+ * stays closed to writers who still take it for the current one.
  *
  * <p>A record's sequence number is {@code g * 2^32 + n + 1}, where {@code n} is its name's number read as an unsigned
  * 32-bit value (the wrapped names come after {@code c-2147483647}): generation 0's numbers are those of the logs
@@ -31,8 +31,8 @@ import java.util.Locale;
 final class ChangeLogNames {
     /** The name prefix of a record. */
     static final String CHILD = "c-";
-    /** The name prefix of a generation after the first. */
-    static final String GENERATION = "g-";
+    /** What a generation after the first adds to the log's path, before its number. */
+    static final String GENERATION = ".g-";
     /** The number of the last record name ZooKeeper gives a generation before it wraps: {@code c-2147483647}. */
     static final long LAST_NAMED = Integer.MAX_VALUE;
     private static final int GENERATION_BITS = 32;
@@ -50,12 +50,16 @@ final class ChangeLogNames {
         return (long) generation << GENERATION_BITS;
     }
 
-    /** The path of generation {@code generation} of the log at {@code log} (generation 0: the log itself). */
+    /**
+     * The path of generation {@code generation} of the log at {@code log}: generation 0 is the log itself, and each
+     * later one its sibling {@code <log>.g-<10 digits>} (a name no container can take). Not a child of the log nor of
+     * the generation before: a creation under a full generation makes the server name the records created while it
+     * is applied by the wrapped count, so a writer that still takes that generation for the current one could commit
+     * into it after records of the next one; a full generation whose last name is taken has no creation under it
+     * ever again.
+     */
     static String generationPath(String log, int generation) {
-        if (generation == 0) {
-            return log;
-        }
-        return log + "/" + GENERATION + pad(Integer.toString(generation));
+        return generation == 0 ? log : log + GENERATION + pad(Integer.toString(generation));
     }
 
     /** The path of the record with sequence number {@code sequence} in the log at {@code log}. */
@@ -136,6 +140,11 @@ final class ChangeLogNames {
      */
     static boolean full(Stat stat) {
         return recordsCreated(stat) >= LAST_NAMED;
+    }
+
+    /** Whether ascending {@code sequences} hold one at or after {@code from}. */
+    static boolean anyFrom(long[] sequences, long from) {
+        return sequences.length > 0 && sequences[sequences.length - 1] >= from;
     }
 
     static byte[] marker(long through) {

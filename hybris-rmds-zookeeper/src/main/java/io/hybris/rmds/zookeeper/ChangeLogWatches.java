@@ -81,6 +81,16 @@ final class ChangeLogWatches implements ConnectionStateListener, AutoCloseable {
         }
     }
 
+    /** {@code action}, run at most once however often it is called (by the watches of several generations). */
+    static Runnable once(Runnable action) {
+        AtomicBoolean ran = new AtomicBoolean();
+        return () -> {
+            if (ran.compareAndSet(false, true)) {
+                action.run();
+            }
+        };
+    }
+
     /** The logs whose watch is on the server (for tests). */
     Set<String> watchedLogs() {
         return byLog.values().stream().filter(LogWatch::added).map(w -> w.path).collect(Collectors.toSet());

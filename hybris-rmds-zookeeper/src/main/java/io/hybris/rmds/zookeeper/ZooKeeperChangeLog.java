@@ -28,7 +28,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.LongStream;
 
 /**
@@ -130,19 +129,25 @@ final class ZooKeeperChangeLog implements AutoCloseable {
      * Writes the container's records to the generation after {@code full}, whose last name a commit found taken
      * (NODEEXISTS for its record: nothing of that multi was applied), creating it if no other writer did. Every
      * record a full generation holds was applied before that refusal, so records of the next one come after them.
+     * If another writer made it, later ones may exist too (a client new to the log starts at the first): the
+     * newest is looked for, one {@code exists} per generation, so that a write is not refused by each in turn.
      */
     void rollOver(String container, int full) throws Exception {
-        String next = ChangeLogNames.generationPath(path(container), full + 1);
-        session.deadline().beforeRequest("creation", "change log generation " + (full + 1) + " of container "
-                + container);
+        String what = "change log generation " + (full + 1) + " of container " + container;
+        int next = full + 1;
+        session.deadline().beforeRequest("creation", what);
         try {
-            client.create().withMode(CreateMode.PERSISTENT).forPath(next, new byte[0]);
+            client.create().withMode(CreateMode.PERSISTENT).forPath(ChangeLogNames.generationPath(path(container),
+                    next), new byte[0]);
             LOG.info("the change log of container {} on {} used the 2^31 record names ZooKeeper gives one znode:"
-                    + " its records go on in generation {} ({})", container, description, full + 1, next);
+                    + " its records go on in generation {}", container, description, next);
         } catch (KeeperException.NodeExistsException exists) {
-            // made by another writer
+            session.deadline().beforeRequest("read", what); // made by another writer: maybe later ones too
+            while (client.checkExists().forPath(ChangeLogNames.generationPath(path(container), next + 1)) != null) {
+                next++;
+            }
         }
-        writing.merge(container, full + 1, Math::max);
+        writing.merge(container, next, Math::max);
     }
 
     /** Counts the commit for compaction. */
@@ -225,8 +230,10 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             }
             List<MetadataChange> changes = new ArrayList<>(Math.min(limit, 64));
             while (true) {
-                boolean more = read(log, g, Math.max(from, g.base() + 1), limit, changes, what);
+                // the next generation first: once it exists, every record of its full predecessor was applied (the
+                // refusal that made a writer create it came after them), so the listing below has them all
                 Generation after = next(log, g);
+                boolean more = read(log, g, Math.max(from, g.base() + 1), limit, changes, what);
                 if (after == null || changes.size() >= limit) {
                     long end = after == null ? end(log, g) : after.full() ? Long.MAX_VALUE : after.newestPossible();
                     // a server that lags (LOCAL reads) may not have a commit another client's cursor is past: no end
@@ -347,13 +354,14 @@ final class ZooKeeperChangeLog implements AutoCloseable {
      * else at the log's next change. The log's persistent watch, shared by this store's subscriptions
      * ({@link ChangeLogWatches}), is set first and the log checked after, so a record created in between is seen by
      * one or the other; the check reads the few numbers the log's creations allow, without listing the log. Once the
-     * log has later generations, the newest one's watch is set too (the log's own fires when a generation is made).
+     * log has later generations, theirs are set too, each before it is read (a watch set on a generation not made yet
+     * fires when it is).
      */
     Subscription watch(String container, long from, Runnable onChange) {
         session.checkOpen();
         String log = path(container);
         String what = "change log of container " + container;
-        Runnable once = once(onChange);
+        Runnable once = ChangeLogWatches.once(onChange);
         List<ChangeLogWatches.OneShot> shots = new ArrayList<>(2);
         Subscription subscription = () -> shots.forEach(ChangeLogWatches.OneShot::cancel);
         try {
@@ -366,9 +374,15 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             if (first == null) {
                 return subscription; // a log not created yet: the watch fires when it is
             }
-            Generation newest = newest(log, first);
-            if (newest.number() > 0) {
-                shots.add(watches.subscribe(newest.path(), once));
+            // from the cursor's generation, each watched before read, and the one after each full one
+            int number = ChangeLogNames.generation(from);
+            Generation g = first;
+            if (number > 0) {
+                shots.add(watches.subscribe(ChangeLogNames.generationPath(log, number), once));
+                g = generation(log, number);
+            }
+            for (; g != null && g.full(); g = generation(log, g.number() + 1)) {
+                shots.add(watches.subscribe(ChangeLogNames.generationPath(log, g.number() + 1), once));
             }
             if (hasRecordFrom(log, first, from, what)) {
                 shots.forEach(ChangeLogWatches.OneShot::fire);
@@ -380,24 +394,14 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         }
     }
 
-    /** {@code action}, run at most once however often it is called. */
-    private static Runnable once(Runnable action) {
-        AtomicBoolean ran = new AtomicBoolean();
-        return () -> {
-            if (ran.compareAndSet(false, true)) {
-                action.run();
-            }
-        };
-    }
-
     /**
-     * {@link #watch} on a server without persistent watches: a child watch, set by listing the log (the newest
-     * generation, unless it is full: then the first, which gets the next generation's znode).
+     * {@link #watch} on a server without persistent watches: a child watch, set by listing the log's newest
+     * generation, and, once that is full, an exists watch on the next one.
      */
     private Subscription watchByListing(String log, long from, Runnable onChange) throws Exception {
         Generation first = first(log);
         Generation watched = first == null ? null : newest(log, first);
-        String path = watched == null || watched.full() ? log : watched.path();
+        String path = watched == null ? log : watched.path();
         ZooKeeperWatch watch = new ZooKeeperWatch(session, description, path, onChange, true);
         try {
             List<String> children;
@@ -410,8 +414,10 @@ final class ZooKeeperChangeLog implements AutoCloseable {
                 children = List.of();
                 watch.fire(); // created in between: read it
             }
-            int number = path.equals(log) ? 0 : watched.number();
-            if (anyFrom(ChangeLogNames.sequences(children, number), from)
+            int number = watched == null ? 0 : watched.number();
+            boolean nextMade = watched != null && watched.full() && client.checkExists().usingWatcher(watch)
+                    .forPath(ChangeLogNames.generationPath(log, number + 1)) != null; // made since: watch that one
+            if (ChangeLogNames.anyFrom(ChangeLogNames.sequences(children, number), from) || nextMade
                     || first != null && hasRecordFrom(log, first, from, "change log " + log)) {
                 watch.fire();
             }
@@ -429,7 +435,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
         for (; g != null; g = next(log, g)) {
             long start = Math.max(from, g.base() + 1);
             if (g.full()) {
-                if (anyFrom(sequences(g), start)) {
+                if (ChangeLogNames.anyFrom(sequences(g), start)) {
                     return true;
                 }
                 continue;
@@ -438,7 +444,7 @@ final class ZooKeeperChangeLog implements AutoCloseable {
             if (newest < start) {
                 return false; // no record's number exceeds the count of creations (see changes), nor a later one
             }
-            return newest - start >= RANGE_SLACK ? anyFrom(sequences(g), start)
+            return newest - start >= RANGE_SLACK ? ChangeLogNames.anyFrom(sequences(g), start)
                     : !existing(log, start, newest, what).isEmpty();
         }
         return false;
@@ -555,11 +561,6 @@ final class ZooKeeperChangeLog implements AutoCloseable {
 
     private long readMarker(String log) throws Exception {
         return ChangeLogNames.parseMarker(client.getData().forPath(log));
-    }
-
-    /** Whether ascending {@code sequences} hold one at or after {@code from}. */
-    private static boolean anyFrom(long[] sequences, long from) {
-        return sequences.length > 0 && sequences[sequences.length - 1] >= from;
     }
 
     /** The log znode's {@code cversion} (for tests). */

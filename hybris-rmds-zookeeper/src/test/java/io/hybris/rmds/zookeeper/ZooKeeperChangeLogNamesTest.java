@@ -37,9 +37,10 @@ class ZooKeeperChangeLogNamesTest {
     @Test
     void laterGenerationsAreChildrenOfTheLogNumberedFromTwoToThe32() {
         assertThat(ChangeLogNames.generationPath("/l", 0)).isEqualTo("/l");
-        assertThat(ChangeLogNames.generationPath("/l", 3)).isEqualTo("/l/g-0000000003");
-        assertThat(ChangeLogNames.child("/l", GENERATION + 1)).isEqualTo("/l/g-0000000001/c-0000000000");
-        assertThat(ChangeLogNames.child("/l", 2 * GENERATION + 43)).isEqualTo("/l/g-0000000002/c-0000000042");
+        assertThat(ChangeLogNames.generationPath("/l", 3))
+                .isEqualTo("/l.g-0000000003");
+        assertThat(ChangeLogNames.child("/l", GENERATION + 1)).isEqualTo("/l.g-0000000001/c-0000000000");
+        assertThat(ChangeLogNames.child("/l", 2 * GENERATION + 43)).isEqualTo("/l.g-0000000002/c-0000000042");
         assertThat(ChangeLogNames.generation(0)).isZero();
         assertThat(ChangeLogNames.generation(GENERATION)).isZero();
         assertThat(ChangeLogNames.generation(GENERATION + 1)).isEqualTo(1);
