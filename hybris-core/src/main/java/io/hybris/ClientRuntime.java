@@ -193,7 +193,7 @@ final class ClientRuntime {
             LOG.info("Hybris client {} open: f={}, clouds={}, metadata={}", config.clientId(), config.f(),
                     config.clouds(), metadata.describe());
             return runtime;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // an Error too (a driver's missing class): close what was made
             owned.forEach(c -> closeQuietly(c, e));
             if (ownsMetadata && metadata != null) {
                 closeQuietly(metadata, e);

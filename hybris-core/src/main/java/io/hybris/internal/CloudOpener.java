@@ -38,8 +38,8 @@ public final class CloudOpener {
     /**
      * The clouds of {@code specs} in their order: application-supplied instances as they are, the others created
      * by their providers (an unreachable one deferred, see above). If any creation fails otherwise, its exception
-     * is thrown (the others' failures suppressed in it) after every creation has finished; the stores that were
-     * created are then in {@link #created()} for the caller to close.
+     * is thrown (the others' failures suppressed in it; an {@link Error} too) after every creation has finished; the
+     * stores that were created are then in {@link #created()} for the caller to close.
      */
     public List<CloudStore> open(List<CloudSpec> specs) {
         List<CloudStoreProvider> providers = new ArrayList<>();
@@ -85,7 +85,7 @@ public final class CloudOpener {
     private List<CloudStore> collect(List<CloudSpec> specs, List<Future<CloudStore>> futures,
                                      List<Supplier<CloudStore>> starts) {
         List<CloudStore> clouds = new ArrayList<>();
-        RuntimeException failure = null;
+        Throwable failure = null;
         boolean interrupted = false;
         for (int i = 0; i < specs.size(); i++) {
             Future<CloudStore> f = futures.get(i);
@@ -112,7 +112,8 @@ public final class CloudOpener {
                         clouds.add(deferred);
                         break;
                     }
-                    RuntimeException cause = asRuntime(specs.get(i), e.getCause());
+                    // an Error too waits for the other creations, so that the stores they made can be closed
+                    Throwable cause = asRuntimeOrError(specs.get(i), e.getCause());
                     if (failure == null) {
                         failure = cause;
                     } else {
@@ -128,18 +129,18 @@ public final class CloudOpener {
                 failure = new HybrisException("interrupted while opening the clouds");
             }
         }
+        if (failure instanceof Error e) {
+            throw e;
+        }
         if (failure != null) {
-            throw failure;
+            throw (RuntimeException) failure;
         }
         return clouds;
     }
 
-    private static RuntimeException asRuntime(CloudSpec spec, Throwable cause) {
-        if (cause instanceof RuntimeException r) {
-            return r;
-        }
-        if (cause instanceof Error e) {
-            throw e;
+    private static Throwable asRuntimeOrError(CloudSpec spec, Throwable cause) {
+        if (cause instanceof RuntimeException || cause instanceof Error) {
+            return cause;
         }
         return new HybrisException("opening cloud '" + spec.id() + "' failed: " + cause, cause);
     }

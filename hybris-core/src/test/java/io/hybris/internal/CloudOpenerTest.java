@@ -37,7 +37,7 @@ class CloudOpenerTest {
     /**
      * Type {@code rendezvous}: {@code create} waits until every cloud of the test is being created at the same
      * time (a barrier of {@link #parties}), so it can only succeed if the creations run in parallel; option
-     * {@code fail=true} makes it fail after the rendezvous.
+     * {@code fail=true} makes it fail after the rendezvous, {@code error=true} throw an Error.
      */
     public static final class RendezvousProvider implements CloudStoreProvider {
         static volatile CyclicBarrier barrier;
@@ -50,7 +50,7 @@ class CloudOpenerTest {
 
         @Override
         public Set<String> optionNames() {
-            return Set.of("fail");
+            return Set.of("fail", "error");
         }
 
         @Override
@@ -59,6 +59,9 @@ class CloudOpenerTest {
                 barrier.await(10, TimeUnit.SECONDS);
             } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
                 throw new IllegalStateException(cloudId + " was not created alongside the other clouds", e);
+            }
+            if (options.bool("error", false)) { // a driver whose dependency is missing from the class path
+                throw new NoClassDefFoundError("a class of cloud " + cloudId + "'s driver (test)");
             }
             if (options.bool("fail", false)) {
                 throw new HybrisConfigurationException("cloud " + cloudId + " refused to start (test)");
@@ -126,6 +129,24 @@ class CloudOpenerTest {
 
         assertThatThrownBy(() -> Hybris.open(b.build())).isInstanceOf(HybrisConfigurationException.class)
                 .hasMessageContaining("cloud b refused to start");
+        assertThat(RendezvousProvider.closed).containsExactlyInAnyOrder("a", "c");
+    }
+
+    /**
+     * A cloud whose start throws an Error (its driver misses a class): the Error reaches the caller, and the clouds
+     * the other starts created are closed (found by the lifecycle hunt: the Error was thrown at once and neither
+     * the cloud created before it nor the one created after it was closed).
+     */
+    @Test
+    void openingAClientClosesTheCreatedCloudsWhenOneThrowsAnError() {
+        RendezvousProvider.barrier = new CyclicBarrier(3);
+        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore())
+                .probeInterval(Duration.ZERO)
+                .cloud("a", "rendezvous", Map.of()).cloud("b", "rendezvous", Map.of("error", "true"))
+                .cloud("c", "rendezvous", Map.of());
+
+        assertThatThrownBy(() -> Hybris.open(b.build())).isInstanceOf(NoClassDefFoundError.class)
+                .hasMessage("a class of cloud b's driver (test)");
         assertThat(RendezvousProvider.closed).containsExactlyInAnyOrder("a", "c");
     }
 

@@ -59,7 +59,7 @@ public final class PrometheusEndpoint implements AutoCloseable {
         Objects.requireNonNull(registry, "registry");
         HttpServer server;
         try {
-            server = HttpServer.create(address, 0);
+            server = HttpServers.bind(HttpServer.create(), address, 0);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot serve metrics on " + address + ": " + e.getMessage(), e);
         }

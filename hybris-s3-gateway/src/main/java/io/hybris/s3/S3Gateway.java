@@ -223,15 +223,17 @@ public final class S3Gateway implements AutoCloseable {
             if (System.getProperty(NODELAY) == null) {
                 System.setProperty(NODELAY, "true");
             }
+            // the key store is read before the port is bound: a bad one must leave nothing listening
+            SSLContext ssl = keyStore != null ? sslContext() : null;
             HttpServer server;
             try {
                 InetSocketAddress address = new InetSocketAddress(host, port);
-                if (keyStore != null) {
-                    HttpsServer https = HttpsServer.create(address, 128);
-                    https.setHttpsConfigurator(new HttpsConfigurator(sslContext()));
+                if (ssl != null) {
+                    HttpsServer https = HttpServers.bind(HttpsServer.create(), address, 128);
+                    https.setHttpsConfigurator(new HttpsConfigurator(ssl));
                     server = https;
                 } else {
-                    server = HttpServer.create(address, 128);
+                    server = HttpServers.bind(HttpServer.create(), address, 128);
                 }
             } catch (IOException e) {
                 throw new HybrisConfigurationException("the S3 gateway cannot listen on " + host + ":" + port + ": "

@@ -42,14 +42,7 @@ class TlsGatewayTest {
 
     @Test
     void servesHttpsWithTheConfiguredKeyStore() throws Exception {
-        Path keyStore = dir.resolve("gateway.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "gateway", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-                "-dname", "CN=127.0.0.1", "-ext", "SAN=IP:127.0.0.1", "-storetype", "PKCS12", "-keystore",
-                keyStore.toString(), "-storepass", "changeit", "-keypass", "changeit").inheritIO().start();
-        assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(keytool.exitValue()).isZero();
-
+        Path keyStore = keyStore(dir);
         HybrisConfig.Builder config = HybrisConfig.builder().f(1).metadataStore(new InMemoryMetadataStore());
         List.of("c0", "c1", "c2").forEach(id -> config.cloud(new InMemoryCloudStore(id)));
         try (Hybris hybris = Hybris.open(config.build());
@@ -77,6 +70,18 @@ class TlsGatewayTest {
             assertThat(got.statusCode()).isEqualTo(200);
             assertThat(got.body()).isEqualTo("over TLS");
         }
+    }
+
+    /** A PKCS#12 key store in {@code dir} with a self-signed key pair for 127.0.0.1, password "changeit". */
+    static Path keyStore(Path dir) throws Exception {
+        Path keyStore = dir.resolve("gateway.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "gateway", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+                "-dname", "CN=127.0.0.1", "-ext", "SAN=IP:127.0.0.1", "-storetype", "PKCS12", "-keystore",
+                keyStore.toString(), "-storepass", "changeit", "-keypass", "changeit").inheritIO().start();
+        assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(keytool.exitValue()).isZero();
+        return keyStore;
     }
 
     @Test

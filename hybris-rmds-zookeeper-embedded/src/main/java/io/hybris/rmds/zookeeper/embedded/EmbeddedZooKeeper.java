@@ -112,7 +112,9 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
             txnLog = new FileTxnSnapLog(dir.toFile(), dir.toFile());
             ZooKeeperServer server = new ZooKeeperServer(txnLog, TICK_TIME_MS, "");
             InetSocketAddress address = new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port);
-            factory = ServerCnxnFactory.createFactory(address, 0);
+            // created before it binds, so that cleanUp releases its socket and selectors if the port is taken
+            factory = ServerCnxnFactory.createFactory();
+            factory.configure(address, 0);
             factory.startup(server);
             EmbeddedZooKeeper zk = new EmbeddedZooKeeper(dir, lockChannel, lock, txnLog, factory);
             zk.purge(); // the server has loaded its data and taken a snapshot of it
@@ -162,12 +164,28 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         }
     }
 
-    /** Stops the server, closing client connections, and releases the data directory. */
+    /**
+     * Stops the server, closing client connections, and releases the data directory. Called on an interrupted
+     * thread, it stops the server all the same and leaves the thread interrupted.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        // ZooKeeper's shutdown waits for its threads and swallows an interrupt, which cuts that wait short (its
+        // connections not closed): it runs uninterrupted, and the caller's interrupt is restored after
+        boolean interrupted = Thread.interrupted();
+        try {
+            stop();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void stop() {
         LOG.info("stopping embedded ZooKeeper on {}", connectString());
         purger.shutdownNow();
         try {
