@@ -11,20 +11,15 @@ import io.hybris.ChangePage;
 import io.hybris.ChangeSubscription;
 import io.hybris.Hybris;
 import io.hybris.HybrisException;
-import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.spi.MetadataChange;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
-import org.apache.zookeeper.server.DataNode;
-import org.apache.zookeeper.server.ServerCnxnFactory;
-import org.apache.zookeeper.server.ZooKeeperServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,6 +33,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 
+import static io.hybris.rmds.zookeeper.ChangeLogLimitFixture.GENERATION;
+import static io.hybris.rmds.zookeeper.ChangeLogLimitFixture.LAST;
+import static io.hybris.rmds.zookeeper.ChangeLogLimitFixture.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -48,37 +46,28 @@ import static org.awaitility.Awaitility.await;
  * writers cross.
  */
 class ChangeLogRolloverFeedTest {
-    private static final long LAST = Integer.MAX_VALUE;
-    private static final long GENERATION = 1L << 32;
 
     @TempDir
     Path dir;
-    private ZooKeeperServer server;
-    private ServerCnxnFactory factory;
-    private final List<AutoCloseable> closing = new ArrayList<>();
+    private ChangeLogLimitFixture fx;
 
     @BeforeEach
     void start() throws Exception {
-        server = new ZooKeeperServer(dir.toFile(), dir.toFile(), 2000);
-        factory = ServerCnxnFactory.createFactory(new InetSocketAddress("127.0.0.1", 0), 0);
-        factory.startup(server);
+        fx = new ChangeLogLimitFixture(dir, "/feed");
     }
 
     @AfterEach
     void stop() throws Exception {
-        for (int i = closing.size() - 1; i >= 0; i--) {
-            closing.get(i).close();
-        }
-        factory.shutdown();
+        fx.close();
     }
 
     @Test
     void aSubscriptionDeliversEveryChangeOnceInOrderWhileWritersCrossTwoGenerations() throws Exception {
-        ZooKeeperMetadataStore storeA = store(1000);
-        ZooKeeperMetadataStore storeB = store(1000);
-        Hybris a = client(storeA);
-        Hybris b = client(storeB);
-        Hybris subscriber = client(store(1000));
+        ZooKeeperMetadataStore storeA = fx.store(1000);
+        ZooKeeperMetadataStore storeB = fx.store(1000);
+        Hybris a = fx.client(storeA);
+        Hybris b = fx.client(storeB);
+        Hybris subscriber = fx.client(fx.store(1000));
         String log = storeA.changeLog().path("box");
         a.put("box", "k0", bytes("0"));
         ChangeCursor start = subscriber.latestCursor("box");
@@ -95,9 +84,9 @@ class ChangeLogRolloverFeedTest {
                 stopped.set(true);
             }
         })) {
-            setCreations(log, LAST - 6);
+            fx.setCreations(log, LAST - 6);
             writeConcurrently(List.of(a, b), "p", 8);
-            setCreations(ChangeLogNames.generationPath(log, 1), LAST - 6);
+            fx.setCreations(ChangeLogNames.generationPath(log, 1), LAST - 6);
             writeConcurrently(List.of(a, b), "q", 8);
 
             List<String> logged = keys(storeA.changes("box", start.commit(), 1000).changes());
@@ -115,11 +104,11 @@ class ChangeLogRolloverFeedTest {
 
     @Test
     void aCursorTakenBeforeTheRolloverIsReadAfterItInSmallPages() throws Exception {
-        ZooKeeperMetadataStore store = store(1000);
-        Hybris writer = client(store);
-        Hybris reader = client(store(1000));
+        ZooKeeperMetadataStore store = fx.store(1000);
+        Hybris writer = fx.client(store);
+        Hybris reader = fx.client(fx.store(1000));
         writer.put("box", "k0", bytes("0"));
-        setCreations(store.changeLog().path("box"), LAST - 2);
+        fx.setCreations(store.changeLog().path("box"), LAST - 2);
         ChangeCursor before = reader.latestCursor("box");
         List<String> written = IntStream.range(0, 7).mapToObj(i -> "k" + (i + 1)).toList();
         for (String k : written) {
@@ -144,15 +133,15 @@ class ChangeLogRolloverFeedTest {
 
     @Test
     void anAtomicUpdateOfTwoContainersWhoseLogsAreFullRollsEachOver() throws Exception {
-        ZooKeeperMetadataStore store = store(1000);
-        ZooKeeperMetadataStore other = store(1000);
+        ZooKeeperMetadataStore store = fx.store(1000);
+        ZooKeeperMetadataStore other = fx.store(1000);
         commit(store, "full", "f0");
         commit(store, "open", "o0");
-        setCreations(store.changeLog().path("full"), LAST);
+        fx.setCreations(store.changeLog().path("full"), LAST);
         commit(store, "full", "last"); // the full log's last name
 
         store.conditionalUpdateAll(List.of(update("full", "f1"), update("open", "o1")));
-        setCreations(store.changeLog().path("open"), LAST);
+        fx.setCreations(store.changeLog().path("open"), LAST);
         commit(store, "open", "olast");
         other.conditionalUpdateAll(List.of(update("open", "o2"), update("full", "f2"))); // both refused: both roll
 
@@ -173,11 +162,11 @@ class ChangeLogRolloverFeedTest {
     @Test
     void compactionRunningWhileWritersCrossKeepsTheLastNamedRecordAndTheRetention() throws Exception {
         int retention = 5;
-        ZooKeeperMetadataStore a = store(retention);
-        ZooKeeperMetadataStore b = store(retention);
+        ZooKeeperMetadataStore a = fx.store(retention);
+        ZooKeeperMetadataStore b = fx.store(retention);
         String log = a.changeLog().path("box");
         commit(a, "box", "k0");
-        setCreations(log, LAST - 10);
+        fx.setCreations(log, LAST - 10);
         AtomicBoolean writing = new AtomicBoolean(true);
         ExecutorService pool = Executors.newFixedThreadPool(3);
         try {
@@ -205,6 +194,11 @@ class ChangeLogRolloverFeedTest {
         } finally {
             pool.shutdownNow();
         }
+        // how many of those the first generation took depends on timing (while the compactor's deletions are in
+        // flight, creations take names of the wrapped count there): the second gets the retention's worth after
+        for (int i = 0; i < retention; i++) {
+            commit(a, "box", "after" + i);
+        }
         a.changeLog().compact("box");
 
         assertThat(a.session().client().getChildren().forPath(log)).contains("c-2147483647");
@@ -215,7 +209,7 @@ class ChangeLogRolloverFeedTest {
         assertThat(newest).hasSize(retention);
         assertThat(newest.get(newest.size() - 1).sequence()).isEqualTo(a.latestChange("box"));
         assertThat(a.changes("box", 1, 100).compactedThrough()).isEqualTo(newest.get(0).sequence() - 1);
-        ZooKeeperMetadataStore fresh = store(retention);
+        ZooKeeperMetadataStore fresh = fx.store(retention);
         commit(fresh, "box", "fresh");
         assertThat(fresh.latestChange("box")).isEqualTo(newest.get(newest.size() - 1).sequence() + 1);
     }
@@ -226,16 +220,16 @@ class ChangeLogRolloverFeedTest {
      */
     @Test
     void aClientNewToALogOfManyGenerationsCommitsToTheNewest() throws Exception {
-        ZooKeeperMetadataStore writer = store(1000);
+        ZooKeeperMetadataStore writer = fx.store(1000);
         String log = writer.changeLog().path("box");
         commit(writer, "box", "k0");
         int generations = 20;
         for (int g = 0; g < generations; g++) {
-            setCreations(ChangeLogNames.generationPath(log, g), LAST);
+            fx.setCreations(ChangeLogNames.generationPath(log, g), LAST);
             commit(writer, "box", "last" + g);
             commit(writer, "box", "first" + (g + 1)); // refused there: the next generation's first record
         }
-        ZooKeeperMetadataStore fresh = store(1000);
+        ZooKeeperMetadataStore fresh = fx.store(1000);
 
         commit(fresh, "box", "fresh");
 
@@ -272,34 +266,8 @@ class ChangeLogRolloverFeedTest {
         return changes.stream().map(c -> c.updates().get(0).key()).toList();
     }
 
-    private ZooKeeperMetadataStore store(int retention) {
-        ZooKeeperMetadataStore store = ZooKeeperMetadataStore.builder().connect("127.0.0.1:" + factory.getLocalPort())
-                .root("/feed").changesRetention(retention).build();
-        closing.add(store);
-        return store;
-    }
-
-    private Hybris client(ZooKeeperMetadataStore store) {
-        Hybris h = Hybris.open(Hybris.builder().f(1).metadataStore(store).cloud(new InMemoryCloudStore("c0"))
-                .cloud(new InMemoryCloudStore("c1")).cloud(new InMemoryCloudStore("c2"))
-                .deadline(Duration.ofSeconds(20)).build());
-        closing.add(h);
-        return h;
-    }
-
-    private void setCreations(String path, long created) {
-        DataNode node = server.getZKDatabase().getDataTree().getNode(path);
-        synchronized (node) {
-            node.stat.setCversion((int) created);
-        }
-    }
-
     private static MetadataUpdate update(String container, String key) {
         return new MetadataUpdate(new MetadataKey(container, key), bytes("v"), MetadataVersion.ABSENT);
-    }
-
-    private static void commit(ZooKeeperMetadataStore store, String container, String key) throws Exception {
-        store.conditionalUpdate(update(container, key));
     }
 
     private static byte[] bytes(String s) {

@@ -7,44 +7,30 @@ package io.hybris.rmds.zookeeper;
 import io.hybris.ChangeCursor;
 import io.hybris.ChangePage;
 import io.hybris.Hybris;
-import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.spi.MetadataChange;
 import io.hybris.spi.MetadataChangePage;
-import io.hybris.spi.MetadataKey;
-import io.hybris.spi.MetadataUpdate;
-import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.Subscription;
 import org.apache.zookeeper.ZooDefs.OpCode;
 import org.apache.zookeeper.proto.ExistsRequest;
-import org.apache.zookeeper.proto.GetDataRequest;
-import org.apache.zookeeper.server.DataNode;
-import org.apache.zookeeper.server.FinalRequestProcessor;
-import org.apache.zookeeper.server.PrepRequestProcessor;
-import org.apache.zookeeper.server.Request;
-import org.apache.zookeeper.server.RequestProcessor;
-import org.apache.zookeeper.server.ServerCnxnFactory;
-import org.apache.zookeeper.server.SyncRequestProcessor;
-import org.apache.zookeeper.server.ZooKeeperServer;
 import org.apache.zookeeper.txn.CreateTxn;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
-import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Predicate;
 
+import static io.hybris.rmds.zookeeper.ChangeLogLimitFixture.GENERATION;
+import static io.hybris.rmds.zookeeper.ChangeLogLimitFixture.LAST;
+import static io.hybris.rmds.zookeeper.ChangeLogLimitFixture.commit;
+import static io.hybris.rmds.zookeeper.ChangeLogLimitFixture.commitUnchecked;
+import static io.hybris.rmds.zookeeper.ChangeLogLimitFixture.sessionId;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -54,29 +40,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  * writer that takes the first generation for the current one while a later generation is being made.
  */
 class ChangeLogRolloverRaceTest {
-    private static final long LAST = Integer.MAX_VALUE;
-    private static final long GENERATION = 1L << 32;
 
     @TempDir
     Path dir;
-    private HookedServer server;
-    private ServerCnxnFactory factory;
-    private final List<AutoCloseable> closing = new ArrayList<>();
+    private ChangeLogLimitFixture fx;
 
     @BeforeEach
     void start() throws Exception {
-        server = new HookedServer(dir.toFile());
-        factory = ServerCnxnFactory.createFactory(new InetSocketAddress("127.0.0.1", 0), 0);
-        factory.startup(server);
+        fx = new ChangeLogLimitFixture(dir, "/race");
     }
 
     @AfterEach
     void stop() throws Exception {
-        server.release.countDown();
-        for (int i = closing.size() - 1; i >= 0; i--) {
-            closing.get(i).close();
-        }
-        factory.shutdown();
+        fx.close();
     }
 
     /**
@@ -85,11 +61,11 @@ class ChangeLogRolloverRaceTest {
      */
     @Test
     void aPageDoesNotSkipTheLastRecordOfAGenerationCompletedWhileItReads() throws Exception {
-        ZooKeeperMetadataStore writer = store(1000);
-        ZooKeeperMetadataStore reader = store(1000);
+        ZooKeeperMetadataStore writer = fx.store(1000);
+        ZooKeeperMetadataStore reader = fx.store(1000);
         String log = writer.changeLog().path("box");
         commit(writer, "box", "k0");
-        setCreations(log, LAST - 1);
+        fx.setCreations(log, LAST - 1);
         commit(writer, "box", "a"); // c-2147483646: the generation is full by its count, its last name still free
         whenReaderAsks(reader, log + ".g-0000000001", () -> {
             commit(writer, "box", "last"); // c-2147483647
@@ -105,13 +81,13 @@ class ChangeLogRolloverRaceTest {
     /** The same race through the public change feed: the page after "a" holds "last", then "rolled". */
     @Test
     void theChangeFeedDoesNotSkipTheLastRecordOfAGenerationCompletedWhileItReads() throws Exception {
-        ZooKeeperMetadataStore writerStore = store(1000);
-        ZooKeeperMetadataStore readerStore = store(1000);
-        Hybris writer = client(writerStore);
-        Hybris reader = client(readerStore);
+        ZooKeeperMetadataStore writerStore = fx.store(1000);
+        ZooKeeperMetadataStore readerStore = fx.store(1000);
+        Hybris writer = fx.client(writerStore);
+        Hybris reader = fx.client(readerStore);
         String log = writerStore.changeLog().path("box");
         writer.put("box", "k0", bytes("0"));
-        setCreations(log, LAST - 1);
+        fx.setCreations(log, LAST - 1);
         writer.put("box", "a", bytes("a"));
         ChangeCursor afterA = reader.latestCursor("box");
         assertThat(afterA.commit()).isEqualTo(LAST + 1);
@@ -133,23 +109,23 @@ class ChangeLogRolloverRaceTest {
      */
     @Test
     void aStaleWriterDoesNotCommitIntoTheFirstGenerationWhileALaterOneIsMade() throws Exception {
-        ZooKeeperMetadataStore writer = store(1000);
-        ZooKeeperMetadataStore stale = store(1000);
+        ZooKeeperMetadataStore writer = fx.store(1000);
+        ZooKeeperMetadataStore stale = fx.store(1000);
         String log = writer.changeLog().path("box");
         commit(writer, "box", "k0");
         commit(stale, "box", "early"); // knows the log; writes the first generation until refused there
-        setCreations(log, LAST);
+        fx.setCreations(log, LAST);
         commit(writer, "box", "last"); // c-2147483647
         commit(writer, "box", "g1"); // the second generation
         String second = ChangeLogNames.generationPath(log, 1);
-        setCreations(second, LAST);
+        fx.setCreations(second, LAST);
         commit(writer, "box", "last1"); // its c-2147483647
         long afterLast1 = writer.latestChange("box") + 1;
         assertThat(afterLast1).isEqualTo(GENERATION + LAST + 2);
 
         long staleSession = sessionId(stale);
         CountDownLatch thirdHeld = new CountDownLatch(1);
-        server.hold(r -> r.getTxn() instanceof CreateTxn create
+        fx.server.hold(r -> r.getTxn() instanceof CreateTxn create
                         && create.getPath().equals(ChangeLogNames.generationPath(log, 2)), thirdHeld,
                 r -> r.type == OpCode.multi && r.sessionId == staleSession);
 
@@ -175,20 +151,20 @@ class ChangeLogRolloverRaceTest {
      */
     @Test
     void aWriterOfAFullGenerationCommitsIntoTheNextWhileItIsMade() throws Exception {
-        ZooKeeperMetadataStore writer = store(1000);
-        ZooKeeperMetadataStore second = store(1000);
+        ZooKeeperMetadataStore writer = fx.store(1000);
+        ZooKeeperMetadataStore second = fx.store(1000);
         String log = writer.changeLog().path("box");
         commit(writer, "box", "k0");
-        setCreations(log, LAST);
+        fx.setCreations(log, LAST);
         commit(writer, "box", "last");
         commit(writer, "box", "g1");
         commit(second, "box", "early"); // refused in the first generation: writes the second from now on
-        setCreations(ChangeLogNames.generationPath(log, 1), LAST);
+        fx.setCreations(ChangeLogNames.generationPath(log, 1), LAST);
         commit(writer, "box", "last1");
         long afterLast1 = writer.latestChange("box") + 1;
         long secondSession = sessionId(second);
         CountDownLatch thirdHeld = new CountDownLatch(1);
-        server.hold(r -> r.getTxn() instanceof CreateTxn create
+        fx.server.hold(r -> r.getTxn() instanceof CreateTxn create
                         && create.getPath().equals(ChangeLogNames.generationPath(log, 2)), thirdHeld,
                 r -> r.type == OpCode.multi && r.sessionId == secondSession);
 
@@ -225,14 +201,14 @@ class ChangeLogRolloverRaceTest {
      */
     @Test
     void aWatchPastAFullGenerationWakesForTheNextGenerationsFirstRecord() throws Exception {
-        ZooKeeperMetadataStore writer = store(1000);
-        ZooKeeperMetadataStore watcher = store(1000);
+        ZooKeeperMetadataStore writer = fx.store(1000);
+        ZooKeeperMetadataStore watcher = fx.store(1000);
         String log = writer.changeLog().path("box");
         commit(writer, "box", "k0");
-        setCreations(log, LAST);
+        fx.setCreations(log, LAST);
         commit(writer, "box", "last");
         commit(writer, "box", "g1");
-        setCreations(ChangeLogNames.generationPath(log, 1), LAST);
+        fx.setCreations(ChangeLogNames.generationPath(log, 1), LAST);
         commit(writer, "box", "last1");
         long from = writer.latestChange("box") + 1;
 
@@ -252,15 +228,15 @@ class ChangeLogRolloverRaceTest {
     /** The same on a server without persistent watches (before 3.6): the child watch of the newest generation. */
     @Test
     void aWatchByListingWakesForEachNextGenerationsFirstRecord() throws Exception {
-        ZooKeeperMetadataStore writer = store(1000);
-        ZooKeeperMetadataStore watcher = store(1000);
+        ZooKeeperMetadataStore writer = fx.store(1000);
+        ZooKeeperMetadataStore watcher = fx.store(1000);
         java.lang.reflect.Field unsupported = ChangeLogWatches.class.getDeclaredField("unsupported");
         unsupported.setAccessible(true);
         unsupported.set(watcher.changeLog().watches(), true); // as against a server before 3.6
         String log = writer.changeLog().path("box");
         commit(writer, "box", "k0");
         for (int g = 0; g < 3; g++) {
-            setCreations(ChangeLogNames.generationPath(log, g), LAST);
+            fx.setCreations(ChangeLogNames.generationPath(log, g), LAST);
             commit(writer, "box", "last" + g);
             long from = writer.latestChange("box") + 1;
             CountDownLatch woken = new CountDownLatch(1);
@@ -277,145 +253,15 @@ class ChangeLogRolloverRaceTest {
         }
     }
 
-    private void whenReaderAsks(ZooKeeperMetadataStore reader, String path, ThrowingRunnable action)
+    private void whenReaderAsks(ZooKeeperMetadataStore reader, String path, ChangeLogLimitFixture.ThrowingRunnable action)
             throws Exception {
         long session = sessionId(reader);
-        server.onArrival(r -> r.sessionId == session && r.type == OpCode.exists
+        fx.server.onArrival(r -> r.sessionId == session && r.type == OpCode.exists
                 && path.equals(r.readRequestRecordNoException(ExistsRequest::new).getPath()), action);
-    }
-
-    private static long sessionId(ZooKeeperMetadataStore store) throws Exception {
-        return store.session().client().getZookeeperClient().getZooKeeper().getSessionId();
-    }
-
-    private ZooKeeperMetadataStore store(int retention) {
-        ZooKeeperMetadataStore store = ZooKeeperMetadataStore.builder().connect("127.0.0.1:" + factory.getLocalPort())
-                .root("/race").changesRetention(retention).build();
-        closing.add(store);
-        return store;
-    }
-
-    private Hybris client(ZooKeeperMetadataStore store) {
-        Hybris h = Hybris.open(Hybris.builder().f(1).metadataStore(store).cloud(new InMemoryCloudStore("c0"))
-                .cloud(new InMemoryCloudStore("c1")).cloud(new InMemoryCloudStore("c2"))
-                .deadline(Duration.ofSeconds(20)).build());
-        closing.add(h);
-        return h;
-    }
-
-    private void setCreations(String path, long created) {
-        DataNode node = server.getZKDatabase().getDataTree().getNode(path);
-        synchronized (node) {
-            node.stat.setCversion((int) created);
-        }
     }
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static void commit(ZooKeeperMetadataStore store, String container, String key) throws Exception {
-        store.conditionalUpdate(new MetadataUpdate(new MetadataKey(container, key), bytes("v"),
-                MetadataVersion.ABSENT));
-    }
-
-    private static void commitUnchecked(ZooKeeperMetadataStore store, String container, String key) {
-        try {
-            commit(store, container, key);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    interface ThrowingRunnable {
-        void run() throws Exception;
-    }
-
-    /**
-     * A standalone server that runs an action when a chosen request arrives (before handling it), and can hold a
-     * chosen transaction before it is applied until another chosen request has been prepared.
-     */
-    static final class HookedServer extends ZooKeeperServer {
-        private final AtomicReference<Predicate<Request>> arrival = new AtomicReference<>();
-        private volatile ThrowingRunnable onArrival;
-        private volatile Predicate<Request> held;
-        private volatile CountDownLatch heldNow;
-        private volatile Predicate<Request> releasedBy;
-        final CountDownLatch release = new CountDownLatch(1);
-
-        HookedServer(File dir) throws IOException {
-            super(dir, dir, 2000);
-        }
-
-        void onArrival(Predicate<Request> which, ThrowingRunnable action) {
-            onArrival = action;
-            arrival.set(which);
-        }
-
-        void hold(Predicate<Request> which, CountDownLatch holding, Predicate<Request> until) {
-            releasedBy = until;
-            heldNow = holding;
-            held = which;
-        }
-
-        @Override
-        public void submitRequest(Request si) {
-            Predicate<Request> which = arrival.get();
-            if (which != null && which.test(si) && arrival.compareAndSet(which, null)) {
-                try {
-                    onArrival.run();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-            super.submitRequest(si);
-        }
-
-        @Override
-        protected void setupRequestProcessors() {
-            RequestProcessor last = new FinalRequestProcessor(this);
-            RequestProcessor gate = new RequestProcessor() {
-                @Override
-                public void processRequest(Request request) throws RequestProcessorException {
-                    Predicate<Request> h = held;
-                    if (h != null && h.test(request)) {
-                        held = null;
-                        heldNow.countDown();
-                        try {
-                            release.await(20, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    }
-                    last.processRequest(request);
-                }
-
-                @Override
-                public void shutdown() {
-                    last.shutdown();
-                }
-            };
-            SyncRequestProcessor sync = new SyncRequestProcessor(this, gate);
-            sync.start();
-            RequestProcessor prepared = new RequestProcessor() {
-                @Override
-                public void processRequest(Request request) throws RequestProcessorException {
-                    sync.processRequest(request);
-                    Predicate<Request> r = releasedBy;
-                    if (r != null && r.test(request)) {
-                        releasedBy = null;
-                        release.countDown();
-                    }
-                }
-
-                @Override
-                public void shutdown() {
-                    sync.shutdown();
-                }
-            };
-            PrepRequestProcessor prep = new PrepRequestProcessor(this, prepared);
-            prep.start();
-            firstProcessor = prep;
-        }
-    }
 }

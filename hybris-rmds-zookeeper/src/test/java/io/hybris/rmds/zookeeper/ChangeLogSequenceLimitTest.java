@@ -10,15 +10,11 @@ import io.hybris.spi.MetadataKey;
 import io.hybris.spi.MetadataUpdate;
 import io.hybris.spi.MetadataVersion;
 import io.hybris.spi.Subscription;
-import org.apache.zookeeper.server.DataNode;
-import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +24,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import static io.hybris.rmds.zookeeper.ChangeLogLimitFixture.GENERATION;
+import static io.hybris.rmds.zookeeper.ChangeLogLimitFixture.LAST;
+import static io.hybris.rmds.zookeeper.ChangeLogLimitFixture.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -39,49 +38,26 @@ import static org.assertj.core.api.Assertions.assertThat;
  * across compaction, and that pages, the newest record and watches cross from one generation to the next.
  */
 class ChangeLogSequenceLimitTest {
-    private static final long LAST = Integer.MAX_VALUE; // the last name's number
-    private static final long GENERATION = 1L << 32;
 
     @TempDir
     Path dir;
-    private ChangeLogRolloverRaceTest.HookedServer server;
-    private ServerCnxnFactory factory;
-    private final List<ZooKeeperMetadataStore> stores = new ArrayList<>();
+    private ChangeLogLimitFixture fx;
 
     @BeforeEach
     void start() throws Exception {
-        server = new ChangeLogRolloverRaceTest.HookedServer(dir.toFile());
-        factory = ServerCnxnFactory.createFactory(new InetSocketAddress("127.0.0.1", 0), 0);
-        factory.startup(server);
+        fx = new ChangeLogLimitFixture(dir, "/limit");
     }
 
     @AfterEach
-    void stop() {
-        server.release.countDown();
-        stores.forEach(ZooKeeperMetadataStore::close);
-        factory.shutdown();
-    }
-
-    private ZooKeeperMetadataStore store(int retention) {
-        ZooKeeperMetadataStore store = ZooKeeperMetadataStore.builder().connect("127.0.0.1:" + factory.getLocalPort())
-                .root("/limit").changesRetention(retention).build();
-        stores.add(store);
-        return store;
-    }
-
-    /** Sets the server's count of creations of the znode at {@code path} (as that many commits would leave it). */
-    private void setCreations(String path, long created) {
-        DataNode node = server.getZKDatabase().getDataTree().getNode(path);
-        synchronized (node) {
-            node.stat.setCversion((int) created);
-        }
+    void stop() throws Exception {
+        fx.close();
     }
 
     @Test
     void commitsToAFullLogGoOnInItsNextGenerationAndPagesCrossIt() throws Exception {
-        ZooKeeperMetadataStore store = store(1000);
+        ZooKeeperMetadataStore store = fx.store(1000);
         commit(store, "box", "k0");
-        setCreations(store.changeLog().path("box"), LAST - 2);
+        fx.setCreations(store.changeLog().path("box"), LAST - 2);
 
         for (int i = 1; i <= 5; i++) {
             commit(store, "box", "k" + i);
@@ -111,15 +87,15 @@ class ChangeLogSequenceLimitTest {
 
     @Test
     void aClientThatDidNotSeeTheRolloverWritesToTheNewestGeneration() throws Exception {
-        ZooKeeperMetadataStore first = store(1000);
+        ZooKeeperMetadataStore first = fx.store(1000);
         commit(first, "box", "k0");
-        setCreations(first.changeLog().path("box"), LAST);
+        fx.setCreations(first.changeLog().path("box"), LAST);
         commit(first, "box", "last");
         commit(first, "box", "rolled");
 
-        ZooKeeperMetadataStore late = store(1000);
+        ZooKeeperMetadataStore late = fx.store(1000);
         commit(late, "box", "late");
-        setCreations(first.changeLog().path("box") + ".g-0000000001", LAST);
+        fx.setCreations(first.changeLog().path("box") + ".g-0000000001", LAST);
         commit(first, "box", "last1");
         commit(late, "box", "rolled-twice");
         commit(first, "box", "after");
@@ -138,10 +114,10 @@ class ChangeLogSequenceLimitTest {
 
     @Test
     void concurrentWritersAcrossTheLimitAllCommitAndTheLogListsEachOnceInOrder() throws Exception {
-        ZooKeeperMetadataStore store = store(1000);
-        ZooKeeperMetadataStore other = store(1000);
+        ZooKeeperMetadataStore store = fx.store(1000);
+        ZooKeeperMetadataStore other = fx.store(1000);
         commit(store, "box", "k0");
-        setCreations(store.changeLog().path("box"), LAST - 20);
+        fx.setCreations(store.changeLog().path("box"), LAST - 20);
         int threads = 8;
         int each = 10;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -189,13 +165,13 @@ class ChangeLogSequenceLimitTest {
      */
     @Test
     void recordsNamedByTheWrappedCountAreReadInOrderBeforeTheNextGeneration() throws Exception {
-        ZooKeeperMetadataStore store = store(1000);
+        ZooKeeperMetadataStore store = fx.store(1000);
         commit(store, "box", "k0");
         String log = store.changeLog().path("box");
-        setCreations(log, LAST - 1);
+        fx.setCreations(log, LAST - 1);
         // the creation taking the last name is held until 50 more were prepared: those are named by the wrapped count
         java.util.concurrent.atomic.AtomicInteger prepared = new java.util.concurrent.atomic.AtomicInteger();
-        server.hold(r -> r.getTxn() instanceof org.apache.zookeeper.txn.CreateTxn create
+        fx.server.hold(r -> r.getTxn() instanceof org.apache.zookeeper.txn.CreateTxn create
                         && create.getPath().equals(log + "/c-2147483647"), new CountDownLatch(1),
                 r -> (r.type == org.apache.zookeeper.ZooDefs.OpCode.create
                         || r.type == org.apache.zookeeper.ZooDefs.OpCode.create2) && prepared.incrementAndGet() > 50);
@@ -228,9 +204,9 @@ class ChangeLogSequenceLimitTest {
 
     @Test
     void compactionEmptiesOlderGenerationsButKeepsThemFull() throws Exception {
-        ZooKeeperMetadataStore store = store(3);
+        ZooKeeperMetadataStore store = fx.store(3);
         commit(store, "box", "k0");
-        setCreations(store.changeLog().path("box"), LAST - 3);
+        fx.setCreations(store.changeLog().path("box"), LAST - 3);
         for (int i = 1; i <= 10; i++) {
             commit(store, "box", "k" + i);
         }
@@ -244,7 +220,7 @@ class ChangeLogSequenceLimitTest {
         assertThat(page.compactedThrough()).isEqualTo(GENERATION + 3);
         assertThat(page.changes()).extracting(c -> c.updates().get(0).key()).endsWith("k8", "k9", "k10");
 
-        ZooKeeperMetadataStore fresh = store(3);
+        ZooKeeperMetadataStore fresh = fx.store(3);
         commit(fresh, "box", "fresh");
         assertThat(fresh.latestChange("box")).as("not a record re-made in the first generation")
                 .isEqualTo(GENERATION + 7);
@@ -254,10 +230,10 @@ class ChangeLogSequenceLimitTest {
 
     @Test
     void aWatchFollowsTheLogIntoItsNextGeneration() throws Exception {
-        ZooKeeperMetadataStore store = store(1000);
-        ZooKeeperMetadataStore watcher = store(1000);
+        ZooKeeperMetadataStore store = fx.store(1000);
+        ZooKeeperMetadataStore watcher = fx.store(1000);
         commit(store, "box", "k0");
-        setCreations(store.changeLog().path("box"), LAST);
+        fx.setCreations(store.changeLog().path("box"), LAST);
         commit(store, "box", "last");
 
         CountDownLatch firstOfNext = new CountDownLatch(1);
@@ -281,9 +257,9 @@ class ChangeLogSequenceLimitTest {
 
     @Test
     void readsWorkOnceTheReportedCversionHasWrapped() throws Exception {
-        ZooKeeperMetadataStore store = store(1000);
+        ZooKeeperMetadataStore store = fx.store(1000);
         commit(store, "old", "k");
-        setCreations(store.changeLog().path("old"), (1L << 30) + 5);
+        fx.setCreations(store.changeLog().path("old"), (1L << 30) + 5);
         commit(store, "old", "k2");
 
         long latest = (1L << 30) + 6;
@@ -296,8 +272,4 @@ class ChangeLogSequenceLimitTest {
         assertThat(woken.getCount()).as("a watch from a record already there fires at once").isZero();
     }
 
-    private static void commit(ZooKeeperMetadataStore store, String container, String key) throws Exception {
-        store.conditionalUpdate(new MetadataUpdate(new MetadataKey(container, key),
-                "v".getBytes(StandardCharsets.UTF_8), MetadataVersion.ABSENT));
-    }
 }
