@@ -65,6 +65,23 @@ class PartUploadInterruptsTest {
         return VersionName.parseChunk(PREFIX, name).filter(c -> c.index() >>> 45 == part).isPresent();
     }
 
+    /**
+     * Runs {@code call} on a thread of its own, interrupts it once two of its cloud calls are held, and checks that it
+     * ended with {@link CallInterruptedException}, its interrupt flag kept.
+     */
+    private void interruptedOnceBlocked(Runnable call) throws InterruptedException {
+        AtomicReference<Outcome> outcome = new AtomicReference<>();
+        Thread t = run(call, outcome);
+        await().atMost(WAIT).until(() -> blocked() >= 2);
+
+        t.interrupt();
+        t.join(WAIT.toMillis());
+
+        assertThat(t.isAlive()).isFalse();
+        assertThat(outcome.get().thrown()).isInstanceOf(CallInterruptedException.class);
+        assertThat(outcome.get().flagKept()).isTrue();
+    }
+
     /** Runs {@code call} on a thread of its own; the outcome is its failure and whether its interrupt flag was set. */
     private record Outcome(Throwable thrown, boolean flagKept) {
     }
@@ -89,17 +106,8 @@ class PartUploadInterruptsTest {
         PartUpload upload = parts.start(C, "k");
         UploadedPart p1 = parts.upload(upload, 1, new ByteArrayInputStream(value(CHUNK, 1)), CHUNK);
         held.set(n -> isPart(n, 2));
-        AtomicReference<Outcome> outcome = new AtomicReference<>();
-        Thread t = run(() -> parts.upload(upload, 2, new ByteArrayInputStream(value(3 * CHUNK, 2)), 3 * CHUNK),
-                outcome);
-        await().atMost(WAIT).until(() -> blocked() >= 2);
-
-        t.interrupt();
-        t.join(WAIT.toMillis());
-
-        assertThat(t.isAlive()).isFalse();
-        assertThat(outcome.get().thrown()).isInstanceOf(CallInterruptedException.class);
-        assertThat(outcome.get().flagKept()).isTrue();
+        interruptedOnceBlocked(() -> parts.upload(upload, 2, new ByteArrayInputStream(value(3 * CHUNK, 2)),
+                3 * CHUNK));
         gates.forEach(GatedCloudStore::open); // the copies held on the wire land now, and must be deleted
         await().atMost(WAIT).untilAsserted(() -> assertThat(partsStored("k")).as("only part 1, on 2 clouds")
                 .containsExactly(1, 1));
@@ -121,16 +129,7 @@ class PartUploadInterruptsTest {
         UploadedPart p2 = parts.upload(upload, 2, new ByteArrayInputStream(value(7, 2)), 7);
         AtomicBoolean holding = new AtomicBoolean(true);
         held.set(n -> holding.get() && n.contains(upload.version()) && !n.contains("#c"));
-        AtomicReference<Outcome> outcome = new AtomicReference<>();
-        Thread t = run(() -> parts.complete(upload, List.of(p1, p2), PutOptions.none()), outcome);
-        await().atMost(WAIT).until(() -> blocked() >= 2);
-
-        t.interrupt();
-        t.join(WAIT.toMillis());
-
-        assertThat(t.isAlive()).isFalse();
-        assertThat(outcome.get().thrown()).isInstanceOf(CallInterruptedException.class);
-        assertThat(outcome.get().flagKept()).isTrue();
+        interruptedOnceBlocked(() -> parts.complete(upload, List.of(p1, p2), PutOptions.none()));
         assertThat(h.get(C, "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo("old".getBytes()));
         holding.set(false);
         gates.forEach(GatedCloudStore::open);
