@@ -19,6 +19,8 @@ final class ConfigChecks {
     private static final long MAX_VALUE_SIZE = 1L << 50;
     /** The longest deadline or timer: one year (call times are counted in nanoseconds, which overflow at 292 years). */
     private static final Duration MAX_CALL_DURATION = Duration.ofDays(365);
+    /** The longest sweep grace period or probe interval: 100 years (both are compared in nanoseconds). */
+    private static final Duration MAX_PERIOD = Duration.ofDays(36_500);
     private static final int MIN_CHUNK = 64 << 10;
     private static final int MAX_CHUNK = 512 << 20;
     /** A random client id: 8 characters of base32. */
@@ -72,20 +74,21 @@ final class ConfigChecks {
         positive("hybris.deadline", b.deadline);
         positive("hybris.timer.min", b.timerMin);
         positive("hybris.timer.initial", b.timerInitial);
-        if (b.gcGrace.isNegative()) {
-            throw new HybrisConfigurationException("hybris.gc.grace=" + b.gcGrace + " must not be negative");
+        if (b.gcGrace.isNegative() || b.gcGrace.compareTo(MAX_PERIOD) > 0) {
+            throw new HybrisConfigurationException("hybris.gc.grace=" + b.gcGrace + " must be between 0 and "
+                    + MAX_PERIOD.toDays() + "d (100 years: upload times are counted in nanoseconds)");
         }
-        if (b.probeInterval.isNegative()) {
+        if (b.probeInterval.isNegative() || b.probeInterval.compareTo(MAX_PERIOD) > 0) {
             throw new HybrisConfigurationException("hybris.ranking.probe-interval=" + b.probeInterval
-                    + " must not be negative (0 turns latency probing off)");
+                    + " must be between 0 (which turns latency probing off) and " + MAX_PERIOD.toDays() + "d");
         }
-        if (b.scrubInterval.isNegative()) {
+        if (b.scrubInterval.isNegative() || belowOneMilli(b.scrubInterval)) {
             throw new HybrisConfigurationException("hybris.scrub.interval=" + b.scrubInterval
-                    + " must not be negative (0 turns the periodic scrub off)");
+                    + " must be 0 (which turns the periodic scrub off) or at least 1ms");
         }
-        if (b.sweepInterval.isNegative()) {
+        if (b.sweepInterval.isNegative() || belowOneMilli(b.sweepInterval)) {
             throw new HybrisConfigurationException("hybris.gc.sweep-interval=" + b.sweepInterval
-                    + " must not be negative (0 turns the periodic sweep off)");
+                    + " must be 0 (which turns the periodic sweep off) or at least 1ms");
         }
         if (!(b.timerMultiplier >= 1.0) || Double.isInfinite(b.timerMultiplier)) {
             throw new HybrisConfigurationException("hybris.timer.multiplier=" + b.timerMultiplier
@@ -93,7 +96,7 @@ final class ConfigChecks {
         }
         if (b.maxValueSize < 0 || b.maxValueSize > MAX_VALUE_SIZE) {
             throw new HybrisConfigurationException("hybris.value.max-size=" + b.maxValueSize
-                    + " must be between 0 and " + MAX_VALUE_SIZE + " bytes (1 PiB)");
+                    + " must be between 0 and " + MAX_VALUE_SIZE + " bytes (1 PiB, written 1024TiB)");
         }
         if (b.chunkSize < MIN_CHUNK || b.chunkSize > MAX_CHUNK) {
             throw new HybrisConfigurationException("hybris.chunk.size=" + b.chunkSize + " must be between "
@@ -235,5 +238,10 @@ final class ConfigChecks {
                         + (known.isEmpty() ? "none" : String.join(", ", new TreeSet<>(known))));
             }
         }
+    }
+
+    /** Whether {@code d} is above 0 but below the millisecond the periodic tasks are scheduled in. */
+    private static boolean belowOneMilli(Duration d) {
+        return !d.isZero() && !d.isNegative() && d.toMillis() == 0;
     }
 }

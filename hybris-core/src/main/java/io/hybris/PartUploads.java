@@ -69,6 +69,8 @@ public final class PartUploads {
      * @throws InvalidRequestException     bad part number or stream, or the upload was completed (before the part
      *                                     was stored; its chunks are deleted)
      * @throws ValueLengthMismatchException the stream did not hold {@code length} bytes
+     * @throws ValueTooLargeException       the part is above {@code hybris.value.max-size} or 2^21 chunks of
+     *                                     {@code hybris.chunk.size}, the most one part holds (the message names which)
      * @throws NotEnoughCloudsException     a chunk could not be stored on enough clouds
      * @throws HybrisException              the stream stalled for half of {@code hybris.gc.grace} between two chunks
      *                                     (the orphan sweep may have taken the first ones): upload the part again

@@ -175,7 +175,10 @@ class HybrisConfigTest {
                 .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.value.max-size=-1");
         assertThatThrownBy(() -> twoMemoryClouds().maxValueSize((1L << 50) + 1).build())
                 .isInstanceOf(HybrisConfigurationException.class)
-                .hasMessageContaining("hybris.value.max-size=" + ((1L << 50) + 1));
+                .hasMessageContaining("hybris.value.max-size=" + ((1L << 50) + 1))
+                .hasMessageContaining("written 1024TiB"); // the limit in a unit sizes take ("1PiB" is not one)
+        assertThat(twoMemoryClouds().maxValueSize(io.hybris.spi.support.ConfigValues.parseSize(
+                "hybris.value.max-size", "1024TiB")).build().maxValueSize()).isEqualTo(1L << 50);
         assertThatThrownBy(() -> twoMemoryClouds().chunkSize(1000).build())
                 .isInstanceOf(HybrisConfigurationException.class).hasMessageContaining("hybris.chunk.size=1000");
         assertThatThrownBy(() -> twoMemoryClouds().chunkThreshold(-1).build())

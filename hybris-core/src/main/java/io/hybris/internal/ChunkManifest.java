@@ -51,6 +51,13 @@ import java.util.Objects;
 record ChunkManifest(int chunkSize, long valueLength, List<Chunk> chunks) {
     static final int FORMAT_V1 = 1;
     static final int FORMAT_V2 = 2;
+    /**
+     * The most chunks a value stored in one call may have: 2^23 (64 TiB in 8 MiB chunks, 512 GiB in 64 KiB ones). A
+     * manifest is one array when it is stored and read (about 40 bytes per replicated chunk, more per erasure-coded
+     * one), and its chunk records are held while the value is written: at 2^23 chunks that is about 320 MiB, where
+     * the 84 million chunks of 5 TiB in 64 KiB ones would not fit an array at all.
+     */
+    static final long MAX_CHUNKS = 1L << 23;
 
     /**
      * One stored chunk: its stored size and hash, and its placement as a layout records it.

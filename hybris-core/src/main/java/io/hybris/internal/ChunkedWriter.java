@@ -7,6 +7,7 @@ package io.hybris.internal;
 import io.hybris.CallInterruptedException;
 import io.hybris.DeadlineExceededException;
 import io.hybris.HybrisException;
+import io.hybris.ValueTooLargeException;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -78,6 +79,9 @@ final class ChunkedWriter {
         Sealer.VersionKey key = sealer.newVersionKey();
         try {
             int size = balancedChunkSize(source.declared(), chunkSize);
+            if (ChunkManifest.chunkCount(source.declared(), size) > ChunkManifest.MAX_CHUNKS) {
+                throw tooManyChunks(version, Long.toString(source.declared()), size);
+            }
             StoredChunks stored = storeChunks(version, source, size, j -> j, key == null ? null : key.dataKey(),
                     false);
             ChunkManifest manifest = new ChunkManifest(size, stored.length(), stored.chunks());
@@ -163,6 +167,9 @@ final class ChunkedWriter {
                 if (plain.length == 0) {
                     break;
                 }
+                if (j >= ChunkManifest.MAX_CHUNKS) {
+                    throw tooManyChunks(version, "at least " + (length + plain.length), size);
+                }
                 length += plain.length;
                 while (inFlight.size() >= parallel) {
                     add(await(inFlight.peek(), what), chunks, storedAt);
@@ -193,6 +200,14 @@ final class ChunkedWriter {
             }
             throw e;
         }
+    }
+
+    /** The failure of a value of {@code length} bytes that needs more chunks of {@code size} than a manifest lists. */
+    private ValueTooLargeException tooManyChunks(ObjectKey version, String length, int size) {
+        return new ValueTooLargeException("the value of '" + version.key() + "' in " + version.container() + " is "
+                + length + " bytes, more than " + ChunkManifest.MAX_CHUNKS + " chunks of " + size + " bytes"
+                + " (hybris.chunk.size=" + chunkSize + "), the most one manifest lists; raise hybris.chunk.size (up"
+                + " to 512MiB) or split the value", ChunkManifest.MAX_CHUNKS * size);
     }
 
     /** A stored chunk and when it became durable. */

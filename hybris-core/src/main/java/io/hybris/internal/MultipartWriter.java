@@ -136,8 +136,11 @@ public final class MultipartWriter {
         }
         String what = "part " + part + " of key '" + key + "' in " + container;
         checkNotAborted(upload, "part " + part + " of the upload in parts of key '" + key + "' in " + container);
-        long limit = Math.min(maxValueSize, PartNames.MAX_CHUNKS_PER_PART * chunks.chunkSize());
-        ValueSource source = new ValueSource(in, length, limit, what);
+        long perPart = PartNames.MAX_CHUNKS_PER_PART * chunks.chunkSize();
+        ValueSource source = perPart < maxValueSize
+                ? new ValueSource(in, length, perPart, "the most one part holds, " + PartNames.MAX_CHUNKS_PER_PART
+                        + " chunks of hybris.chunk.size=" + chunks.chunkSize() + " (" + perPart + " bytes)", what)
+                : new ValueSource(in, length, maxValueSize, what);
         ObjectKey version = new ObjectKey(container, key, upload.timestamp());
         int attempt = PartNames.newAttempt(random);
         byte[] dataKey = upload.encryption() == null ? null : sealer.dataKey(upload.encryption(), what);

@@ -28,6 +28,7 @@ final class ValueSource {
     private final long declared;
     private final long limit;
     private final String what;
+    private final String limitName;
     private byte[] pushedBack;
     private long total;
     private boolean ended;
@@ -39,10 +40,19 @@ final class ValueSource {
      * @throws ValueTooLargeException if the declared length is above the limit
      */
     ValueSource(InputStream in, long declared, long limit, String what) {
+        this(in, declared, limit, "hybris.value.max-size=" + limit, what);
+    }
+
+    /**
+     * A source whose limit is another than {@code hybris.value.max-size} (a part's): {@code limitName} names it in
+     * messages.
+     */
+    ValueSource(InputStream in, long declared, long limit, String limitName, String what) {
         this.in = in;
         this.declared = declared;
         this.limit = limit;
         this.what = what;
+        this.limitName = limitName;
         if (declared > limit) {
             throw tooLarge(declared);
         }
@@ -165,7 +175,7 @@ final class ValueSource {
 
     private ValueTooLargeException tooLarge(long size) {
         return new ValueTooLargeException("the value of " + what + " is " + (declared == size ? "" : "at least ")
-                + size + " bytes, above hybris.value.max-size=" + limit + "; raise the limit or split the value",
+                + size + " bytes, above " + limitName + "; raise the limit or split the value",
                 limit);
     }
 }

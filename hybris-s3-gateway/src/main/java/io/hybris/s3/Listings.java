@@ -254,15 +254,20 @@ final class Listings {
 
     /** A {@code max-keys}-like parameter: a non-negative integer, at most 1,000 (the default). */
     static int maxParam(String name, String v) {
+        return Math.min(nonNegative(name, v, MAX_KEYS), MAX_KEYS);
+    }
+
+    /** A parameter that is a non-negative integer, {@code absent} when it is not given. */
+    static int nonNegative(String name, String v, int absent) {
         if (v == null) {
-            return MAX_KEYS;
+            return absent;
         }
         try {
             int n = Integer.parseInt(v.trim());
             if (n < 0) {
                 throw new NumberFormatException();
             }
-            return Math.min(n, MAX_KEYS);
+            return n;
         } catch (NumberFormatException e) {
             throw S3Exception.invalidArgument(name + " must be a non-negative integer: " + v);
         }

@@ -250,7 +250,7 @@ final class MultipartUploads {
         buckets.require(bucket);
         String uploadId = r.param("uploadId");
         upload(bucket, r.key(), uploadId);
-        int marker = r.param("part-number-marker") == null ? 0 : partNumber(r.param("part-number-marker"));
+        int marker = Listings.nonNegative("part-number-marker", r.param("part-number-marker"), 0); // 0: S3's start
         int max = r.param("max-parts") == null ? 1000 : Math.max(1, Math.min(1000, maxParts(r.param("max-parts"))));
         S3Xml xml = S3Xml.document("ListPartsResult").element("Bucket", bucket).element("Key", r.key())
                 .element("UploadId", uploadId).element("PartNumberMarker", marker).element("MaxParts", max)

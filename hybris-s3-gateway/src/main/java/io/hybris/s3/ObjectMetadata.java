@@ -32,6 +32,13 @@ final class ObjectMetadata {
     private static final Pattern USER_NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,61}");
     private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
     private static final String USER_PREFIX = "x-amz-meta-";
+    /**
+     * The most bytes (UTF-8, names and values) of metadata a request may carry: Hybris's limit less the room the
+     * ETag (a multipart one of 10,000 parts: 38 characters) and the modification time (13 digits) take when the
+     * object is committed, so metadata accepted up front never fails the commit after the body was stored.
+     */
+    static final int MAX_REQUEST_BYTES = io.hybris.PutOptions.MAX_METADATA_BYTES - (ETAG.length() + 38)
+            - (MTIME.length() + 13);
 
     private ObjectMetadata() {
     }
@@ -58,8 +65,9 @@ final class ObjectMetadata {
                 meta.put("m." + name, String.join(",", h.getValue()));
             }
         }
-        int bytes = meta.entrySet().stream().mapToInt(e -> e.getKey().length() + e.getValue().length()).sum();
-        if (bytes > 2000) {
+        int bytes = meta.entrySet().stream().mapToInt(e -> e.getKey().length()
+                + e.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8).length).sum();
+        if (bytes > MAX_REQUEST_BYTES) {
             throw new S3Exception(400, "MetadataTooLarge", "Your metadata headers exceed the maximum allowed"
                     + " metadata size (about 2 KiB with the content headers)");
         }

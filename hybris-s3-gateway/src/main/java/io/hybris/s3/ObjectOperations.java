@@ -30,6 +30,8 @@ import java.util.Optional;
  * ({@code withMetadataAfterRead}), so a body that fails a check commits nothing.
  */
 final class ObjectOperations {
+    /** One byte range: first-last, first- or -suffix, in decimal digits. */
+    private static final java.util.regex.Pattern RANGE_SPEC = java.util.regex.Pattern.compile("[0-9]+-[0-9]*|-[0-9]+");
     /** How many times a CopyObject reads its source again when it was overwritten while being read. */
     private static final int COPY_ATTEMPTS = 3;
     private final Hybris hybris;
@@ -201,7 +203,9 @@ final class ObjectOperations {
 
     /**
      * {@code bytes=a-b}, {@code bytes=a-}, {@code bytes=-n}; null (the whole object is served) for several ranges,
-     * an unparsable header, or a range whose last byte is before its first (as S3 and HTTP do).
+     * an unparsable header (numbers are digits only, RFC 9110), or a range whose last byte is before its first (as
+     * S3 and HTTP do). A number too large for a long is past any end: as a first byte it selects nothing, as a last
+     * byte or a suffix it reaches the end. A suffix of 0 bytes selects nothing either (416, as HTTP answers it).
      */
     static ByteRange parseRange(String header) {
         String h = header.trim();
@@ -209,20 +213,29 @@ final class ObjectOperations {
             return null;
         }
         String spec = h.substring("bytes=".length()).trim();
-        int dash = spec.indexOf('-');
-        try {
-            if (dash == 0) {
-                return ByteRange.suffix(Long.parseLong(spec.substring(1)));
-            }
-            long first = Long.parseLong(spec.substring(0, dash));
-            String last = spec.substring(dash + 1);
-            if (last.isEmpty()) {
-                return ByteRange.from(first);
-            }
-            long end = Long.parseLong(last);
-            return end < first ? null : ByteRange.of(first, end); // a range ending before it starts is ignored
-        } catch (RuntimeException e) {
+        if (!RANGE_SPEC.matcher(spec).matches()) {
             return null; // an unparsable Range is ignored (HTTP), and the whole object served
+        }
+        int dash = spec.indexOf('-');
+        if (dash == 0) {
+            long suffix = number(spec.substring(1));
+            return suffix == 0 ? ByteRange.from(Long.MAX_VALUE) : ByteRange.suffix(suffix); // from MAX: no byte
+        }
+        long first = number(spec.substring(0, dash));
+        String last = spec.substring(dash + 1);
+        if (last.isEmpty()) {
+            return ByteRange.from(first);
+        }
+        long end = number(last);
+        return end < first ? null : ByteRange.of(first, end); // a range ending before it starts is ignored
+    }
+
+    /** Decimal digits as a long, {@link Long#MAX_VALUE} if they are more (past the end of any object). */
+    private static long number(String digits) {
+        try {
+            return Long.parseLong(digits);
+        } catch (NumberFormatException e) {
+            return Long.MAX_VALUE; // only digits reach here (RANGE_SPEC): too many of them
         }
     }
 
