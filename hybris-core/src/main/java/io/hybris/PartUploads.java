@@ -91,7 +91,8 @@ public final class PartUploads {
      * @throws InvalidRequestException     no parts, parts out of order or from another upload
      * @throws PreconditionFailedException the precondition failed, or a newer version was committed after the
      *                                     upload started (nothing committed)
-     * @throws UploadExpiredException      the upload stored nothing for half of {@code hybris.gc.grace}
+     * @throws UploadExpiredException      the upload stored nothing for half of {@code hybris.gc.grace}, or a
+     *                                     chunk of its parts is on no cloud (the orphan sweep took it)
      */
     public VersionInfo complete(PartUpload upload, List<UploadedPart> parts, PutOptions options) {
         checked(upload);

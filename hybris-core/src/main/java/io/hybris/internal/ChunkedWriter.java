@@ -131,7 +131,7 @@ final class ChunkedWriter {
         List<Long> times = new ArrayList<>(storedAt);
         times.add(System.nanoTime());
         long stalled = longestGap(times);
-        if (stalled >= grace.toNanos() / 2 && !grace.isZero()) {
+        if (stalled >= halfGraceNanos(grace) && !grace.isZero()) {
             gc.deleteVersion(version.render(prefix), placed.clouds());
             throw new HybrisException("upload of " + what + " stalled for " + Duration.ofNanos(stalled)
                     + " between two chunks, more than half of hybris.gc.grace=" + grace + "; the orphan sweep"
@@ -139,6 +139,14 @@ final class ChunkedWriter {
                     + " faster or raise hybris.gc.grace");
         }
         return new Stored(encoded, placed, encryption, manifest.valueLength(), manifest.chunkSize());
+    }
+
+    /**
+     * Half of the sweep's grace period in nanoseconds, the longest stall an upload may take: saturated, as a grace
+     * of more than 292 years ("never", in practice) does not fit in a long.
+     */
+    static long halfGraceNanos(Duration grace) {
+        return grace.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE / 2 : grace.toNanos() / 2;
     }
 
     /**

@@ -155,7 +155,7 @@ public final class MultipartWriter {
             }
         }
         long stalled = ChunkedWriter.longestGap(stored.storedAt());
-        if (!grace.isZero() && stalled >= grace.toNanos() / 2) {
+        if (!grace.isZero() && stalled >= ChunkedWriter.halfGraceNanos(grace)) {
             deleteChunks(version, stored); // the sweep may have taken those stored before the stall
             throw new io.hybris.HybrisException(what + " stalled for " + Duration.ofNanos(stalled) + " between two"
                     + " chunks, more than half of hybris.gc.grace=" + grace + "; the orphan sweep may have taken its"
@@ -251,6 +251,11 @@ public final class MultipartWriter {
             throw Preconditions.STAY_NEWEST.failed(mk, cur.meta(), false);
         }
         ObjectKey version = new ObjectKey(container, key, upload.timestamp());
+        Set<String> keep = new HashSet<>();
+        for (int i = 0; i < manifest.chunks().size(); i++) {
+            keep.add(version.renderChunk(prefix, manifest.nameIndex(i)));
+        }
+        checkStillStored(what, version, keep);
         // an upload started before a KEK rotation holds its data key under the old KEK, which the rotation's rewrap
         // cannot reach (it visits committed entries): the version is committed under the current KEK, or, if this
         // client cannot unwrap the old one, not at all (KeyUnavailableException, nothing committed)
@@ -259,10 +264,6 @@ public final class MultipartWriter {
         ChunkedWriter.Stored stored = chunks.storeManifest(version, manifest, custody, List.of());
         Metadata committed = writes.write(new WritePath.NewVersion(mk, cur, upload.timestamp(), null,
                 new WritePath.ChunkedValue(stored), 0, condition, userMetadata), d);
-        Set<String> keep = new HashSet<>();
-        for (int i = 0; i < manifest.chunks().size(); i++) {
-            keep.add(version.renderChunk(prefix, manifest.nameIndex(i)));
-        }
         gc.deleteChunksExcept(version.render(prefix), keep);
         return committed.toVersionInfo();
     }
@@ -286,11 +287,27 @@ public final class MultipartWriter {
             newest = Math.max(newest, p.lastDurable());
         }
         longest = Math.max(longest, clock.millis() - newest);
-        if (longest >= grace.toMillis() / 2) {
+        if (longest >= ChunkedWriter.halfGraceNanos(grace) / 1_000_000) {
             throw new UploadExpiredException(what + " stored no chunk for " + Duration.ofMillis(longest)
                     + ", more than half of hybris.gc.grace=" + grace + "; the orphan sweep may have deleted its"
                     + " parts, so it was not committed: upload the value again (complete an upload within that"
                     + " time of its last part, or raise hybris.gc.grace)");
+        }
+    }
+
+    /**
+     * Fails if a chunk the receipts name is on no cloud (clouds that do not answer left out): the sweep took the
+     * upload for abandoned. {@link #checkNotIdle} compares wall-clock times of the clients that stamped the receipts
+     * with this client's clock, which may lag theirs or have stepped back; the sweep ages pieces on the clouds'
+     * clocks. Checked before the manifest is stored, so nothing is committed.
+     */
+    private void checkStillStored(String what, ObjectKey version, Set<String> chunkNames) {
+        Set<String> gone = gc.unlisted(version.render(prefix), chunkNames);
+        if (!gone.isEmpty()) {
+            throw new UploadExpiredException(what + " lost " + gone.size() + " of its " + chunkNames.size()
+                    + " chunks to the orphan sweep (it stored nothing for hybris.gc.grace=" + grace + " by the"
+                    + " clouds' clocks; check the clocks of the clients that uploaded and complete it), so it was not"
+                    + " committed: upload the value again");
         }
     }
 

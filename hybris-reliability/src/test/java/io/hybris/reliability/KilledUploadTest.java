@@ -11,7 +11,6 @@ import io.hybris.spi.CloudObject;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataKey;
 import io.hybris.spi.VersionName;
-import io.hybris.testkit.MutableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,7 +36,8 @@ import static org.awaitility.Awaitility.await;
  * might still be running), and the sweep deletes every one of them once the grace period has passed — and nothing
  * else: neither committed values (a chunked one included) nor objects outside the prefix nor objects under the
  * prefix that Hybris did not name. The child ({@link KilledUploadChild}) and this test share a ZooKeeper server
- * (curator-test, in this JVM) and three directory clouds; the sweeping client's clock is a {@link MutableClock}.
+ * (curator-test, in this JVM) and three directory clouds. The sweep measures ages on the clouds' own clocks, so the
+ * grace period passes on the clouds: the test sets their files' modification times back.
  */
 class KilledUploadTest {
     static final List<String> CLOUDS = List.of("c0", "c1", "c2");
@@ -55,7 +55,6 @@ class KilledUploadTest {
 
     private SharedStores stores;
     private List<DirectoryCloudStore> clouds;
-    private final MutableClock clock = new MutableClock();
     private Hybris sweeper;
 
     @BeforeEach
@@ -63,7 +62,7 @@ class KilledUploadTest {
         stores = new SharedStores("/killed", dir);
         clouds = stores.clouds;
         sweeper = Hybris.open(stores.client("sweeper").deadline(Duration.ofSeconds(10)).chunkSize(CHUNK)
-                .chunkThreshold(CHUNK).gcGrace(GRACE).clock(clock).build());
+                .chunkThreshold(CHUNK).gcGrace(GRACE).build());
     }
 
     @AfterEach
@@ -157,7 +156,7 @@ class KilledUploadTest {
         assertThat(childObjects()).containsExactlyInAnyOrderElementsOf(childObjects);
 
         // once the grace period has passed, every chunk goes; nothing else does
-        clock.advance(GRACE.plusMinutes(10));
+        ageClouds(GRACE.plusMinutes(10));
         SweepReport old = sweeper.sweepOrphans();
         System.out.printf("[killed-upload] %s: %d objects of the killed client (%d chunk objects, %d manifests);"
                 + " sweep within the grace: %s; after it: %s%n", mode, childObjects.size(), chunks.size(),
@@ -173,6 +172,16 @@ class KilledUploadTest {
         assertThat(sweeper.get("big", "kept-large")).hasValue(large);
         assertThat(sweeper.sweepOrphans().deleted()).as("a second sweep deletes nothing").isZero();
         System.out.println("[killed-upload] leftovers in the directory clouds' temporary folders: " + tmpLeftovers());
+    }
+
+    /** Makes every object of the directory clouds {@code age} older, as the clouds' clocks see it. */
+    private void ageClouds(Duration age) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> files = Files.walk(dir.resolve("clouds"))) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                Files.setLastModifiedTime(f, java.nio.file.attribute.FileTime.from(
+                        Files.getLastModifiedTime(f).toInstant().minus(age)));
+            }
+        }
     }
 
     /** The child's chunk indexes stored on f+1 = 2 clouds. */
