@@ -197,4 +197,57 @@ class PartUploadInterruptsTest {
         assertThat(h.sweepOrphans().deleted()).isZero();
         assertThat(h.get(C, "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo(value(CHUNK, 1)));
     }
+
+    /**
+     * The manifest copies of a complete interrupted while they were on the wire land after its repeat stored its own
+     * copies (same version, same name) but before the repeat commits. A late copy is deleted unless the key's
+     * metadata expects it; read before the commit, the metadata did not, and the deletion, by name, took the repeat's
+     * copy: its committed value lost its manifest on that cloud (on both, in a run where both copies landed late).
+     * A copy of a version that may still commit is now left to the sweep.
+     */
+    @Test
+    void lateManifestCopiesOfAnInterruptedCompleteDoNotTakeTheRepeatsCopies() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        io.hybris.spi.MetadataStore counting = new ForwardingMetadataStore(fx.metadata) {
+            @Override
+            public java.util.Optional<io.hybris.spi.VersionedValue> read(io.hybris.spi.MetadataKey key) {
+                if (key.key().equals("k")) {
+                    reads.incrementAndGet();
+                }
+                return super.read(key);
+            }
+        };
+        java.util.concurrent.CountDownLatch commitHeld = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        Hybris h = fx.open(b -> b.metadataStore(HeldUpdates.first(counting, u -> u.key().key().equals("k"),
+                commitHeld, go, WAIT)));
+        PartUploads parts = PartUploads.of(h);
+        PartUpload upload = parts.start(C, "k");
+        UploadedPart p1 = parts.upload(upload, 1, new ByteArrayInputStream(value(CHUNK + 1, 1)), CHUNK + 1);
+        UploadedPart p2 = parts.upload(upload, 2, new ByteArrayInputStream(value(7, 2)), 7);
+        AtomicBoolean holding = new AtomicBoolean(true);
+        held.set(n -> holding.get() && n.contains(upload.version()) && !n.contains("#c"));
+        interruptedOnceBlocked(() -> parts.complete(upload, List.of(p1, p2), PutOptions.none()));
+        holding.set(false);
+
+        java.util.concurrent.CompletableFuture<io.hybris.VersionInfo> repeat = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> parts.complete(upload, List.of(p1, p2), PutOptions.none()));
+        assertThat(commitHeld.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+                .as("the repeat stored its manifest and is about to commit").isTrue();
+        int before = reads.get();
+        gates.forEach(GatedCloudStore::open); // the first attempt's copies land now, over the repeat's
+        await().atMost(WAIT).until(() -> reads.get() >= before + 2); // each late copy's metadata check
+        go.countDown();
+        io.hybris.VersionInfo committed = repeat.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+
+        h.close(); // waits for the background deletions
+        String manifest = VersionName.keyPrefix(PREFIX, C, "k") + upload.version();
+        for (String cloud : committed.clouds()) {
+            assertThat(fx.objects().get(cloud)).as("the committed manifest on " + cloud).contains(manifest);
+        }
+        byte[] expected = new byte[CHUNK + 1 + 7];
+        System.arraycopy(value(CHUNK + 1, 1), 0, expected, 0, CHUNK + 1);
+        System.arraycopy(value(7, 2), 0, expected, CHUNK + 1, 7);
+        assertThat(fx.open().get(C, "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo(expected));
+    }
 }
