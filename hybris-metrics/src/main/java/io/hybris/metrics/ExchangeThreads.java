@@ -48,7 +48,12 @@ final class ExchangeThreads implements Executor, AutoCloseable {
 
     private void runBounded(Runnable exchange) {
         Alarm alarm = new Alarm(Thread.currentThread());
-        ScheduledFuture<?> scheduled = alarms.schedule(alarm::ring, limitNanos, TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> scheduled;
+        try {
+            scheduled = alarms.schedule(alarm::ring, limitNanos, TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            return; // the endpoint closed as this exchange started: it is not served (its connection is closed)
+        }
         try {
             exchange.run();
         } finally {
