@@ -332,12 +332,57 @@ final class GarbageCollector {
         return age != null && age.compareTo(retention) < 0;
     }
 
+    /** A cloud's listing under the prefix, and the time on the cloud's own clock when it was taken. */
+    private record Listing(List<CloudObject> objects, Instant now) {
+    }
+
+    /**
+     * Lists {@code cloud} under the prefix, dated by the cloud's own clock: the listed time of {@code marker}, an
+     * empty object stored just before the listing (under the probe directory: no value can have its name) and
+     * deleted after it (one left behind is a probe leftover, swept once older than the grace period). If the
+     * marker could not be stored or was not listed, the date is {@code fallback}, the client's clock. The listing
+     * returned leaves the marker out.
+     */
+    private Listing listDated(CloudStore cloud, String marker, Instant fallback) {
+        boolean marked = false;
+        long t0 = System.nanoTime();
+        try {
+            cloud.put(marker, new byte[0]);
+            report(cloud, CloudOperation.PUT, marker, Outcome.OK, t0, null);
+            marked = true;
+        } catch (RuntimeException e) {
+            report(cloud, CloudOperation.PUT, marker, Outcome.ERROR, t0, e);
+            LOG.debug("sweep could not store its clock marker on cloud {}; ages by this client's clock: {}",
+                    cloud.id(), e.toString());
+        }
+        try {
+            List<CloudObject> objects = list(cloud, prefix);
+            Instant now = objects.stream().filter(o -> o.key().equals(marker)).map(CloudObject::lastModified)
+                    .findFirst().orElse(fallback);
+            return new Listing(objects.stream().filter(o -> !o.key().equals(marker)).toList(), now);
+        } finally {
+            if (marked) {
+                long t1 = System.nanoTime();
+                try {
+                    cloud.delete(marker);
+                    report(cloud, CloudOperation.DELETE, marker, Outcome.OK, t1, null);
+                } catch (RuntimeException e) {
+                    report(cloud, CloudOperation.DELETE, marker, Outcome.ERROR, t1, e);
+                    LOG.debug("sweep could not delete its clock marker {} from cloud {}: {}", marker, cloud.id(),
+                            e.toString());
+                }
+            }
+        }
+    }
+
     /**
      * Lists every cloud under the prefix and deletes what no metadata references; runs on the calling thread. A
      * version's object and its chunks (a chunked value) are judged together: kept while the version is current,
      * deleted once it is superseded, and otherwise (an upload that never committed) only when the newest of its
      * pieces on any cloud is older than the grace period, so an upload still adding chunks keeps them all. Latency
-     * probe objects left behind ({@code .probe/}) are deleted once older than the grace period too.
+     * probe objects left behind ({@code .probe/}) are deleted once older than the grace period too. Ages are measured
+     * on each cloud's own clock ({@link #listDated}): the writers bound their stalls on their monotonic clocks, so the
+     * sweeping client's wall clock (skewed, or stepped forward) must not make an upload in progress look abandoned.
      */
     SweepReport sweep(io.hybris.WorkProgress progress) {
         int retried = retryLeftovers();
@@ -345,6 +390,8 @@ final class GarbageCollector {
             LOG.info("orphan sweep: deleted the leftover chunks of {} completed uploads in parts", retried);
         }
         Instant now = clock.instant();
+        String marker = prefix + LatencyProber.DIRECTORY + "sweep-" + java.util.UUID.randomUUID();
+        Map<CloudStore, Instant> nowOn = new HashMap<>();
         Map<MetadataKey, Optional<Metadata>> current = new HashMap<>();
         int examined = 0;
         int referenced = 0;
@@ -355,11 +402,14 @@ final class GarbageCollector {
         Map<ObjectKey, Duration> youngest = new HashMap<>();
         for (CloudStore cloud : clouds.values()) {
             try {
-                List<CloudObject> objects = list(cloud, prefix);
+                Listing listing = listDated(cloud, marker, now);
+                List<CloudObject> objects = listing.objects();
+                Instant cloudNow = listing.now();
                 listed.put(cloud, objects);
+                nowOn.put(cloud, cloudNow);
                 for (CloudObject object : objects) {
                     versionOf(object.key()).ifPresent(v -> youngest.merge(v,
-                            Duration.between(object.lastModified(), now), (a, b) -> a.compareTo(b) < 0 ? a : b));
+                            Duration.between(object.lastModified(), cloudNow), (a, b) -> a.compareTo(b) < 0 ? a : b));
                 }
             } catch (RuntimeException e) {
                 LOG.warn("sweep could not list cloud {}: {}", cloud.id(), e.toString());
@@ -370,6 +420,7 @@ final class GarbageCollector {
         long done = 0;
         for (Map.Entry<CloudStore, List<CloudObject>> e : listed.entrySet()) {
             CloudStore cloud = e.getKey();
+            Instant cloudNow = nowOn.get(cloud);
             for (CloudObject object : e.getValue()) {
                 ProgressReports.report(progress, ++done, total);
                 boolean chunk = false;
@@ -383,7 +434,7 @@ final class GarbageCollector {
                         // a latency probe its client did not delete (the delete failed, or the client died
                         // mid-probe): a probe takes seconds, so one older than the grace period is left over
                         examined++;
-                        if (object.lastModified().plus(grace).isAfter(now)) {
+                        if (object.lastModified().plus(grace).isAfter(cloudNow)) {
                             young++;
                         } else if (deleteNow(cloud, object.key(), GcCause.SWEEP)) {
                             deleted++;
@@ -414,7 +465,7 @@ final class GarbageCollector {
                     young++;
                     continue;
                 }
-                boolean oldEnough = youngest.getOrDefault(ok, Duration.between(object.lastModified(), now))
+                boolean oldEnough = youngest.getOrDefault(ok, Duration.between(object.lastModified(), cloudNow))
                         .compareTo(grace) >= 0;
                 if (!superseded && !oldEnough) {
                     young++;

@@ -36,8 +36,8 @@ import static org.awaitility.Awaitility.await;
  * might still be running), and the sweep deletes every one of them once the grace period has passed — and nothing
  * else: neither committed values (a chunked one included) nor objects outside the prefix nor objects under the
  * prefix that Hybris did not name. The child ({@link KilledUploadChild}) and this test share a ZooKeeper server
- * (curator-test, in this JVM) and three directory clouds. The grace period passes on the clouds: the test sets
- * their files' modification times back.
+ * (curator-test, in this JVM) and three directory clouds. The sweep measures ages on the clouds' own clocks, so the
+ * grace period passes on the clouds: the test sets their files' modification times back.
  */
 class KilledUploadTest {
     static final List<String> CLOUDS = List.of("c0", "c1", "c2");
@@ -174,7 +174,7 @@ class KilledUploadTest {
         System.out.println("[killed-upload] leftovers in the directory clouds' temporary folders: " + tmpLeftovers());
     }
 
-    /** Makes every object of the directory clouds {@code age} older. */
+    /** Makes every object of the directory clouds {@code age} older, as the clouds' clocks see it. */
     private void ageClouds(Duration age) throws java.io.IOException {
         try (java.util.stream.Stream<Path> files = Files.walk(dir.resolve("clouds"))) {
             for (Path f : files.filter(Files::isRegularFile).toList()) {

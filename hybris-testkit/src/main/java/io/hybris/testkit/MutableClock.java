@@ -16,6 +16,7 @@ import java.time.ZoneOffset;
  */
 public final class MutableClock extends Clock {
     private volatile Instant now;
+    private volatile Duration advanced = Duration.ZERO;
 
     /** A clock at the current system time. */
     public MutableClock() {
@@ -30,6 +31,12 @@ public final class MutableClock extends Clock {
     /** Moves the clock forward. */
     public synchronized void advance(Duration d) {
         now = now.plus(d);
+        advanced = advanced.plus(d);
+    }
+
+    /** How far {@link #advance} has moved this clock in all (zero for a new clock). */
+    public Duration advanced() {
+        return advanced;
     }
 
     @Override

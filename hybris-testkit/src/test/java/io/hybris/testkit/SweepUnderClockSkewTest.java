@@ -28,10 +28,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The orphan sweep judges an uncommitted version by the age of its newest piece; completing an upload in parts
- * checks the receipts' times against its own clock. A completing client whose clock lags the uploaders' (or stepped
- * back) took an upload the sweep had judged abandoned for a young one and committed a value whose chunks were gone;
- * it now checks that every chunk is still listed on some cloud before it commits.
+ * The orphan sweep judges an uncommitted version by the age of its newest piece, and writers keep their pieces
+ * within half of {@code hybris.gc.grace} of each other (measured on their own monotonic clocks). The age was the
+ * sweeping client's clock minus the cloud's {@code lastModified}: a sweeper whose clock ran ahead of the clouds' by
+ * more than half the grace (no NTP, or an NTP step forward) deleted the parts of an upload idle for less than half
+ * the grace, which then completed: an acknowledged value whose chunks were gone. The age is now measured on each
+ * cloud's own clock (the listed time of a marker the sweep stores first), so client clocks do not matter. And a
+ * completing client whose clock lags the uploaders' (or stepped back) no longer commits parts the sweep took: it
+ * checks that every chunk is still listed somewhere.
  */
 class SweepUnderClockSkewTest {
     private static final int CHUNK = 64 << 10;
@@ -83,6 +87,62 @@ class SweepUnderClockSkewTest {
     }
 
     @Test
+    void aSweeperWhoseClockRunsAheadKeepsAnUploadIdleForLessThanHalfTheGrace() {
+        Hybris uploader = open("uploader", clouds);
+        Hybris sweeper = open("sweeper", skewed(Duration.ofMinutes(40))); // 40 min ahead of the clouds
+        PartUploads parts = PartUploads.of(uploader);
+        PartUpload upload = parts.start("media", "film");
+        byte[] bytes = value(2 * CHUNK, 1);
+        UploadedPart p1 = parts.upload(upload, 1, new ByteArrayInputStream(bytes), bytes.length);
+        long stored = objectsOf("film");
+        assertThat(stored).as("two chunks on f+1 clouds").isEqualTo(4);
+
+        clouds.advance(Duration.ofMinutes(25)); // idle for less than half the grace: allowed
+        SweepReport swept = sweeper.sweepOrphans();
+
+        assertThat(swept.deleted()).as("nothing of an upload 25 minutes old by the clouds' clocks").isZero();
+        assertThat(swept.tooYoung()).isEqualTo(4);
+        assertThat(objectsOf("film")).isEqualTo(stored);
+        parts.complete(upload, List.of(p1), PutOptions.none());
+        assertThat(uploader.get("media", "film")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes));
+    }
+
+    @Test
+    void aSweeperWhoseClockSteppedForwardKeepsAnUploadInProgress() {
+        MutableClock sweeperClock = new MutableClock(clouds.instant());
+        Hybris writer = open("writer", clouds);
+        Hybris sweeper = open("sweeper", sweeperClock);
+        // an upload whose pieces are 25 minutes old by the clouds' clocks, not yet completed
+        PartUploads parts = PartUploads.of(writer);
+        PartUpload upload = parts.start("media", "clip");
+        byte[] bytes = value(CHUNK, 2);
+        UploadedPart p1 = parts.upload(upload, 1, new ByteArrayInputStream(bytes), bytes.length);
+        clouds.advance(Duration.ofMinutes(25));
+        sweeperClock.advance(Duration.ofMinutes(25 + 50)); // an NTP step of 50 minutes forward
+
+        assertThat(sweeper.sweepOrphans().deleted()).isZero();
+        assertThat(objectsOf("clip")).isEqualTo(2);
+        parts.complete(upload, List.of(p1), PutOptions.none());
+        assertThat(writer.get("media", "clip")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes));
+    }
+
+    @Test
+    void anAbandonedUploadIsDeletedByTheCloudsClockEvenIfTheSweepersLagsBehind() {
+        Hybris uploader = open("uploader", clouds);
+        Hybris sweeper = open("sweeper", skewed(Duration.ofMinutes(-20))); // 20 min behind the clouds
+        PartUploads parts = PartUploads.of(uploader);
+        PartUpload upload = parts.start("media", "film");
+        parts.upload(upload, 1, new ByteArrayInputStream(value(CHUNK, 3)), CHUNK);
+
+        clouds.advance(GRACE.plusMinutes(1)); // abandoned: older than the grace by the clouds' clocks
+        SweepReport swept = sweeper.sweepOrphans();
+
+        assertThat(swept.deleted()).isEqualTo(2);
+        assertThat(objectsOf("film")).isZero();
+        assertThat(raw.stream().flatMap(c -> c.list("").stream()).toList()).as("no marker left").isEmpty();
+    }
+
+    @Test
     void aCompletionWhoseClockLagsDoesNotCommitPartsTheSweepTook() {
         // the completing client's clock 40 min behind the uploader's (or stepped back by 40 min): by its clock the
         // upload was idle 25 minutes, by every other clock 65 -- past the grace, and the sweep took its chunks
@@ -99,5 +159,21 @@ class SweepUnderClockSkewTest {
                 .isInstanceOf(UploadExpiredException.class);
         assertThat(completer.describe("media", "film")).as("nothing committed").isEmpty();
         assertThat(objectsOf("film")).as("no manifest stored").isZero();
+    }
+
+    @Test
+    void aCloudWhoseClockLagsStillAgesItsObjectsByItsOwnClock() {
+        // the clouds' clock 40 min behind the clients': objects looked 40 min older than they are
+        Hybris uploader = open("uploader", skewed(Duration.ofMinutes(40)));
+        Hybris sweeper = open("sweeper", skewed(Duration.ofMinutes(40)));
+        PartUploads parts = PartUploads.of(uploader);
+        PartUpload upload = parts.start("media", "film");
+        byte[] bytes = value(CHUNK, 4);
+        UploadedPart p1 = parts.upload(upload, 1, new ByteArrayInputStream(bytes), bytes.length);
+        clouds.advance(Duration.ofMinutes(25));
+
+        assertThat(sweeper.sweepOrphans().deleted()).isZero();
+        parts.complete(upload, List.of(p1), PutOptions.none());
+        assertThat(uploader.get("media", "film")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes));
     }
 }
