@@ -67,19 +67,22 @@ final class MultipartUploads {
     private static final String STATE = "state";
     private static final String OPEN = "open";
     private static final String COMPLETING = "completing";
-    /** The ETag of the parts the complete that marked the record names, and when it marked it. */
+    /** The ETag of the parts the complete that marked the record names, and when (its wall clock; not judged). */
     private static final String PARTS = "parts";
     private static final String SINCE = "completing-since";
-    /** How long a complete may run before another naming other parts may take over its mark. */
+    /** How long a complete may run before another naming other parts may take over (seen by this gateway). */
     private static final java.time.Duration STALE_COMPLETION = java.time.Duration.ofMinutes(10);
 
     private final Hybris hybris;
     private final PartUploads parts;
     private final Buckets buckets;
     private final ScheduledExecutorService keepAlive;
+    private final CompletionSightings sightings;
 
-    MultipartUploads(Hybris hybris, Buckets buckets) {
+    /** @param nanoTime the monotonic clock stale completing marks are judged by ({@code System::nanoTime}) */
+    MultipartUploads(Hybris hybris, Buckets buckets, java.util.function.LongSupplier nanoTime) {
         this.hybris = hybris;
+        this.sightings = new CompletionSightings(STALE_COMPLETION, nanoTime);
         this.parts = PartUploads.of(hybris);
         this.buckets = buckets;
         this.keepAlive = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -494,6 +497,7 @@ final class MultipartUploads {
 
     /** Deletes an upload's receipts, its record, then receipts that landed meanwhile (later ones remove theirs). */
     private void removeUpload(String bucket, String uploadId) {
+        sightings.forget(record(bucket, uploadId));
         removeReceipts(bucket, uploadId);
         hybris.delete(Buckets.UPLOADS, record(bucket, uploadId));
         removeReceipts(bucket, uploadId);
@@ -528,7 +532,9 @@ final class MultipartUploads {
      */
     private void markCompleting(String bucket, String uploadId, Upload upload, String parts) {
         Upload current = upload;
-        for (int attempt = 0; !current.completing() || staleCompletion(current); attempt++) {
+        // a mark this gateway has seen unchanged for the stale period was left by a stopped gateway: taken over
+        for (int attempt = 0; !current.completing() || sightings.stale(record(bucket, uploadId), current.version());
+             attempt++) {
             current.props().setProperty(STATE, COMPLETING);
             current.props().setProperty(PARTS, String.valueOf(parts));
             current.props().setProperty(SINCE, Long.toString(System.currentTimeMillis()));
@@ -557,12 +563,6 @@ final class MultipartUploads {
             throw new S3Exception(409, "OperationAborted", "Another CompleteMultipartUpload of this upload, naming"
                     + " other parts, is in progress; retry with the same parts, or once it has ended");
         }
-    }
-
-    /** Whether a record marked completing was marked by a complete that cannot still run (its gateway stopped). */
-    private static boolean staleCompletion(Upload upload) {
-        long since = Long.parseLong(upload.props().getProperty(SINCE, "0"));
-        return System.currentTimeMillis() - since > STALE_COMPLETION.toMillis();
     }
 
     /** Whether the key's current object is a multipart object of ETag {@code etag} (these parts, committed). */

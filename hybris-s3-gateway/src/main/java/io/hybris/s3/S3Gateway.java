@@ -129,6 +129,7 @@ public final class S3Gateway implements AutoCloseable {
         private Duration headTimeout = Duration.ofSeconds(30);
         private Duration idleTimeout = Duration.ofSeconds(60);
         private Clock clock = Clock.systemUTC();
+        private java.util.function.LongSupplier nanoTime = System::nanoTime;
 
         private Builder(Hybris hybris) {
             this.hybris = Objects.requireNonNull(hybris, "hybris");
@@ -199,6 +200,12 @@ public final class S3Gateway implements AutoCloseable {
             return this;
         }
 
+        /** The monotonic clock that judges when a stopped gateway's multipart complete may be taken over (tests). */
+        Builder nanoTime(java.util.function.LongSupplier nanoTime) {
+            this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+            return this;
+        }
+
         /**
          * Starts the server.
          *
@@ -249,7 +256,7 @@ public final class S3Gateway implements AutoCloseable {
             pool.allowCoreThreadTimeOut(true);
             InFlightRequests inFlight = new InFlightRequests();
             S3Handler handler = new S3Handler(hybris, new RequestAuthenticator(credentials, clock), maxHeaderBytes,
-                    inFlight);
+                    inFlight, nanoTime);
             ClientTimeouts timeouts = new ClientTimeouts(headTimeout, idleTimeout);
             server.createContext("/", handler).getFilters().add(timeouts.filter());
             server.setExecutor(timeouts.exchanges(pool));

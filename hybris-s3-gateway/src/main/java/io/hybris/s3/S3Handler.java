@@ -45,14 +45,15 @@ final class S3Handler implements HttpHandler {
     private final MultipartUploads multipart;
     private final InFlightRequests inFlight;
 
-    S3Handler(Hybris hybris, RequestAuthenticator authenticator, int maxHeaderBytes, InFlightRequests inFlight) {
+    S3Handler(Hybris hybris, RequestAuthenticator authenticator, int maxHeaderBytes, InFlightRequests inFlight,
+              java.util.function.LongSupplier nanoTime) {
         Buckets buckets = new Buckets(hybris);
         this.authenticator = authenticator;
         this.maxHeaderBytes = maxHeaderBytes;
         this.bucketOps = new BucketOperations(hybris, buckets);
         this.objects = new ObjectOperations(hybris, buckets);
         this.listings = new Listings(hybris, buckets);
-        this.multipart = new MultipartUploads(hybris, buckets);
+        this.multipart = new MultipartUploads(hybris, buckets, nanoTime);
         this.inFlight = inFlight;
     }
 

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -74,12 +75,15 @@ class CompleteCleanupFaultTest {
     private Hybris hybris;
     private S3Gateway gateway;
     private S3Client s3;
+    /** The gateway's monotonic clock. */
+    private final AtomicLong ticks = new AtomicLong();
 
     @BeforeEach
     void start() {
         hybris = Hybris.open(GatewayFixture.config(metadata, List.of(new InMemoryCloudStore("c0"),
                 new InMemoryCloudStore("c1"), new InMemoryCloudStore("c2")), Duration.ofSeconds(30)).build());
-        gateway = GatewayFixture.startOver(hybris);
+        gateway = S3Gateway.builder(hybris).port(0).credentials(GatewayFixture.ACCESS_KEY, GatewayFixture.SECRET_KEY)
+                .nanoTime(ticks::get).start();
         s3 = GatewayFixture.clientOf(gateway, false);
     }
 
@@ -154,7 +158,9 @@ class CompleteCleanupFaultTest {
      * Two completes of one upload naming different parts would store two manifests under one version's name, and the
      * one stored last could replace the committed one's: while a complete runs (its mark on the record), another
      * naming other parts is refused 409, one naming the same parts (a retry) goes on, and a mark older than a
-     * complete can run (its gateway stopped) is taken over.
+     * complete can run (its gateway stopped) is taken over. A mark's age is how long this gateway has seen it
+     * unchanged, on its monotonic clock: the marking gateway's wall-clock time in the record (an hour old here, as a
+     * gateway whose clock runs an hour ahead of the marker's would see it) was taken over at once.
      */
     @Test
     void aCompleteNamingOtherPartsThanOneInProgressIsRefused() throws Exception {
@@ -169,19 +175,22 @@ class CompleteCleanupFaultTest {
         record.load(new java.io.ByteArrayInputStream(hybris.get(Buckets.UPLOADS, "bkt/" + id).orElseThrow()));
         record.setProperty("state", "completing");
         record.setProperty("parts", md5OfMd5s(e1) + "-1");
-        record.setProperty("completing-since", Long.toString(System.currentTimeMillis()));
-        hybris.put(Buckets.UPLOADS, "bkt/" + id, bytes(record));
-
-        Throwable other = catchThrowable(() -> s3.completeMultipartUpload(b -> b.bucket("bkt").key("k").uploadId(id)
-                .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(2).eTag(e2).build()))));
-        assertThat(((S3Exception) other).statusCode()).isEqualTo(409);
-        assertThat(((S3Exception) other).awsErrorDetails().errorCode()).isEqualTo("OperationAborted");
-        assertThat(hybris.get("bkt", "k")).as("nothing committed").isEmpty();
-
         record.setProperty("completing-since", Long.toString(System.currentTimeMillis() - 3_600_000));
-        hybris.put(Buckets.UPLOADS, "bkt/" + id, bytes(record)); // its gateway stopped an hour ago
-        s3.completeMultipartUpload(b -> b.bucket("bkt").key("k").uploadId(id)
+        hybris.put(Buckets.UPLOADS, "bkt/" + id, bytes(record));
+        Runnable completeWithPart2 = () -> s3.completeMultipartUpload(b -> b.bucket("bkt").key("k").uploadId(id)
                 .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(2).eTag(e2).build())));
+
+        for (long wait : new long[] {0, Duration.ofMinutes(10).toNanos() - 1}) {
+            ticks.addAndGet(wait);
+            Throwable other = catchThrowable(completeWithPart2::run);
+            assertThat(other).as("after %d ns", wait).isInstanceOf(S3Exception.class);
+            assertThat(((S3Exception) other).statusCode()).isEqualTo(409);
+            assertThat(((S3Exception) other).awsErrorDetails().errorCode()).isEqualTo("OperationAborted");
+            assertThat(hybris.get("bkt", "k")).as("nothing committed").isEmpty();
+        }
+
+        ticks.addAndGet(1); // seen unchanged for 10 minutes: its gateway stopped
+        completeWithPart2.run();
         assertThat(s3.getObjectAsBytes(b -> b.bucket("bkt").key("k")).asUtf8String()).isEqualTo("second");
     }
 
