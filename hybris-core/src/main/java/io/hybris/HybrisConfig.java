@@ -251,7 +251,7 @@ public final class HybrisConfig {
         return startupProbe;
     }
 
-    /** The clock used for the sweep's grace period. */
+    /** The client's wall clock (part receipts, cache staleness); the sweep ages objects by each cloud's own. */
     public Clock clock() {
         return clock;
     }
@@ -551,7 +551,7 @@ public final class HybrisConfig {
             return this;
         }
 
-        /** The clock for the sweep's grace period (tests inject a controllable one). */
+        /** The client's wall clock ({@link HybrisConfig#clock()}; tests inject a controllable one). */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;

@@ -105,7 +105,7 @@ public final class Engine {
         this.ranking = new LatencyRanking(cloudOrder, config.timerMin(), config.timerInitial(),
                 config.timerMultiplier());
         this.sealer = new Sealer(config.keyProvider().orElse(null));
-        this.gc = new GarbageCollector(byId, metadata, gcExecutor, prefix, config.gcGrace(), config.clock(),
+        this.gc = new GarbageCollector(byId, metadata, gcExecutor, prefix, config.gcGrace(),
                 listener, config.gcEnabled(), config.reads().supersededRetention());
         this.prober = new LatencyProber(clouds, cloudOrder, ranking, io, prefix, clientId);
         this.quarantine = new Quarantine(config.reads().quarantineAfter(), config.reads().quarantineDuration(),

@@ -20,7 +20,6 @@ import io.hybris.spi.VersionedValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -46,7 +45,6 @@ final class GarbageCollector {
     private final ExecutorService executor;
     private final String prefix;
     private final Duration grace;
-    private final Clock clock;
     private final HybrisListener listener;
     private final boolean enabled;
     /** Which clouds bound their calls ({@link CloudStore#callTimeBound()}): those are deleted from in one task. */
@@ -59,13 +57,12 @@ final class GarbageCollector {
     private final LeftoverChunks leftovers = new LeftoverChunks();
 
     GarbageCollector(Map<String, CloudStore> clouds, MetadataStore metadata, ExecutorService executor, String prefix,
-                     Duration grace, Clock clock, HybrisListener listener, boolean enabled, Duration retention) {
+                     Duration grace, HybrisListener listener, boolean enabled, Duration retention) {
         this.clouds = clouds;
         this.metadata = metadata;
         this.executor = executor;
         this.prefix = prefix;
         this.grace = grace;
-        this.clock = clock;
         this.listener = listener;
         this.enabled = enabled;
         this.placement = new CloudCallPlacement(clouds);
@@ -332,7 +329,12 @@ final class GarbageCollector {
         return age != null && age.compareTo(retention) < 0;
     }
 
-    /** A cloud's listing under the prefix, and the time on the cloud's own clock when it was taken. */
+    /** How old {@code object} is on its cloud's clock, reading {@code cloudNow}; zero if that is unknown (null). */
+    private static Duration ageOn(CloudObject object, Instant cloudNow) {
+        return cloudNow == null ? Duration.ZERO : Duration.between(object.lastModified(), cloudNow);
+    }
+
+    /** A cloud's listing under the prefix, and the time on the cloud's own clock when it was taken (null: unknown). */
     private record Listing(List<CloudObject> objects, Instant now) {
     }
 
@@ -340,10 +342,10 @@ final class GarbageCollector {
      * Lists {@code cloud} under the prefix, dated by the cloud's own clock: the listed time of {@code marker}, an
      * empty object stored just before the listing (under the probe directory: no value can have its name) and
      * deleted after it (one left behind is a probe leftover, swept once older than the grace period). If the
-     * marker could not be stored or was not listed, the date is {@code fallback}, the client's clock. The listing
-     * returned leaves the marker out.
+     * marker could not be stored or was not listed, the date is unknown (null): nothing is old on that cloud then,
+     * since no other clock can stand in for the cloud's. The listing returned leaves the marker out.
      */
-    private Listing listDated(CloudStore cloud, String marker, Instant fallback) {
+    private Listing listDated(CloudStore cloud, String marker) {
         boolean marked = false;
         long t0 = System.nanoTime();
         try {
@@ -352,13 +354,13 @@ final class GarbageCollector {
             marked = true;
         } catch (RuntimeException e) {
             report(cloud, CloudOperation.PUT, marker, Outcome.ERROR, t0, e);
-            LOG.debug("sweep could not store its clock marker on cloud {}; ages by this client's clock: {}",
-                    cloud.id(), e.toString());
+            LOG.warn("sweep could not store its clock marker on cloud {}, so it cannot tell the age of its objects"
+                    + " and deletes only superseded versions there this time: {}", cloud.id(), e.toString());
         }
         try {
             List<CloudObject> objects = list(cloud, prefix);
             Instant now = objects.stream().filter(o -> o.key().equals(marker)).map(CloudObject::lastModified)
-                    .findFirst().orElse(fallback);
+                    .findFirst().orElse(null);
             return new Listing(objects.stream().filter(o -> !o.key().equals(marker)).toList(), now);
         } finally {
             if (marked) {
@@ -382,14 +384,14 @@ final class GarbageCollector {
      * pieces on any cloud is older than the grace period, so an upload still adding chunks keeps them all. Latency
      * probe objects left behind ({@code .probe/}) are deleted once older than the grace period too. Ages are measured
      * on each cloud's own clock ({@link #listDated}): the writers bound their stalls on their monotonic clocks, so the
-     * sweeping client's wall clock (skewed, or stepped forward) must not make an upload in progress look abandoned.
+     * sweeping client's wall clock (skewed, or stepped forward) must not make an upload in progress look abandoned. A
+     * version with a piece on a cloud whose clock could not be read is young (its age unknown).
      */
     SweepReport sweep(io.hybris.WorkProgress progress) {
         int retried = retryLeftovers();
         if (retried > 0) {
             LOG.info("orphan sweep: deleted the leftover chunks of {} completed uploads in parts", retried);
         }
-        Instant now = clock.instant();
         String marker = prefix + LatencyProber.DIRECTORY + "sweep-" + java.util.UUID.randomUUID();
         Map<CloudStore, Instant> nowOn = new HashMap<>();
         Map<MetadataKey, Optional<Metadata>> current = new HashMap<>();
@@ -402,14 +404,14 @@ final class GarbageCollector {
         Map<ObjectKey, Duration> youngest = new HashMap<>();
         for (CloudStore cloud : clouds.values()) {
             try {
-                Listing listing = listDated(cloud, marker, now);
+                Listing listing = listDated(cloud, marker);
                 List<CloudObject> objects = listing.objects();
                 Instant cloudNow = listing.now();
                 listed.put(cloud, objects);
                 nowOn.put(cloud, cloudNow);
                 for (CloudObject object : objects) {
-                    versionOf(object.key()).ifPresent(v -> youngest.merge(v,
-                            Duration.between(object.lastModified(), cloudNow), (a, b) -> a.compareTo(b) < 0 ? a : b));
+                    versionOf(object.key()).ifPresent(v -> youngest.merge(v, ageOn(object, cloudNow),
+                            (a, b) -> a.compareTo(b) < 0 ? a : b));
                 }
             } catch (RuntimeException e) {
                 LOG.warn("sweep could not list cloud {}: {}", cloud.id(), e.toString());
@@ -434,7 +436,7 @@ final class GarbageCollector {
                         // a latency probe its client did not delete (the delete failed, or the client died
                         // mid-probe): a probe takes seconds, so one older than the grace period is left over
                         examined++;
-                        if (object.lastModified().plus(grace).isAfter(cloudNow)) {
+                        if (ageOn(object, cloudNow).compareTo(grace) < 0) {
                             young++;
                         } else if (deleteNow(cloud, object.key(), GcCause.SWEEP)) {
                             deleted++;
@@ -465,8 +467,7 @@ final class GarbageCollector {
                     young++;
                     continue;
                 }
-                boolean oldEnough = youngest.getOrDefault(ok, Duration.between(object.lastModified(), cloudNow))
-                        .compareTo(grace) >= 0;
+                boolean oldEnough = youngest.getOrDefault(ok, ageOn(object, cloudNow)).compareTo(grace) >= 0;
                 if (!superseded && !oldEnough) {
                     young++;
                     continue;

@@ -51,7 +51,11 @@ class SweepUnderClockSkewTest {
     }
 
     private Hybris open(String clientId, Clock clock) {
-        return opened.open(OpenedClients.config(metadata, raw).clientId(clientId).deadline(Duration.ofSeconds(5))
+        return open(clientId, clock, raw);
+    }
+
+    private Hybris open(String clientId, Clock clock, List<? extends io.hybris.spi.CloudStore> clouds) {
+        return opened.open(OpenedClients.config(metadata, clouds).clientId(clientId).deadline(Duration.ofSeconds(5))
                 .reads(ReadSettings.builder().hedge(false).build()).chunkSize(CHUNK).chunkThreshold(CHUNK)
                 .sweepInterval(Duration.ZERO).clock(clock).gcGrace(GRACE));
     }
@@ -159,6 +163,42 @@ class SweepUnderClockSkewTest {
                 .isInstanceOf(UploadExpiredException.class);
         assertThat(completer.describe("media", "film")).as("nothing committed").isEmpty();
         assertThat(objectsOf("film")).as("no manifest stored").isZero();
+    }
+
+    /** A cloud that refuses the sweep's clock marker (any other write goes through). */
+    private static io.hybris.spi.CloudStore refusingMarkers(io.hybris.spi.CloudStore cloud) {
+        return new ForwardingCloudStore(cloud) {
+            @Override
+            public void put(String objectKey, byte[] value) {
+                if (objectKey.contains(".probe/sweep-")) {
+                    throw new io.hybris.spi.TransientCloudException(id(), "injected: marker refused");
+                }
+                super.put(objectKey, value);
+            }
+        };
+    }
+
+    @Test
+    void aSweeperThatCannotReadTheCloudsClocksKeepsWhatItCannotDate() {
+        // no cloud takes the marker: the sweeper, two hours ahead of the clouds, cannot tell how old anything is
+        Hybris uploader = open("uploader", clouds);
+        Hybris sweeper = open("sweeper", skewed(Duration.ofHours(2)),
+                raw.stream().map(SweepUnderClockSkewTest::refusingMarkers).toList());
+        PartUploads parts = PartUploads.of(uploader);
+        PartUpload upload = parts.start("media", "film");
+        byte[] bytes = value(CHUNK, 6);
+        UploadedPart p1 = parts.upload(upload, 1, new ByteArrayInputStream(bytes), bytes.length);
+        clouds.advance(Duration.ofMinutes(25));
+
+        SweepReport swept = sweeper.sweepOrphans();
+        assertThat(swept.deleted()).isZero();
+        assertThat(swept.tooYoung()).as("the upload's two chunk copies, whatever the sweeper's clock says")
+                .isEqualTo(2);
+        assertThat(objectsOf("film")).isEqualTo(2);
+        parts.complete(upload, List.of(p1), PutOptions.none());
+        assertThat(uploader.get("media", "film")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes));
+        assertThat(raw.stream().flatMap(c -> c.list("").stream()).filter(o -> o.key().contains(".probe/")))
+                .as("no marker stored").isEmpty();
     }
 
     @Test
