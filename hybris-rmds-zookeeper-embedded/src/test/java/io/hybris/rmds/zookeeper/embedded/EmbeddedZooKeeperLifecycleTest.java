@@ -18,14 +18,15 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -108,14 +109,9 @@ class EmbeddedZooKeeperLifecycleTest {
     }
 
     /** Waits, at most 10 s, until {@code count} is at most {@code limit}; fails with the last count otherwise. */
-    private static void awaitAtMost(LongSupplier count, long limit) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        long now = count.getAsLong();
-        while (now > limit && System.nanoTime() < end) {
-            Thread.sleep(20); // polls the count; the bound is the 10 s
-            now = count.getAsLong();
-        }
-        assertThat(now).isLessThanOrEqualTo(limit);
+    private static void awaitAtMost(LongSupplier count, long limit) {
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(count.getAsLong())
+                .isLessThanOrEqualTo(limit));
     }
 
     private static long openFiles() {
