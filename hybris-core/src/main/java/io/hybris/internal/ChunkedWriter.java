@@ -86,7 +86,8 @@ final class ChunkedWriter {
                     false);
             ChunkManifest manifest = new ChunkManifest(size, stored.length(), stored.chunks());
             try {
-                return storeManifest(version, manifest, key == null ? null : key.encryption(), stored.storedAt());
+                return storeManifest(version, manifest, key == null ? null : key.encryption(), stored.storedAt(),
+                        false);
             } catch (RuntimeException e) {
                 for (int i = 0; i < stored.chunks().size(); i++) {
                     gc.deleteVersion(version.renderChunk(prefix, i), stored.chunks().get(i).clouds());
@@ -121,13 +122,15 @@ final class ChunkedWriter {
      * Stores the manifest of {@code version} (whose chunks are stored) under the version's own name, unless the
      * upload stalled for half the sweep's grace period between two of the times in {@code storedAt} (when its
      * pieces became durable, {@link System#nanoTime}), so that the sweep cannot have taken any piece for
-     * abandoned. On failure the manifest is deleted; the chunks are the caller's.
+     * abandoned. On failure the manifest is deleted; the chunks are the caller's. {@code sharedName}: another
+     * attempt may store a manifest under the same name (an upload in parts, completed again).
      */
     Stored storeManifest(ObjectKey version, ChunkManifest manifest, Metadata.Encryption encryption,
-                         List<Long> storedAt) {
+                         List<Long> storedAt, boolean sharedName) {
         String what = "'" + version.key() + "' in " + version.container();
         byte[] encoded = manifest.encode();
-        Layout.Placement placed = layouts.replicated().store(version.render(prefix), encoded, Deadline.after(perChunk));
+        Layout.Placement placed = layouts.replicated().store(version.render(prefix), encoded, Deadline.after(perChunk),
+                sharedName);
         List<Long> times = new ArrayList<>(storedAt);
         times.add(System.nanoTime());
         long stalled = longestGap(times);

@@ -132,7 +132,16 @@ final class CloudCalls {
      */
     List<List<String>> write(String objectKey, byte[][] parts, int copies, long partSize, Deadline d,
                              WriteFailures failures) {
-        Uploads uploads = new Uploads();
+        return write(objectKey, parts, copies, partSize, d, failures, false);
+    }
+
+    /**
+     * {@link #write(String, byte[][], int, long, Deadline, WriteFailures)}, where {@code sharedName} says whether
+     * another attempt of the same write may store under {@code objectKey} too ({@link Uploads#Uploads(boolean)}).
+     */
+    List<List<String>> write(String objectKey, byte[][] parts, int copies, long partSize, Deadline d,
+                             WriteFailures failures, boolean sharedName) {
+        Uploads uploads = new Uploads(sharedName);
         try {
             List<List<String>> holders = writeOrThrow(objectKey, parts, copies, partSize, d, failures, uploads);
             Set<String> referenced = new LinkedHashSet<>();
@@ -243,7 +252,7 @@ final class CloudCalls {
             ranking.recordSuccess(cloudId, Op.WRITE, data.length, System.nanoTime() - t0);
             report(cloudId, CloudOperation.PUT, objectKey, Outcome.OK, t0, data.length, null);
             if (!uploads.stored(cloudId)) {
-                gc.deleteObject(cloud, objectKey, data);
+                gc.deleteObject(cloud, objectKey, data, uploads.sharedName());
             }
             return null;
         }, inPlace);

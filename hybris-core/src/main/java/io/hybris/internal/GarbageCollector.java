@@ -217,23 +217,24 @@ final class GarbageCollector {
      * Deletes, in the background, a copy that landed after its write's race had decided without it, unless the key's
      * metadata now expects exactly these bytes on that cloud: a repair or migration may have moved the version's copy
      * there meanwhile, under the same name, and the late upload is then that copy (or, erasure-coded, another
-     * fragment: deleted, so a listing scrub finds it missing). A copy of a version that may still commit (the key's
-     * metadata is older) is left to the sweep: a completion of an upload in parts tried again stores its manifest
-     * under the same name, and deleting by name could take the retry's copy. A chunk is never moved or stored again
-     * so: deleted at once. Metadata that cannot be read leaves the copy to the sweep.
+     * fragment: deleted, so a listing scrub finds it missing). Under a {@code sharedName}, a copy of a version that
+     * may still commit (the key's metadata is older) is left to the sweep: a completion of an upload in parts tried
+     * again stores its manifest under the same name, and deleting by name could take the retry's copy; any other
+     * write's names are its own, and a late copy of a write that failed is deleted at once. A chunk is never moved
+     * or stored again so: deleted at once. Metadata that cannot be read leaves the copy to the sweep.
      */
-    void deleteObject(CloudStore cloud, String objectKey, byte[] landed) {
+    void deleteObject(CloudStore cloud, String objectKey, byte[] landed, boolean sharedName) {
         submit(() -> {
             Optional<ObjectKey> version = ObjectKey.parse(prefix, objectKey);
             if (version.isPresent()) {
                 ObjectKey ok = version.get();
                 try {
                     Optional<Metadata> meta = readMetadata(new MetadataKey(ok.container(), ok.key()));
-                    if (meta.isEmpty() || ok.timestamp().isAfter(meta.get().timestamp())) {
+                    if (sharedName && (meta.isEmpty() || ok.timestamp().isAfter(meta.get().timestamp()))) {
                         return; // may still commit, under this very name (a completion of an upload in parts, tried
                         // again, stores its manifest again): deleting now could take the retry's copy; the sweep
                     }
-                    if (expects(meta.get(), ok, cloud.id(), landed)) {
+                    if (meta.isPresent() && expects(meta.get(), ok, cloud.id(), landed)) {
                         return; // referenced: a repair moved the version's copy onto this cloud
                     }
                 } catch (RuntimeException e) {

@@ -19,7 +19,7 @@ final class Layouts {
     private static final Logger LOG = LoggerFactory.getLogger(Layouts.class);
 
     private final HybrisConfig config;
-    private final Layout replicated;
+    private final ReplicatedLayout replicated;
     private final Layout erasure;
     private final ErasureCoders coders;
 
@@ -46,7 +46,7 @@ final class Layouts {
     }
 
     /** Full replication, whatever the policy (a chunked value's manifest). */
-    Layout replicated() {
+    ReplicatedLayout replicated() {
         return replicated;
     }
 

@@ -261,7 +261,7 @@ public final class MultipartWriter {
         // client cannot unwrap the old one, not at all (KeyUnavailableException, nothing committed)
         Metadata.Encryption rewrapped = sealer.rewrap(upload.encryption(), what);
         Metadata.Encryption custody = rewrapped != null ? rewrapped : upload.encryption();
-        ChunkedWriter.Stored stored = chunks.storeManifest(version, manifest, custody, List.of());
+        ChunkedWriter.Stored stored = chunks.storeManifest(version, manifest, custody, List.of(), true);
         Metadata committed = writes.write(new WritePath.NewVersion(mk, cur, upload.timestamp(), null,
                 new WritePath.ChunkedValue(stored), 0, condition, userMetadata), d);
         gc.deleteChunksExcept(version.render(prefix), keep);

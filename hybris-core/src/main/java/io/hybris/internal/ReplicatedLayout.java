@@ -25,6 +25,14 @@ final class ReplicatedLayout implements Layout {
 
     @Override
     public Placement store(String objectKey, byte[] stored, Deadline d) {
+        return store(objectKey, stored, d, false);
+    }
+
+    /**
+     * {@link #store(String, byte[], Deadline)}, under a name another attempt of the same write may store too when
+     * {@code sharedName} (the manifest of an upload in parts): a copy landing late is then left to the sweep.
+     */
+    Placement store(String objectKey, byte[] stored, Deadline d, boolean sharedName) {
         int needed = f + 1;
         List<List<String>> holders = calls.write(objectKey, new byte[][] {stored}, needed, stored.length, d,
                 new CloudCalls.WriteFailures() {
@@ -41,7 +49,7 @@ final class ReplicatedLayout implements Layout {
                         return "put of '" + objectKey + "' did not reach " + needed + " clouds within " + d.budget()
                                 + "; acknowledged by " + acked.get(0) + ", still waiting for " + stillRunning;
                     }
-                });
+                }, sharedName);
         return new Placement(holders.get(0), null);
     }
 

@@ -15,7 +15,21 @@ import java.util.Set;
  */
 final class Uploads {
     private final Set<String> stored = new LinkedHashSet<>();
+    private final boolean sharedName;
     private Set<String> keep;
+
+    /**
+     * @param sharedName whether another attempt of the same write may store objects under the same name (the
+     *                   manifest of an upload in parts, completed again): a late copy is then not deleted by name
+     */
+    Uploads(boolean sharedName) {
+        this.sharedName = sharedName;
+    }
+
+    /** Whether another attempt of the same write may store objects under the same name. */
+    boolean sharedName() {
+        return sharedName;
+    }
 
     /**
      * Records that {@code cloudId} now stores the version.
