@@ -240,7 +240,8 @@ public abstract class ConditionalWriteContract extends HybrisContractFixture {
     void aWriteThatLosesTheRaceAtItsCommitFailsWithTheWinnerAndLeavesNothing() throws Exception {
         MutableClock clock = new MutableClock();
         List<GatedCloudStore> gated = raw.stream()
-                .map(c -> GatedCloudStore.of(c, key -> key.contains("_slow-writer."))).toList();
+                .map(c -> GatedCloudStore.of(ClockFollowingCloudStore.of(c, clock),
+                        key -> key.contains("_slow-writer."))).toList();
         Hybris slow = open(config(gated).clientId("slow-writer").clock(clock).gcGrace(Duration.ofMinutes(10)));
         Hybris fast = open(config(raw).clientId("fast-writer"));
         VersionInfo base = fast.put(C, "k", bytes("base"));

@@ -236,7 +236,9 @@ public abstract class StreamingContract extends HybrisContractFixture {
     @Test
     void aFailedUploadCommitsNothingAndLeavesNothingAfterTheSweep() {
         MutableClock clock = new MutableClock();
-        Hybris h = open(chunking(raw).clock(clock).gcGrace(Duration.ofMinutes(10)));
+        // the clouds' clocks move with the client's: the sweep ages objects on each cloud's own clock
+        Hybris h = open(chunking(ClockFollowingCloudStore.all(raw, clock)).clock(clock)
+                .gcGrace(Duration.ofMinutes(10)));
         h.put(C, "big", random(2 * CHUNK + 1, 1));
         VersionInfo before = h.describe(C, "big").orElseThrow();
         InputStream failing = new InputStream() {
