@@ -116,6 +116,7 @@ class KilledScrubTest {
         clock.advance(Duration.ofHours(2));
         SweepReport swept = hybris.sweepOrphans();
         assertThat(swept.deleted()).as("nothing unreferenced was left behind").isZero();
+        assertThat(swept.tooYoung()).as("nothing unreferenced, however young").isZero();
         List<Set<String>> after = clouds.stream().map(this::objectsOn).toList();
         assertThat(after).as("each cloud holds exactly its referenced copies, once").isEqualTo(before);
         ScrubReport check = hybris.scrub(ScrubOptions.listing());

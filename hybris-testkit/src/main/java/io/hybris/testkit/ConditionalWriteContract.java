@@ -261,6 +261,7 @@ public abstract class ConditionalWriteContract extends HybrisContractFixture {
         clock.advance(Duration.ofMinutes(11));
         SweepReport sweep = slow.sweepOrphans();
         assertThat(sweep.deleted()).isZero();
+        assertThat(sweep.tooYoung()).isZero();
     }
 
     @Test

@@ -261,6 +261,7 @@ public abstract class StreamingContract extends HybrisContractFixture {
         clock.advance(Duration.ofMinutes(11));
         SweepReport sweep = h.sweepOrphans();
         assertThat(sweep.deleted()).isZero();
+        assertThat(sweep.tooYoung()).isZero();
         assertThat(sweep.referenced()).isEqualTo(2 * (3 + 1));
         assertThat(h.get(C, "big").orElseThrow()).hasSize(2 * CHUNK + 1);
     }
