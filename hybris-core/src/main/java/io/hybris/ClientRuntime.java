@@ -50,6 +50,10 @@ final class ClientRuntime {
     private final ExecutorService gcExecutor;
     private final ScheduledExecutorService sweeper;
     private final ScheduledExecutorService scrubber;
+    /** The thread of the first {@link #close()}, null until it starts; later closes wait for {@link #released}. */
+    private final java.util.concurrent.atomic.AtomicReference<Thread> closer =
+            new java.util.concurrent.atomic.AtomicReference<>();
+    private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
 
     private ClientRuntime(HybrisConfig config, HybrisListener extraListener, MetadataStore metadata,
                           boolean ownsMetadata, List<CloudStore> clouds,
@@ -215,9 +219,33 @@ final class ClientRuntime {
 
     /**
      * Stops the maintenance tasks, ends the calls in flight, waits briefly for background garbage collection, then
-     * releases threads, the metadata store, the clouds and the value cache this runtime created.
+     * releases threads, the metadata store, the clouds and the value cache this runtime created. A close while
+     * another runs returns once that one has released everything, so every close() returns with the client's
+     * resources released; except on the closing thread itself (a callback of the close calling it again), which
+     * returns at once, and on an interrupted thread, which returns at once with its interrupt kept. The first
+     * close's waits for the client's own threads are bounded, so a callback on one of them that closes the client
+     * meanwhile waits for at most those bounds.
      */
     void close() {
+        Thread me = Thread.currentThread();
+        if (!closer.compareAndSet(null, me)) {
+            if (closer.get() != me) {
+                try {
+                    released.await();
+                } catch (InterruptedException e) {
+                    me.interrupt();
+                }
+            }
+            return;
+        }
+        try {
+            release();
+        } finally {
+            released.countDown();
+        }
+    }
+
+    private void release() {
         if (sweeper != null) {
             sweeper.shutdownNow();
         }

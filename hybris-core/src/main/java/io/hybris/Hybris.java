@@ -547,13 +547,13 @@ public final class Hybris implements AutoCloseable {
      * {@link #cloudUsage()} stay readable); calls in flight stop waiting and fail with it too (a write among them has
      * an unknown outcome: its metadata update may still land, and its copies are left for the orphan sweep). Then
      * waits briefly for background garbage collection and releases threads, the metadata store and the clouds it
-     * created (application-supplied stores stay open). Idempotent.
+     * created (application-supplied stores stay open). Idempotent; a close while another runs returns once that one
+     * has released everything (unless its thread is interrupted).
      */
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
-            runtime.close();
-        }
+        closed.set(true);
+        runtime.close();
     }
 
     <T> T call(Supplier<T> op) {

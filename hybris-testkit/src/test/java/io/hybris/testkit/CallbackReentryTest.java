@@ -42,7 +42,8 @@ import static org.awaitility.Awaitility.await;
  * User code calling its client back from inside the callbacks Hybris makes: closing the client from an I/O
  * thread's or a garbage collection's event, from a change listener, from a scrub listener (the scrub used to go on
  * through its page of 1,000 keys and return a complete report), writing and subscribing from a change listener, an
- * {@code onStopped} throwing an {@code Error} at close, and a close while a listener applies a change.
+ * {@code onStopped} throwing an {@code Error} at close, a close while a listener applies a change, and a second close
+ * meanwhile.
  */
 @Timeout(60)
 class CallbackReentryTest {
@@ -293,5 +294,51 @@ class CallbackReentryTest {
         ChangeCursor past = client(null).latestCursor(C); // after the one change: it was applied
         assertThat(s.cursor()).isEqualTo(past);
         assertThat(stopped.get().getMessage()).contains("ended at " + past);
+    }
+
+    /**
+     * A second close() while the first waits for a listener applying a change: it returned at once, before the
+     * first had released anything (a program closing a client from a shutdown hook and from its main thread went on
+     * with the client's threads and stores still open); it now returns once the first has released the client.
+     */
+    @Test
+    void aSecondCloseReturnsOnceTheFirstHasReleasedTheClient() throws Exception {
+        Hybris h = client(null);
+        CountDownLatch inChange = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean applied = new AtomicBoolean();
+        h.subscribe(C, "", h.latestCursor(C), new ChangeListener() {
+            @Override
+            public void onChange(Change change) throws Exception {
+                inChange.countDown();
+                assertThat(release.await(20, TimeUnit.SECONDS)).isTrue();
+                applied.set(true);
+            }
+        });
+        h.put(C, "k", b("v"));
+        assertThat(inChange.await(20, TimeUnit.SECONDS)).isTrue();
+        Thread[] first = new Thread[1];
+        CompletableFuture<Void> firstClose = CompletableFuture.runAsync(() -> {
+            first[0] = Thread.currentThread();
+            h.close();
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> firstClose.isDone()
+                || first[0] != null && first[0].getState() == Thread.State.TIMED_WAITING);
+        Thread[] second = new Thread[1];
+        CompletableFuture<Boolean> secondClose = CompletableFuture.supplyAsync(() -> {
+            second[0] = Thread.currentThread();
+            h.close();
+            return applied.get();
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> secondClose.isDone()
+                || second[0] != null && second[0].getState() == Thread.State.WAITING);
+        assertThat(firstClose).as("the first close still waits for the listener").isNotDone();
+        assertThat(secondClose).as("the second close returned while the first was releasing").isNotDone();
+
+        release.countDown();
+        assertThat(secondClose.get(20, TimeUnit.SECONDS)).as("the change applied before the second close returned")
+                .isTrue();
+        firstClose.get(20, TimeUnit.SECONDS);
+        assertThatThrownBy(() -> h.get(C, "k")).isInstanceOf(ClientClosedException.class);
     }
 }
