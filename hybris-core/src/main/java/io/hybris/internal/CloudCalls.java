@@ -137,20 +137,36 @@ final class CloudCalls {
 
     /**
      * {@link #write(String, byte[][], int, long, Deadline, WriteFailures)}, where {@code sharedName} says whether
-     * another attempt of the same write may store under {@code objectKey} too ({@link Uploads#Uploads(boolean)}).
+     * another attempt of the same write may store the same bytes under {@code objectKey} (one part only: the
+     * manifest of an upload in parts, completed again; {@link Uploads#Uploads(boolean)}). The copies such a write
+     * does not reference are then deleted only where the key's metadata does not expect them
+     * ({@link GarbageCollector#deleteShared}), not by name at once: a failed completion's clean-up took the copy of
+     * a repeat that had committed meanwhile (same name, same bytes).
      */
     List<List<String>> write(String objectKey, byte[][] parts, int copies, long partSize, Deadline d,
                              WriteFailures failures, boolean sharedName) {
+        if (sharedName && parts.length != 1) {
+            throw new IllegalArgumentException("a shared name holds one part, not " + parts.length);
+        }
         Uploads uploads = new Uploads(sharedName);
         try {
             List<List<String>> holders = writeOrThrow(objectKey, parts, copies, partSize, d, failures, uploads);
             Set<String> referenced = new LinkedHashSet<>();
             holders.forEach(referenced::addAll);
-            gc.deleteVersion(objectKey, uploads.decide(referenced));
+            unreferenced(objectKey, uploads.decide(referenced), sharedName ? parts[0] : null);
             return holders;
         } catch (RuntimeException e) {
-            gc.deleteVersion(objectKey, uploads.decide(Set.of()));
+            unreferenced(objectKey, uploads.decide(Set.of()), sharedName ? parts[0] : null);
             throw e;
+        }
+    }
+
+    /** Deletes a write's unreferenced copies: by name, or, under a shared name ({@code data} not null), checked. */
+    private void unreferenced(String objectKey, List<String> cloudIds, byte[] data) {
+        if (data == null) {
+            gc.deleteVersion(objectKey, cloudIds);
+        } else {
+            gc.deleteShared(objectKey, cloudIds, data);
         }
     }
 

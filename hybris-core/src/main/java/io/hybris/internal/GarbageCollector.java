@@ -214,6 +214,21 @@ final class GarbageCollector {
     }
 
     /**
+     * Deletes, in the background, the copies on {@code cloudIds} that a write under a shared name (a completion's
+     * manifest, stored again by a repeated completion) does not reference, each as {@link #deleteObject} does under
+     * a shared name: kept where the key's metadata expects exactly these bytes, left to the sweep while the version
+     * may still commit.
+     */
+    void deleteShared(String objectKey, List<String> cloudIds, byte[] landed) {
+        for (String id : cloudIds) {
+            CloudStore cloud = clouds.get(id);
+            if (cloud != null) {
+                deleteObject(cloud, objectKey, landed, true);
+            }
+        }
+    }
+
+    /**
      * Deletes, in the background, a copy that landed after its write's race had decided without it, unless the key's
      * metadata now expects exactly these bytes on that cloud: a repair or migration may have moved the version's copy
      * there meanwhile, under the same name, and the late upload is then that copy (or, erasure-coded, another
