@@ -83,8 +83,8 @@ final class Commits {
                 gc.collectSuperseded(mk.container(), mk.key(), replaced.meta());
                 return meta;
             } catch (InvalidRequestException refused) {
-                if (objectKey != null) {
-                    gc.deleteWritten(objectKey, meta); // never sent: nothing can reference the copies
+                if (objectKey != null && !committedElsewhere(mk, meta, d)) {
+                    gc.deleteWritten(objectKey, meta); // never sent: nothing of this write references the copies
                 }
                 throw refused;
             } catch (VersionConflictException conflict) {
@@ -264,6 +264,19 @@ final class Commits {
      * Whether {@code stored} is another commit of the version {@code written} names (two completions of one upload in
      * parts): its objects are the committed value's, not garbage of this write.
      */
+    /**
+     * After the store refused {@code written} without sending it: whether the key holds that very version, committed
+     * by another attempt of the same write (an upload in parts completed again: same version, same names), or its
+     * metadata cannot be read. Its objects are then not this write's to delete (left to the sweep if unreferenced).
+     */
+    private boolean committedElsewhere(MetadataKey mk, Metadata written, Deadline d) {
+        try {
+            return sameVersion(metadata.read(mk, d).meta(), written);
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
     private static boolean sameVersion(Metadata stored, Metadata written) {
         return stored != null && stored.timestamp().equals(written.timestamp());
     }

@@ -212,4 +212,59 @@ class RepeatedCompleteCleanupTest {
                 .clientId("r1").deadline(Duration.ofSeconds(3)));
         assertThat(reader.get(C, "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo(value(CHUNK + 1, 1)));
     }
+
+    /**
+     * A completion whose update the metadata store refuses before sending it (an {@code InvalidRequestException},
+     * e.g. user metadata above the store's limit) deleted everything it wrote under the version's name: when another
+     * completion of the same upload had committed that very version meanwhile, its manifest and chunks went too.
+     */
+    @Test
+    void aCompletionTheStoreRefusesLeavesTheVersionAnotherCompletionCommitted() throws Exception {
+        releaseDeletes.countDown(); // deletes are not slow here
+        List<CloudStore> gated = new ArrayList<>();
+        for (InMemoryCloudStore c : raw) {
+            GatedCloudStore g = GatedCloudStore.of(c, n -> holdPuts.get() && n.equals(manifest.get()));
+            gates.add(g);
+            gated.add(g);
+        }
+        ForwardingMetadataStore refusing = new ForwardingMetadataStore(metadata) {
+            @Override
+            public void conditionalUpdate(io.hybris.spi.MetadataUpdate update) {
+                throw new io.hybris.InvalidRequestException("injected: the store refuses this update");
+            }
+        };
+        PartUploads uploader = PartUploads.of(open(builder(raw.stream().<CloudStore>map(c -> c).toList())
+                .clientId("up")));
+        PartUploads refused = PartUploads.of(open(builder(gated).clientId("w1").metadataStore(refusing)));
+        PartUploads other = PartUploads.of(open(builder(raw.stream().<CloudStore>map(c -> c).toList())
+                .clientId("w2")));
+        PartUpload upload = uploader.start(C, "k");
+        UploadedPart p1 = uploader.upload(upload, 1, new ByteArrayInputStream(value(CHUNK + 1, 1)), CHUNK + 1);
+        manifest.set(io.hybris.spi.VersionName.keyPrefix("hybris/", C, "k") + upload.version());
+
+        // the refused completion read the key (no value yet) and stores its manifest: held on the wire
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                refused.complete(upload, List.of(p1), PutOptions.none());
+            } catch (Throwable e) {
+                failed.set(e);
+            }
+        });
+        t.start();
+        assertThat(gates.get(0).awaitBlocked(1, WAIT)).isTrue();
+        // meanwhile the other completion commits the same version: acknowledged
+        assertThat(other.complete(upload, List.of(p1), PutOptions.none()).version()).isEqualTo(upload.version());
+
+        holdPuts.set(false);
+        gates.forEach(GatedCloudStore::open);
+        t.join(WAIT.toMillis());
+        assertThat(t.isAlive()).isFalse();
+        assertThat(failed.get()).isInstanceOf(io.hybris.InvalidRequestException.class);
+        opened.get(1).close(); // waits for its background deletions
+
+        Hybris reader = open(builder(raw.stream().<CloudStore>map(c -> c).toList()).clientId("r1")
+                .deadline(Duration.ofSeconds(3)));
+        assertThat(reader.get(C, "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo(value(CHUNK + 1, 1)));
+    }
 }
