@@ -427,10 +427,8 @@ public abstract class HybrisContract extends HybrisContractFixture {
 
     @Test
     void sweepRemovesOrphansOlderThanGraceAndNothingElse() {
-        // the sweep ages objects on each cloud's own clock: the clouds' clocks move with the client's here
         MutableClock clock = new MutableClock();
-        Hybris h = open(config(ClockFollowingCloudStore.all(raw, clock)).clock(clock)
-                .gcGrace(Duration.ofMinutes(10)));
+        Hybris h = open(configOnClock(clock).gcGrace(Duration.ofMinutes(10)));
         h.put(C, "live", bytes("live-value"));
         // what a client killed between upload and commit leaves behind: objects no metadata references
         String orphanNew = new VersionName(C, "never-committed", 1, "deadclient", VersionName.NO_WRITE_ID).render("hybris/");
@@ -466,8 +464,7 @@ public abstract class HybrisContract extends HybrisContractFixture {
     @Test
     void periodicSweepCollectsOrphansInTheBackground() {
         MutableClock clock = new MutableClock();
-        Hybris h = open(config(ClockFollowingCloudStore.all(raw, clock)).clock(clock).gcGrace(Duration.ofMinutes(1))
-                .sweepInterval(Duration.ofMillis(200)));
+        Hybris h = open(configOnClock(clock).gcGrace(Duration.ofMinutes(1)).sweepInterval(Duration.ofMillis(200)));
         h.put(C, "live", bytes("v"));
         String orphan = new VersionName(C, "crashed", 1, "deadclient", VersionName.NO_WRITE_ID).render("hybris/");
         raw.get(0).put(orphan, bytes("orphan"));

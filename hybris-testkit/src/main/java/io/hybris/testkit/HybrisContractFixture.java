@@ -105,6 +105,15 @@ public abstract class HybrisContractFixture {
         return b;
     }
 
+    /**
+     * A config builder over {@link #raw} whose clouds' clocks and the client's are {@code clock}: the sweep ages
+     * objects on each cloud's own clock, so a test that advances the clock ages them there too
+     * ({@link ClockFollowingCloudStore}).
+     */
+    protected HybrisConfig.Builder configOnClock(MutableClock clock) {
+        return config(ClockFollowingCloudStore.all(raw, clock)).clock(clock);
+    }
+
     /** Opens a client that the suite closes after the test. */
     protected Hybris open(HybrisConfig.Builder builder) {
         Hybris h = Hybris.open(builder.build());

@@ -107,6 +107,20 @@ class RepeatedCompleteCleanupTest {
         return h;
     }
 
+    /** Completes {@code upload} with {@code named} on a thread of its own; what it throws goes to {@code thrown}. */
+    private static Thread completing(PartUploads parts, PartUpload upload, List<UploadedPart> named,
+                                     AtomicReference<Throwable> thrown) {
+        Thread t = new Thread(() -> {
+            try {
+                parts.complete(upload, named, PutOptions.none());
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        t.start();
+        return t;
+    }
+
     private static byte[] value(int size, long seed) {
         byte[] v = new byte[size];
         new java.util.Random(seed).nextBytes(v);
@@ -132,14 +146,7 @@ class RepeatedCompleteCleanupTest {
 
         // the first completion stores its manifest on c0 (on its own thread) and waits for c1: interrupted there
         AtomicReference<Throwable> first = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                parts.complete(upload, List.of(p1, p2), PutOptions.none());
-            } catch (Throwable e) {
-                first.set(e);
-            }
-        });
-        t.start();
+        Thread t = completing(parts, upload, List.of(p1, p2), first);
         assertThat(c1.awaitBlocked(1, WAIT)).isTrue();
         // c0 bounds its calls: its put ran on the completing thread before the race waited for c1
         assertThat(raw.get(0).get(manifest.get(), Long.MAX_VALUE)).as("the manifest's name").isPresent();
@@ -184,14 +191,7 @@ class RepeatedCompleteCleanupTest {
 
         // a repeat (say, after a lost answer) runs first: its manifest is on c0, its copy on c1 on the wire
         AtomicReference<Throwable> repeat = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                parts.complete(upload, List.of(p1), PutOptions.none());
-            } catch (Throwable e) {
-                repeat.set(e);
-            }
-        });
-        t.start();
+        Thread t = completing(parts, upload, List.of(p1), repeat);
         assertThat(c1.awaitBlocked(1, WAIT)).isTrue();
         // c0 bounds its calls: its put ran on the completing thread before the race waited for c1
         assertThat(raw.get(0).get(manifest.get(), Long.MAX_VALUE)).as("the manifest's name").isPresent();
@@ -244,14 +244,7 @@ class RepeatedCompleteCleanupTest {
 
         // the refused completion read the key (no value yet) and stores its manifest: held on the wire
         AtomicReference<Throwable> failed = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                refused.complete(upload, List.of(p1), PutOptions.none());
-            } catch (Throwable e) {
-                failed.set(e);
-            }
-        });
-        t.start();
+        Thread t = completing(refused, upload, List.of(p1), failed);
         assertThat(gates.get(0).awaitBlocked(1, WAIT)).isTrue();
         // meanwhile the other completion commits the same version: acknowledged
         assertThat(other.complete(upload, List.of(p1), PutOptions.none()).version()).isEqualTo(upload.version());

@@ -70,22 +70,7 @@ class SweepMarkerRefusedTest {
 
     /** Clock of a client that reads {@code offset} from the clouds' clock (moves with it). */
     private Clock skewed(Duration offset) {
-        return Clock.offset(new Clock() {
-            @Override
-            public java.time.ZoneId getZone() {
-                return java.time.ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(java.time.ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return clouds.instant();
-            }
-        }, offset);
+        return Clock.offset(clouds, offset);
     }
 
     @Test

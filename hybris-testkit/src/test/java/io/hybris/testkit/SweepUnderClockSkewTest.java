@@ -68,22 +68,7 @@ class SweepUnderClockSkewTest {
 
     /** Clock of a client that reads {@code offset} from the clouds' clock (moves with it). */
     private Clock skewed(Duration offset) {
-        return new Clock() {
-            @Override
-            public java.time.ZoneId getZone() {
-                return java.time.ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(java.time.ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return clouds.instant().plus(offset);
-            }
-        };
+        return Clock.offset(clouds, offset);
     }
 
     private long objectsOf(String key) {
