@@ -54,6 +54,9 @@ final class ClientRuntime {
     private final java.util.concurrent.atomic.AtomicReference<Thread> closer =
             new java.util.concurrent.atomic.AtomicReference<>();
     private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+    /** The live threads of the pools close() waits for or interrupts (all but the async calls'), and the GC's. */
+    private final java.util.Set<Thread> ownThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.Set<Thread> gcThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private ClientRuntime(HybrisConfig config, HybrisListener extraListener, MetadataStore metadata,
                           boolean ownsMetadata, List<CloudStore> clouds,
@@ -64,13 +67,13 @@ final class ClientRuntime {
         this.ownsMetadata = ownsMetadata;
         this.ownedClouds = List.copyOf(ownedClouds);
         String name = "hybris-" + config.clientId() + "-" + INSTANCES.incrementAndGet();
-        this.io = Executors.newCachedThreadPool(threads(name + "-io"));
-        this.metadataCalls = Executors.newCachedThreadPool(threads(name + "-rmds"));
-        this.gcExecutor = Executors.newFixedThreadPool(2, threads(name + "-gc"));
+        this.io = Executors.newCachedThreadPool(threads(name + "-io", ownThreads));
+        this.metadataCalls = Executors.newCachedThreadPool(threads(name + "-rmds", ownThreads));
+        this.gcExecutor = Executors.newFixedThreadPool(2, threads(name + "-gc", ownThreads, gcThreads));
         this.asyncCalls = Executors.newCachedThreadPool(threads(name + "-call"));
         this.engine = new Engine(config, metadata, clouds, io, metadataCalls, gcExecutor, valueCache, extraListener);
         if (!config.sweepInterval().isZero() || !config.probeInterval().isZero()) {
-            this.sweeper = Executors.newSingleThreadScheduledExecutor(threads(name + "-maintenance"));
+            this.sweeper = Executors.newSingleThreadScheduledExecutor(threads(name + "-maintenance", ownThreads));
         } else {
             this.sweeper = null;
         }
@@ -86,7 +89,7 @@ final class ClientRuntime {
         }
         if (!config.scrubInterval().isZero()) {
             // its own thread: a scrub of a large store must not hold up the sweep and the latency probes
-            this.scrubber = Executors.newSingleThreadScheduledExecutor(threads(name + "-scrub"));
+            this.scrubber = Executors.newSingleThreadScheduledExecutor(threads(name + "-scrub", ownThreads));
             long period = config.scrubInterval().toMillis();
             scrubber.scheduleWithFixedDelay(() -> {
                 try {
@@ -222,14 +225,16 @@ final class ClientRuntime {
      * releases threads, the metadata store, the clouds and the value cache this runtime created. A close while
      * another runs returns once that one has released everything, so every close() returns with the client's
      * resources released; except on the closing thread itself (a callback of the close calling it again), which
-     * returns at once, and on an interrupted thread, which returns at once with its interrupt kept. The first
-     * close's waits for the client's own threads are bounded, so a callback on one of them that closes the client
-     * meanwhile waits for at most those bounds.
+     * returns at once, on one of the client's own threads (its I/O, metadata, GC, maintenance or subscription
+     * threads: a callback there), which returns at once too, as the first close waits for (or ends) that very
+     * thread, and on an interrupted thread, which returns at once with its interrupt kept.
      */
     void close() {
         Thread me = Thread.currentThread();
         if (!closer.compareAndSet(null, me)) {
-            if (closer.get() != me) {
+            // a callback on a thread the first close waits for (GC, subscription) used to wait for that close, which
+            // waited for it in turn until its timer gave up (10 s, 5 s)
+            if (closer.get() != me && !ownThreads.contains(me) && !engine.changeFeed().runsOn(me)) {
                 try {
                     released.await();
                 } catch (InterruptedException e) {
@@ -257,7 +262,8 @@ final class ClientRuntime {
         asyncCalls.shutdown();
         gcExecutor.shutdown();
         try {
-            if (!gcExecutor.awaitTermination(10, TimeUnit.SECONDS)) {
+            // not on a GC thread (a GC event's callback closing the client): it waited 10 s for itself
+            if (!gcThreads.contains(Thread.currentThread()) && !gcExecutor.awaitTermination(10, TimeUnit.SECONDS)) {
                 LOG.warn("garbage collection still running at close; the orphan sweep will finish it");
             }
         } catch (InterruptedException e) {
@@ -290,11 +296,24 @@ final class ClientRuntime {
         }
     }
 
-    private static ThreadFactory threads(String prefix) {
+    /** Daemon threads named {@code prefix-n}, each in {@code live} while it runs. */
+    @SafeVarargs
+    private static ThreadFactory threads(String prefix, java.util.Set<Thread>... live) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
-            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            Thread t = new Thread(() -> {
+                try {
+                    r.run();
+                } finally {
+                    for (java.util.Set<Thread> s : live) {
+                        s.remove(Thread.currentThread());
+                    }
+                }
+            }, prefix + "-" + n.incrementAndGet());
             t.setDaemon(true);
+            for (java.util.Set<Thread> s : live) {
+                s.add(t);
+            }
             return t;
         };
     }

@@ -548,7 +548,7 @@ public final class Hybris implements AutoCloseable {
      * an unknown outcome: its metadata update may still land, and its copies are left for the orphan sweep). Then
      * waits briefly for background garbage collection and releases threads, the metadata store and the clouds it
      * created (application-supplied stores stay open). Idempotent; a close while another runs returns once that one
-     * has released everything (unless its thread is interrupted).
+     * has released everything (unless its thread is interrupted, or is one of the client's own: a callback's).
      */
     @Override
     public void close() {

@@ -138,6 +138,16 @@ public final class ChangeFeed {
         }
     }
 
+    /** Whether {@code t} is the thread of one of this feed's running subscriptions (its listener's calls run there). */
+    public boolean runsOn(Thread t) {
+        for (ChangeSubscriber s : subscribers) {
+            if (s.runsOn(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void checkSupported() {
         if (!store.hasChangeLog()) {
             throw new InvalidRequestException("the metadata store " + store.describe() + " keeps no change log, so"

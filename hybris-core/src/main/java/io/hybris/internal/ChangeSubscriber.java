@@ -47,7 +47,7 @@ final class ChangeSubscriber implements ChangeSubscription, Runnable {
     private boolean signalled; // guarded by lock
     /** Whether the listener's onChange is running (on the subscription's thread). Guarded by lock. */
     private boolean delivering;
-    private Thread thread;
+    private volatile Thread thread;
 
     ChangeSubscriber(ChangeFeed feed, String container, String prefix, ChangeCursor cursor, ChangeListener listener,
                      Consumer<ChangeSubscriber> onEnd) {
@@ -63,6 +63,11 @@ final class ChangeSubscriber implements ChangeSubscription, Runnable {
         thread = new Thread(this, name);
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** Whether {@code t} is this subscription's thread. */
+    boolean runsOn(Thread t) {
+        return thread == t;
     }
 
     @Override

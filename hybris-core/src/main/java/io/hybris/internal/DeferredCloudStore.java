@@ -31,6 +31,8 @@ final class DeferredCloudStore implements CloudStore {
     private final String id;
     private final Supplier<CloudStore> starter;
     private final Object lock = new Object();
+    /** Held while the real store starts (one attempt at a time), never by close(), which does not wait for it. */
+    private final Object starting = new Object();
     private volatile CloudStore started;
     private volatile RuntimeException lastFailure;
     private long nextAttempt;
@@ -49,28 +51,49 @@ final class DeferredCloudStore implements CloudStore {
         if (s != null) {
             return s;
         }
-        synchronized (lock) {
-            if (started != null) {
-                return started;
-            }
-            if (closed) {
-                throw new TransientCloudException(id, "cloud '" + id + "' is closed", lastFailure);
-            }
-            long now = System.nanoTime();
-            if (now - nextAttempt >= 0) {
-                nextAttempt = now + RETRY_INTERVAL.toNanos();
-                try {
-                    started = starter.get();
-                    LOG.info("cloud {} started after being unreachable when the client opened", id);
+        synchronized (starting) {
+            synchronized (lock) {
+                if (started != null) {
                     return started;
-                } catch (RuntimeException e) {
-                    lastFailure = e;
+                }
+                if (closed) {
+                    throw closedException();
+                }
+                long now = System.nanoTime();
+                if (now - nextAttempt < 0) {
+                    throw new TransientCloudException(id, "cloud '" + id + "' has been unreachable since the client"
+                            + " opened (next start attempt within " + RETRY_INTERVAL.toSeconds() + " s): "
+                            + lastFailure, lastFailure);
+                }
+                nextAttempt = now + RETRY_INTERVAL.toNanos();
+            }
+            // outside the lock close() takes: a start-up over the network used to hold up the client's close
+            CloudStore fresh;
+            try {
+                fresh = starter.get();
+            } catch (RuntimeException e) {
+                lastFailure = e;
+                throw new TransientCloudException(id, "cloud '" + id + "' has been unreachable since the client"
+                        + " opened (next start attempt within " + RETRY_INTERVAL.toSeconds() + " s): " + e, e);
+            }
+            synchronized (lock) {
+                if (!closed) {
+                    started = fresh;
+                    LOG.info("cloud {} started after being unreachable when the client opened", id);
+                    return fresh;
                 }
             }
-            throw new TransientCloudException(id, "cloud '" + id + "' has been unreachable since the client opened"
-                    + " (next start attempt within " + RETRY_INTERVAL.toSeconds() + " s): " + lastFailure,
-                    lastFailure);
+            try {
+                fresh.close(); // started after the client closed: nobody else will close it
+            } catch (RuntimeException e) {
+                LOG.warn("closing cloud {}, started after the client closed, failed", id, e);
+            }
+            throw closedException();
         }
+    }
+
+    private TransientCloudException closedException() {
+        return new TransientCloudException(id, "cloud '" + id + "' is closed", lastFailure);
     }
 
     @Override
