@@ -10,7 +10,6 @@ import io.hybris.ChangeListener;
 import io.hybris.ChangeSubscription;
 import io.hybris.ClientClosedException;
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.HybrisException;
 import io.hybris.HybrisListener;
 import io.hybris.KeyHealth;
@@ -59,13 +58,7 @@ class CallbackReentryTest {
     }
 
     private Hybris client(HybrisListener listener) {
-        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(metadata).deadline(Duration.ofSeconds(5))
-                .timerMin(Duration.ofMillis(100)).timerInitial(Duration.ofMillis(300));
-        clouds.forEach(b::cloud);
-        if (listener != null) {
-            b.listener(listener);
-        }
-        Hybris h = Hybris.open(b.build());
+        Hybris h = Hybris.open(Closing.config(metadata, clouds, listener).build());
         open.add(h);
         return h;
     }
@@ -278,14 +271,7 @@ class CallbackReentryTest {
         });
         h.put(C, "k", b("v"));
         assertThat(inChange.await(20, TimeUnit.SECONDS)).isTrue();
-        Thread[] closer = new Thread[1];
-        CompletableFuture<Boolean> closed = CompletableFuture.supplyAsync(() -> {
-            closer[0] = Thread.currentThread();
-            h.close();
-            return applying.get();
-        });
-        await().atMost(Duration.ofSeconds(10)).until(() -> closed.isDone()
-                || closer[0] != null && closer[0].getState() == Thread.State.TIMED_WAITING);
+        CompletableFuture<Boolean> closed = Closing.inBackground(h, Thread.State.TIMED_WAITING, applying::get);
         assertThat(closed).as("close() returned while the listener was applying a change").isNotDone();
         release.countDown();
         assertThat(closed.get(20, TimeUnit.SECONDS)).as("listener still running after close()").isFalse();
@@ -317,21 +303,8 @@ class CallbackReentryTest {
         });
         h.put(C, "k", b("v"));
         assertThat(inChange.await(20, TimeUnit.SECONDS)).isTrue();
-        Thread[] first = new Thread[1];
-        CompletableFuture<Void> firstClose = CompletableFuture.runAsync(() -> {
-            first[0] = Thread.currentThread();
-            h.close();
-        });
-        await().atMost(Duration.ofSeconds(10)).until(() -> firstClose.isDone()
-                || first[0] != null && first[0].getState() == Thread.State.TIMED_WAITING);
-        Thread[] second = new Thread[1];
-        CompletableFuture<Boolean> secondClose = CompletableFuture.supplyAsync(() -> {
-            second[0] = Thread.currentThread();
-            h.close();
-            return applied.get();
-        });
-        await().atMost(Duration.ofSeconds(10)).until(() -> secondClose.isDone()
-                || second[0] != null && second[0].getState() == Thread.State.WAITING);
+        CompletableFuture<Boolean> firstClose = Closing.inBackground(h, Thread.State.TIMED_WAITING, () -> true);
+        CompletableFuture<Boolean> secondClose = Closing.inBackground(h, Thread.State.WAITING, applied::get);
         assertThat(firstClose).as("the first close still waits for the listener").isNotDone();
         assertThat(secondClose).as("the second close returned while the first was releasing").isNotDone();
 

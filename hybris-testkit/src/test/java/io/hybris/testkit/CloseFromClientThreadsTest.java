@@ -8,7 +8,6 @@ import io.hybris.Change;
 import io.hybris.ChangeListener;
 import io.hybris.ClientClosedException;
 import io.hybris.Hybris;
-import io.hybris.HybrisConfig;
 import io.hybris.HybrisException;
 import io.hybris.HybrisListener;
 import io.hybris.cloud.InMemoryCloudStore;
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -30,7 +28,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 /**
  * close() called on one of the client's own threads (a garbage collection's, a subscription's), alone or while
@@ -50,16 +47,9 @@ class CloseFromClientThreadsTest {
 
     /** Clouds behind a decorator that reports no call bound, so that garbage collection runs on its own threads. */
     private Hybris client(HybrisListener listener) {
-        HybrisConfig.Builder b = HybrisConfig.builder().f(1).metadataStore(metadata).deadline(Duration.ofSeconds(5))
-                .timerMin(Duration.ofMillis(100)).timerInitial(Duration.ofMillis(300));
-        for (String id : List.of("c0", "c1", "c2")) {
-            CloudStore cloud = new ForwardingCloudStore(new InMemoryCloudStore(id)) { };
-            b.cloud(cloud);
-        }
-        if (listener != null) {
-            b.listener(listener);
-        }
-        Hybris h = Hybris.open(b.build());
+        List<CloudStore> clouds = List.of("c0", "c1", "c2").stream()
+                .<CloudStore>map(id -> new ForwardingCloudStore(new InMemoryCloudStore(id)) { }).toList();
+        Hybris h = Hybris.open(Closing.config(metadata, clouds, listener).build());
         open.add(h);
         return h;
     }
@@ -126,16 +116,10 @@ class CloseFromClientThreadsTest {
         h.put(C, "a", b("one"));
         h.put(C, "a", b("two"));
         assertThat(inGc.await(20, TimeUnit.SECONDS)).isTrue();
-        Thread[] first = new Thread[1];
         long t0 = System.nanoTime();
-        CompletableFuture<Long> firstClose = CompletableFuture.supplyAsync(() -> {
-            first[0] = Thread.currentThread();
-            h.close();
-            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        });
         // the first close waits for the garbage collection still running
-        await().atMost(Duration.ofSeconds(10)).until(() -> firstClose.isDone()
-                || first[0] != null && first[0].getState() == Thread.State.TIMED_WAITING);
+        CompletableFuture<Long> firstClose = Closing.inBackground(h, Thread.State.TIMED_WAITING,
+                () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
         firstClosing.countDown();
         assertThat(firstClose.get(30, TimeUnit.SECONDS)).as("the first close's duration").isLessThan(5_000);
         assertThat(gcCloseMillis.get(30, TimeUnit.SECONDS)).as("the GC thread's close").isLessThan(5_000);
@@ -171,15 +155,9 @@ class CloseFromClientThreadsTest {
         });
         h.put(C, "k", b("v"));
         assertThat(inChange.await(20, TimeUnit.SECONDS)).isTrue();
-        Thread[] first = new Thread[1];
         long t0 = System.nanoTime();
-        CompletableFuture<Long> firstClose = CompletableFuture.supplyAsync(() -> {
-            first[0] = Thread.currentThread();
-            h.close();
-            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        });
-        await().atMost(Duration.ofSeconds(10)).until(() -> firstClose.isDone()
-                || first[0] != null && first[0].getState() == Thread.State.TIMED_WAITING);
+        CompletableFuture<Long> firstClose = Closing.inBackground(h, Thread.State.TIMED_WAITING,
+                () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
         firstClosing.countDown();
         assertThat(firstClose.get(30, TimeUnit.SECONDS)).as("the first close's duration").isLessThan(3_000);
         assertThat(stoppedDuringChange.get(30, TimeUnit.SECONDS)).as("onStopped while onChange ran").isFalse();
