@@ -106,7 +106,8 @@ class GatewayStartFailureTest {
                         .isEqualTo("HTTP/1.1 403"); // unsigned; the connection stays open while the gateway stops
             }
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> gatewayThreads() == threadsBefore);
+        // at most: threads of gateways that earlier tests in this JVM closed may still be ending at the baseline count
+        await().atMost(Duration.ofSeconds(10)).until(() -> gatewayThreads() <= threadsBefore);
         if (filesBefore >= 0) {
             await().atMost(Duration.ofSeconds(10)).until(() -> openFiles() <= filesBefore);
         }
