@@ -112,8 +112,9 @@ public final class PartUploads {
 
     /**
      * Abandons {@code upload}: deletes the chunks of its parts in the background (parts still being uploaded leave
-     * theirs to the orphan sweep). Do not complete the same upload concurrently; this client refuses
-     * to upload parts of it or complete it afterwards (another client cannot tell: do not).
+     * theirs to the orphan sweep, and so does an upload whose completion on this client is running or failed after
+     * sending its metadata update, which may still land). Do not complete the same upload concurrently; this client
+     * refuses to upload parts of it or complete it afterwards (another client cannot tell: do not).
      *
      * @throws InvalidRequestException if the upload was completed (delete the key instead)
      */

@@ -35,9 +35,6 @@ import java.util.Set;
 public final class MultipartWriter {
     /** How far above the current sequence number an upload reserves its version's. */
     static final long RESERVED_GAP = 1L << 32;
-    /** How many aborted uploads a client remembers, to refuse their later parts and completion. */
-    static final int MAX_ABORTED_REMEMBERED = 10_000;
-
     private final MetadataCalls metadata;
     private final WritePath writes;
     private final ChunkedWriter chunks;
@@ -52,14 +49,10 @@ public final class MultipartWriter {
     private final long maxValueSize;
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
-    /** The versions of the uploads this client aborted (the newest, bounded): no part or completion for them. */
-    private final Map<String, Boolean> aborted = java.util.Collections.synchronizedMap(
-            new java.util.LinkedHashMap<>(16, 0.75f, false) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-                    return size() > MAX_ABORTED_REMEMBERED;
-                }
-            });
+    private static final System.Logger LOG = System.getLogger(MultipartWriter.class.getName());
+
+    /** The uploads this client aborted or is completing, or whose completion's outcome it never learnt. */
+    private final UploadStates states = new UploadStates();
 
     MultipartWriter(MetadataCalls metadata, WritePath writes, ChunkedWriter chunks, Sealer sealer,
                     GarbageCollector gc, HybrisListener listener, String prefix, String clientId, WriteIds writeIds,
@@ -215,7 +208,20 @@ public final class MultipartWriter {
                                        Map<String, String> userMetadata, Preconditions required) {
         UploadToken upload = UploadToken.decode(token);
         String what = "the upload in parts of key '" + key + "' in " + container;
-        checkNotAborted(upload, what);
+        String version = upload.timestamp().toString();
+        if (!states.beginCompletion(version)) {
+            throw abortedUpload(what);
+        }
+        try {
+            return completeBegun(upload, what, container, key, parts, userMetadata, required);
+        } finally {
+            states.endCompletion(version);
+        }
+    }
+
+    private VersionInfo completeBegun(UploadToken upload, String what, String container, String key,
+                                      List<PartReceipt> parts, Map<String, String> userMetadata,
+                                      Preconditions required) {
         if (parts == null || parts.isEmpty()) {
             throw new InvalidRequestException(what + " names no part; complete it with at least one");
         }
@@ -261,6 +267,7 @@ public final class MultipartWriter {
         // client cannot unwrap the old one, not at all (KeyUnavailableException, nothing committed)
         Metadata.Encryption rewrapped = sealer.rewrap(upload.encryption(), what);
         Metadata.Encryption custody = rewrapped != null ? rewrapped : upload.encryption();
+        states.updateSent(upload.timestamp().toString()); // from here the version may commit after a failure
         ChunkedWriter.Stored stored = chunks.storeManifest(version, manifest, custody, List.of(), true);
         Metadata committed = writes.write(new WritePath.NewVersion(mk, cur, upload.timestamp(), null,
                 new WritePath.ChunkedValue(stored), 0, condition, userMetadata), d);
@@ -314,7 +321,9 @@ public final class MultipartWriter {
     /**
      * Abandons the upload: deletes every chunk stored under it (in the background; parts still uploading leave
      * theirs to the sweep). The caller must not complete the same upload concurrently (the S3 gateway serialises
-     * the two through its upload record); an upload already completed is refused.
+     * the two through its upload record); an upload already completed is refused. If a completion of it on this
+     * client is running, or ended without learning whether its update landed (an interrupted caller), the chunks
+     * are left to the orphan sweep instead: that update may still commit them after this read of the key.
      *
      * @throws InvalidRequestException if the upload was completed: its chunks are the key's current value
      */
@@ -326,16 +335,24 @@ public final class MultipartWriter {
             throw new InvalidRequestException("the upload in parts of key '" + key + "' in " + container + " was"
                     + " completed; delete the key to remove its value");
         }
-        aborted.put(upload.timestamp().toString(), Boolean.TRUE);
+        if (!states.abort(upload.timestamp().toString())) {
+            LOG.log(System.Logger.Level.INFO, "abort of the upload in parts of key ''{0}'' in {1}: a completion of it"
+                    + " on this client may still commit, so its chunks are left to the orphan sweep", key, container);
+            return;
+        }
         ObjectKey version = new ObjectKey(container, key, upload.timestamp());
         gc.deleteChunksExcept(version.render(prefix), Set.of());
     }
 
     /** Refuses to store or commit for an upload this client aborted: its chunks are being deleted. */
     private void checkNotAborted(UploadToken upload, String what) {
-        if (aborted.containsKey(upload.timestamp().toString())) {
-            throw new InvalidRequestException(what + " was aborted, which deletes its parts; nothing was stored or"
-                    + " committed: start a new upload");
+        if (states.aborted(upload.timestamp().toString())) {
+            throw abortedUpload(what);
         }
+    }
+
+    private static InvalidRequestException abortedUpload(String what) {
+        return new InvalidRequestException(what + " was aborted, which deletes its parts; nothing was stored or"
+                + " committed: start a new upload");
     }
 }
