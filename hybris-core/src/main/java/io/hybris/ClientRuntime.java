@@ -273,6 +273,20 @@ final class ClientRuntime {
         engine.abortCloudRequests();
         io.shutdownNow();
         metadataCalls.shutdownNow();
+        // on one of the client's own threads (a callback closing the client) the shutdowns above interrupted this
+        // very thread: the stores are closed without it (an interrupted ZooKeeper close drops the connection instead
+        // of ending the session), and the thread gets its interrupt back afterwards
+        boolean interruptedHere = ownThreads.contains(Thread.currentThread()) && Thread.interrupted();
+        try {
+            closeOwnedStores();
+        } finally {
+            if (interruptedHere) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void closeOwnedStores() {
         if (ownsMetadata) {
             try {
                 metadata.close();

@@ -54,6 +54,35 @@ class CloseFromClientThreadsTest {
         return h;
     }
 
+    /**
+     * Type {@code close-recording}: an in-memory cloud (with no call bound, so garbage collection runs on the
+     * client's own threads) that records, when the client closes it, whether the closing thread was interrupted.
+     */
+    public static final class CloseRecordingProvider implements io.hybris.spi.CloudStoreProvider {
+        static final java.util.Map<String, Boolean> closedInterrupted = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        public String type() {
+            return "close-recording";
+        }
+
+        @Override
+        public java.util.Set<String> optionNames() {
+            return java.util.Set.of();
+        }
+
+        @Override
+        public CloudStore create(String cloudId, io.hybris.spi.ProviderOptions options) {
+            return new ForwardingCloudStore(new InMemoryCloudStore(cloudId)) {
+                @Override
+                public void close() {
+                    closedInterrupted.put(cloudId, Thread.currentThread().isInterrupted());
+                    super.close();
+                }
+            };
+        }
+    }
+
     private static byte[] b(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
@@ -83,6 +112,38 @@ class CloseFromClientThreadsTest {
         assertThat(thread.get()).contains("-gc-");
         assertThat(millis).isLessThan(3_000);
         assertThatThrownBy(() -> h.get(C, "a")).isInstanceOf(ClientClosedException.class);
+    }
+
+    /**
+     * A garbage collection's event closing the client on the GC thread: the close's shutdown of the GC threads
+     * interrupted the closing thread itself, so it closed the stores it owns interrupted (a ZooKeeper store then
+     * drops its connection instead of closing its session). The thread's interrupt is restored afterwards.
+     */
+    @Test
+    void closingFromAGarbageCollectionThreadClosesTheOwnedStoresUninterrupted() throws Exception {
+        CloseRecordingProvider.closedInterrupted.clear();
+        AtomicReference<Hybris> self = new AtomicReference<>();
+        CompletableFuture<Boolean> interruptedAfter = new CompletableFuture<>();
+        AtomicBoolean once = new AtomicBoolean();
+        HybrisListener closing = new HybrisListener() {
+            @Override
+            public void garbageCollected(String cloudId, String objectKey, GcCause cause) {
+                if (once.compareAndSet(false, true)) {
+                    self.get().close();
+                    interruptedAfter.complete(Thread.currentThread().isInterrupted());
+                }
+            }
+        };
+        io.hybris.HybrisConfig.Builder b = Closing.config(metadata, List.of(), closing);
+        List.of("c0", "c1", "c2").forEach(id -> b.cloud(id, "close-recording", java.util.Map.of()));
+        Hybris h = Hybris.open(b.build());
+        open.add(h);
+        self.set(h);
+        h.put(C, "a", b("one"));
+        h.put(C, "a", b("two"));
+        assertThat(interruptedAfter.get(30, TimeUnit.SECONDS)).as("the GC thread's interrupt kept").isTrue();
+        assertThat(CloseRecordingProvider.closedInterrupted).as("closed interrupted, by cloud")
+                .containsOnlyKeys("c0", "c1", "c2").doesNotContainValue(true);
     }
 
     /**
