@@ -267,8 +267,8 @@ public final class MultipartWriter {
         // client cannot unwrap the old one, not at all (KeyUnavailableException, nothing committed)
         Metadata.Encryption rewrapped = sealer.rewrap(upload.encryption(), what);
         Metadata.Encryption custody = rewrapped != null ? rewrapped : upload.encryption();
-        states.updateSent(upload.timestamp().toString()); // from here the version may commit after a failure
         ChunkedWriter.Stored stored = chunks.storeManifest(version, manifest, custody, List.of(), true);
+        states.updateSent(upload.timestamp().toString()); // from here the version may commit after a failure
         Metadata committed = writes.write(new WritePath.NewVersion(mk, cur, upload.timestamp(), null,
                 new WritePath.ChunkedValue(stored), 0, condition, userMetadata), d);
         gc.deleteChunksExcept(version.render(prefix), keep);

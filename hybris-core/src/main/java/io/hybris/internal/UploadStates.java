@@ -54,7 +54,7 @@ final class UploadStates {
     }
 
     /**
-     * Records that a completion of the upload of {@code version} is about to store its manifest and send its
+     * Records that a completion of the upload of {@code version} stored its manifest and is about to send its
      * update: whatever it then throws, the version may still commit. (Remembered after a completion that committed
      * too: an abort reads the key and refuses a committed upload first.)
      */
