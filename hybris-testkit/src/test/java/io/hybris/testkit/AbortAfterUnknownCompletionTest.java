@@ -52,10 +52,19 @@ class AbortAfterUnknownCompletionTest {
         return v;
     }
 
+    /** A client on the gated metadata store, its upload of two parts, and that upload's completion on the wire. */
+    private record OnTheWire(Hybris h, PartUploads parts, PartUpload upload, Thread completing,
+                             AtomicReference<Throwable> thrown) {
+    }
+
     /** Starts an upload of two parts and completes it on a thread of its own, held with its update on the wire. */
-    private Thread completionOnTheWire(PartUploads parts, PartUpload upload, AtomicReference<Throwable> thrown) {
+    private OnTheWire completionOnTheWire() {
+        Hybris h = fx.open(b -> b.metadataStore(gate));
+        PartUploads parts = PartUploads.of(h);
+        PartUpload upload = parts.start(C, "k");
         UploadedPart p1 = parts.upload(upload, 1, new ByteArrayInputStream(value(CHUNK + 1, 1)), CHUNK + 1);
         UploadedPart p2 = parts.upload(upload, 2, new ByteArrayInputStream(value(6, 2)), 6);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
         Thread t = new Thread(() -> {
             try {
                 parts.complete(upload, List.of(p1, p2), PutOptions.none());
@@ -65,55 +74,49 @@ class AbortAfterUnknownCompletionTest {
         });
         t.start();
         assertThat(gate.awaitHeld(1, WAIT)).as("the completion's update is on the wire").isTrue();
-        return t;
+        return new OnTheWire(h, parts, upload, t, thrown);
     }
 
-    @Test
-    void anAbortAfterAnInterruptedCompletionLeavesItsChunksAndTheLateCommitIsReadable() throws Exception {
-        Hybris h = fx.open(b -> b.metadataStore(gate));
-        PartUploads parts = PartUploads.of(h);
-        PartUpload upload = parts.start(C, "k");
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread t = completionOnTheWire(parts, upload, thrown);
-        t.interrupt();
-        t.join(WAIT.toMillis());
-        assertThat(t.isAlive()).isFalse();
-        assertThat(thrown.get()).isInstanceOfSatisfying(CallInterruptedException.class,
-                e -> assertThat(e.outcomeUnknown()).isTrue());
-        List<String> before = fx.objectsOf("k");
-
-        parts.abort(upload); // the key does not show the upload committed (yet)
-
-        assertThatThrownBy(() -> parts.complete(upload, List.of(), PutOptions.none()))
-                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("aborted");
-        gate.open(); // the interrupted completion's update lands
-        assertThat(gate.awaitPassed(1, WAIT)).isTrue();
-        assertThat(gate.failures()).isEmpty();
-        h.close(); // waits for background deletions, had there been any
-        assertThat(fx.objectsOf("k")).as("nothing deleted").containsExactlyInAnyOrderElementsOf(before);
-        Hybris reader = fx.open(b -> b.clientId("r1"));
-        assertThat(reader.get(C, "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo(expected()));
-    }
-
-    @Test
-    void anAbortWhileACompletionRunsLeavesItsChunksAndTheCommitIsReadable() throws Exception {
-        Hybris h = fx.open(b -> b.metadataStore(gate));
-        PartUploads parts = PartUploads.of(h);
-        PartUpload upload = parts.start(C, "k");
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread t = completionOnTheWire(parts, upload, thrown);
-        List<String> before = fx.objectsOf("k");
-
-        parts.abort(upload); // against the documented rule, from another thread of the same client
-
-        gate.open();
-        t.join(WAIT.toMillis());
-        assertThat(t.isAlive()).isFalse();
-        assertThat(thrown.get()).isNull();
+    /** After {@code h} closed (waiting for its background deletions): the objects of {@code before}, readable. */
+    private void assertNothingDeletedAndReadable(Hybris h, List<String> before) {
         h.close();
         assertThat(fx.objectsOf("k")).as("nothing deleted").containsExactlyInAnyOrderElementsOf(before);
         Hybris reader = fx.open(b -> b.clientId("r1"));
         assertThat(reader.get(C, "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo(expected()));
+    }
+
+    @Test
+    void anAbortAfterAnInterruptedCompletionLeavesItsChunksAndTheLateCommitIsReadable() throws Exception {
+        OnTheWire w = completionOnTheWire();
+        w.completing().interrupt();
+        w.completing().join(WAIT.toMillis());
+        assertThat(w.completing().isAlive()).isFalse();
+        assertThat(w.thrown().get()).isInstanceOfSatisfying(CallInterruptedException.class,
+                e -> assertThat(e.outcomeUnknown()).isTrue());
+        List<String> before = fx.objectsOf("k");
+
+        w.parts().abort(w.upload()); // the key does not show the upload committed (yet)
+
+        assertThatThrownBy(() -> w.parts().complete(w.upload(), List.of(), PutOptions.none()))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("aborted");
+        gate.open(); // the interrupted completion's update lands
+        assertThat(gate.awaitPassed(1, WAIT)).isTrue();
+        assertThat(gate.failures()).isEmpty();
+        assertNothingDeletedAndReadable(w.h(), before);
+    }
+
+    @Test
+    void anAbortWhileACompletionRunsLeavesItsChunksAndTheCommitIsReadable() throws Exception {
+        OnTheWire w = completionOnTheWire();
+        List<String> before = fx.objectsOf("k");
+
+        w.parts().abort(w.upload()); // against the documented rule, from another thread of the same client
+
+        gate.open();
+        w.completing().join(WAIT.toMillis());
+        assertThat(w.completing().isAlive()).isFalse();
+        assertThat(w.thrown().get()).isNull();
+        assertNothingDeletedAndReadable(w.h(), before);
     }
 
     @Test
