@@ -70,6 +70,19 @@ final class Commits {
      */
     Metadata commit(MetadataKey mk, Metadata meta, Current read, Deadline d, String objectKey,
                     Preconditions required) {
+        return commit(mk, meta, read, d, objectKey, required, false);
+    }
+
+    /**
+     * {@link #commit(MetadataKey, Metadata, Current, Deadline, String, Preconditions)}, where {@code shared} says the
+     * version's objects are not this write's own (a completion of an upload in parts: its chunks are the upload's,
+     * and every completion of it stores its manifest under the version's name). A refusal, or a precondition broken
+     * by a write older than the version, then deletes nothing: a completion of the same upload may be on the wire
+     * (its update may land after any read of the key), and the completion may be tried again; the upload's abort or
+     * the orphan sweep deletes them.
+     */
+    Metadata commit(MetadataKey mk, Metadata meta, Current read, Deadline d, String objectKey,
+                    Preconditions required, boolean shared) {
         Current replaced = read;
         if (observes(required)) {
             meta = meta.asConditional(); // it observes what it replaces: a write it overtakes cannot order before it
@@ -83,7 +96,7 @@ final class Commits {
                 gc.collectSuperseded(mk.container(), mk.key(), replaced.meta());
                 return meta;
             } catch (InvalidRequestException refused) {
-                if (objectKey != null && !committedElsewhere(mk, meta, d)) {
+                if (objectKey != null && !shared && !committedElsewhere(mk, meta, d)) {
                     gc.deleteWritten(objectKey, meta); // never sent: nothing of this write references the copies
                 }
                 throw refused;
@@ -130,7 +143,9 @@ final class Commits {
                 }
                 if (required != null && !stillHolds(required, now.meta(), meta)) {
                     listener.casConflict(mk.container(), 1, ConflictResolution.PRECONDITION_FAILED);
-                    if (objectKey != null && !sameVersion(now.meta(), meta)) {
+                    if (objectKey != null && !sameVersion(now.meta(), meta) && (!shared || newer)) {
+                        // shared (an upload in parts): another completion of it, on the wire, may still commit
+                        // over the write that broke this one's precondition, unless that write is newer
                         gc.deleteWritten(objectKey, meta);
                     }
                     throw required.failed(mk, now.meta(), true);

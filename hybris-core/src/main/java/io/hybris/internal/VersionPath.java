@@ -64,8 +64,10 @@ final class VersionPath implements WritePath, ReadPath {
         String objectKey = objectKey(v.key(), v.timestamp());
         Metadata meta = store(v, objectKey, d);
         // a chunked upload takes as long as its stream: the commit gets a deadline of its own
+        // a value uploaded in parts: its chunks and its manifest's name are the upload's, not this completion's own
+        boolean shared = v.chunked() != null && v.chunked().prestored() != null;
         commits.commit(v.key(), meta, v.replaced(), v.chunked() != null ? Deadline.after(d.budget()) : d, objectKey,
-                v.required());
+                v.required(), shared);
         return meta;
     }
 
