@@ -75,6 +75,12 @@ final class ObjectOperations {
             opened = Failures.translate(() -> byteRange == null ? hybris.getStream(bucket, key)
                     : hybris.get(bucket, key, byteRange));
         } catch (InvalidRangeException e) {
+            // the preconditions come before the range (RFC 9110 13.2.2): 412 or 304 rather than 416
+            Optional<VersionInfo> current = Failures.translate(() -> hybris.describe(bucket, key));
+            if (current.isPresent() && conditions(r, current.get()) == 304) {
+                objectHeaders(r, current.get());
+                return;
+            }
             r.exchange().getResponseHeaders().set("Content-Range", "bytes */" + e.valueLength());
             throw new S3Exception(416, "InvalidRange", "The requested range is not satisfiable: " + range);
         }
@@ -86,15 +92,16 @@ final class ObjectOperations {
         try (in) {
             VersionInfo v = in.version();
             HttpExchange x = r.exchange();
+            if (byteRange != null && v.size() == 0 && conditions(r, v) != 304) {
+                // no range selects a byte of an empty object ("bytes=0-" included, which opened it whole); the
+                // error carries none of the object's headers (its Content-Encoding would describe the XML)
+                x.getResponseHeaders().set("Content-Range", "bytes */0");
+                throw new S3Exception(416, "InvalidRange", "The requested range is not satisfiable: " + range);
+            }
             if (!objectHeaders(r, v)) {
                 return;
             }
             int status = 200;
-            if (byteRange != null && v.size() == 0) {
-                // no range selects a byte of an empty object ("bytes=0-" included, which opened it whole)
-                x.getResponseHeaders().set("Content-Range", "bytes */0");
-                throw new S3Exception(416, "InvalidRange", "The requested range is not satisfiable: " + range);
-            }
             if (byteRange != null) {
                 status = 206;
                 x.getResponseHeaders().set("Content-Range", "bytes " + in.first() + "-"
@@ -165,6 +172,7 @@ final class ObjectOperations {
             throw preconditionFailed("If-Match");
         }
         if (ifMatch == null && r.header("if-unmodified-since") != null
+                && httpDateSeconds(r.header("if-unmodified-since")) != UNPARSABLE
                 && modifiedSeconds > httpDateSeconds(r.header("if-unmodified-since"))) {
             throw preconditionFailed("If-Unmodified-Since");
         }
@@ -188,11 +196,14 @@ final class ObjectOperations {
         return false;
     }
 
+    /** What {@link #httpDateSeconds} answers for a value that is not an HTTP-date (which HTTP says to ignore). */
+    private static final long UNPARSABLE = Long.MIN_VALUE / 2;
+
     private static long httpDateSeconds(String date) {
         try {
             return ZonedDateTime.parse(date.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toEpochSecond();
         } catch (DateTimeParseException e) {
-            return Long.MIN_VALUE / 2; // an unparsable date is ignored, as HTTP says
+            return UNPARSABLE; // an unparsable date is ignored, as HTTP says
         }
     }
 
