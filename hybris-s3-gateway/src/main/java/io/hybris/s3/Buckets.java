@@ -27,6 +27,13 @@ import java.util.regex.Pattern;
  * for {@link #SEEN_FOR} without another registry read (a read per PUT queued behind the metadata store's commits), as
  * S3's own bucket operations are eventually consistent: a bucket deleted through another gateway may still take
  * objects for that long. A deletion through this gateway, HeadBucket and the listings always read the registry.
+ *
+ * <p>Writes into a bucket on this gateway ({@link #writing}: PutObject, CopyObject, CreateMultipartUpload,
+ * CompleteMultipartUpload) and its deletion here exclude each other: a DeleteBucket while such a write runs fails
+ * with BucketNotEmpty (the write found the bucket existing and may commit an object after the deletion's emptiness
+ * check: both acknowledged, the object would be left in a deleted bucket, and back in one created later under the
+ * name), and a write arriving during the deletion waits for its outcome. Through two gateways the race remains, as
+ * above.
  */
 final class Buckets {
     static final String REGISTRY = "hybris-s3-buckets";
@@ -37,9 +44,18 @@ final class Buckets {
     static final java.time.Duration SEEN_FOR = java.time.Duration.ofSeconds(1);
     private static final int MAX_SEEN = 10_000;
 
+    /** How long a write waits for a deletion of its bucket on this gateway to end before giving up. */
+    private static final long DELETION_WAIT_MILLIS = 60_000;
+
     private final Hybris hybris;
     /** Buckets seen to exist, and until when ({@link System#nanoTime()}) that is taken as still true. */
     private final Map<String, Long> seen = new ConcurrentHashMap<>();
+    /** Guards {@link #writes} and {@link #deleting}. */
+    private final Object lock = new Object();
+    /** Writes into each bucket running on this gateway, by bucket. */
+    private final Map<String, Integer> writes = new java.util.HashMap<>();
+    /** Buckets being deleted through this gateway. */
+    private final java.util.Set<String> deleting = new java.util.HashSet<>();
 
     Buckets(Hybris hybris) {
         this.hybris = hybris;
@@ -101,6 +117,45 @@ final class Buckets {
         seen.put(bucket, System.nanoTime() + SEEN_FOR.toNanos());
     }
 
+    /** A write into a bucket, registered with this gateway until closed. */
+    interface Write extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * Registers a write into {@code bucket} (a deletion of the bucket here meanwhile fails), after waiting while the
+     * bucket is being deleted through this gateway; the write then checks the bucket ({@link #require}) and closes
+     * the result once it has ended.
+     *
+     * @throws S3Exception OperationAborted if a deletion of the bucket here did not end within a minute
+     */
+    Write writing(String bucket) {
+        synchronized (lock) {
+            long until = System.nanoTime() + DELETION_WAIT_MILLIS * 1_000_000;
+            while (deleting.contains(bucket)) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    throw new S3Exception(409, "OperationAborted", "A conflicting conditional operation is"
+                            + " currently in progress against this resource (the bucket is being deleted). Please"
+                            + " try again.");
+                }
+                try {
+                    lock.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new S3Exception(503, "ServiceUnavailable", "The gateway is stopping. Please try again.");
+                }
+            }
+            writes.merge(bucket, 1, Integer::sum);
+        }
+        return () -> {
+            synchronized (lock) {
+                writes.computeIfPresent(bucket, (b, n) -> n == 1 ? null : n - 1);
+            }
+        };
+    }
+
     List<Bucket> list() {
         List<Bucket> out = new ArrayList<>();
         String cursor = null;
@@ -120,6 +175,28 @@ final class Buckets {
 
     /** Deletes an empty bucket: no object, no multipart upload in progress. */
     void delete(String bucket) {
+        synchronized (lock) {
+            if (writes.containsKey(bucket)) {
+                throw new S3Exception(409, "BucketNotEmpty", "The bucket you tried to delete is not empty: an object"
+                        + " is being written to it through this gateway: " + bucket);
+            }
+            if (deleting.contains(bucket)) {
+                throw new S3Exception(409, "OperationAborted", "A conflicting conditional operation is currently in"
+                        + " progress against this resource (another deletion of the bucket). Please try again.");
+            }
+            deleting.add(bucket);
+        }
+        try {
+            deleteUnlessInUse(bucket);
+        } finally {
+            synchronized (lock) {
+                deleting.remove(bucket);
+                lock.notifyAll();
+            }
+        }
+    }
+
+    private void deleteUnlessInUse(String bucket) {
         seen.remove(bucket);
         if (!exists(bucket)) {
             throw S3Exception.noSuchBucket(bucket);

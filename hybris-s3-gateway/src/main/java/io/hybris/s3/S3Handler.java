@@ -39,6 +39,7 @@ final class S3Handler implements HttpHandler {
 
     private final RequestAuthenticator authenticator;
     private final int maxHeaderBytes;
+    private final Buckets buckets;
     private final BucketOperations bucketOps;
     private final ObjectOperations objects;
     private final Listings listings;
@@ -47,7 +48,7 @@ final class S3Handler implements HttpHandler {
 
     S3Handler(Hybris hybris, RequestAuthenticator authenticator, int maxHeaderBytes, InFlightRequests inFlight,
               java.util.function.LongSupplier nanoTime) {
-        Buckets buckets = new Buckets(hybris);
+        this.buckets = new Buckets(hybris);
         this.authenticator = authenticator;
         this.maxHeaderBytes = maxHeaderBytes;
         this.bucketOps = new BucketOperations(hybris, buckets);
@@ -155,10 +156,14 @@ final class S3Handler implements HttpHandler {
             case "PUT" -> {
                 if (r.has("uploadId") || r.has("partNumber")) {
                     multipart.uploadPart(r, auth);
-                } else if (r.header("x-amz-copy-source") != null) {
-                    objects.copy(r);
                 } else {
-                    objects.put(r, auth);
+                    try (Buckets.Write w = buckets.writing(r.bucket())) { // a DeleteBucket here waits, or fails
+                        if (r.header("x-amz-copy-source") != null) {
+                            objects.copy(r);
+                        } else {
+                            objects.put(r, auth);
+                        }
+                    }
                 }
             }
             case "GET", "HEAD" -> {
@@ -178,10 +183,14 @@ final class S3Handler implements HttpHandler {
                 }
             }
             case "POST" -> {
-                if (r.has("uploads")) {
-                    multipart.create(r);
-                } else if (r.has("uploadId")) {
-                    multipart.complete(r);
+                if (r.has("uploads") || r.has("uploadId")) {
+                    try (Buckets.Write w = buckets.writing(r.bucket())) {
+                        if (r.has("uploads")) {
+                            multipart.create(r);
+                        } else {
+                            multipart.complete(r);
+                        }
+                    }
                 } else {
                     throw S3Exception.notImplemented("POST on an object");
                 }
