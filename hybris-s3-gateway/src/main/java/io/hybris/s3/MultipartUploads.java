@@ -444,7 +444,7 @@ final class MultipartUploads {
                 }
             }
         }, 5, 5, TimeUnit.SECONDS);
-        String body;
+        java.util.function.Supplier<String> body;
         try {
             VersionInfo done = Failures.translate(() -> {
                 try {
@@ -470,20 +470,20 @@ final class MultipartUploads {
                 }
             });
             removeUpload(bucket, uploadId);
-            body = root(spaced, "CompleteMultipartUploadResult").element("Location", "/" + bucket + "/" + key)
+            body = () -> root(spaced, "CompleteMultipartUploadResult").element("Location", "/" + bucket + "/" + key)
                     .element("Bucket", bucket).element("Key", key)
                     .element("ETag", ObjectMetadata.quoted(ObjectMetadata.etag(done))).toString();
         } catch (RuntimeException e) {
             // the response is already 200: the error goes in its body, as S3 does
             S3Exception s3 = e instanceof S3Exception x ? x : e instanceof HybrisException h ? Failures.toS3(h)
                     : new S3Exception(500, "InternalError", "We encountered an internal error. Please try again.");
-            body = root(spaced, "Error").element("Code", s3.code()).element("Message", s3.getMessage()).toString()
-                    .replace(" xmlns=\"" + S3Xml.NS + "\"", "");
+            body = () -> root(spaced, "Error").element("Code", s3.code()).element("Message", s3.getMessage())
+                    .toString().replace(" xmlns=\"" + S3Xml.NS + "\"", "");
         } finally {
             spaces.cancel(false);
         }
-        synchronized (lock) {
-            out.write(body.getBytes(StandardCharsets.UTF_8));
+        synchronized (lock) { // built here: a space written after the body was built would precede its declaration
+            out.write(body.get().getBytes(StandardCharsets.UTF_8));
             out.close();
         }
     }
