@@ -133,7 +133,7 @@ public final class Engine {
             this.writes = path;
         }
         this.multipart = new MultipartWriter(this.metadata, writes, chunkedWriter, sealer, gc, listener, prefix, clientId,
-                writeIds, deadline, config.gcGrace(), maxValueSize, config.clock());
+                writeIds, deadline, config.gcGrace(), maxValueSize, config.clock(), cache);
         // no speculative reads through the value cache: a guess read into it could replace a newer entry
         this.reads = new Reads(this.metadata, readPath, cacheFailedPath,
                 config.reads().speculate() && !cache.enabled(),

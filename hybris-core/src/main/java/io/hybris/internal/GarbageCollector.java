@@ -256,9 +256,33 @@ final class GarbageCollector {
                     LOG.debug("could not read the metadata of {}; left for the sweep: {}", objectKey, e.toString());
                     return;
                 }
+                if (deleteNow(cloud, objectKey, GcCause.UNREFERENCED)) {
+                    restoreIfMovedMeanwhile(cloud, ok, objectKey, landed);
+                }
+                return;
             }
             deleteNow(cloud, objectKey, GcCause.UNREFERENCED);
         });
+    }
+
+    /**
+     * After a late copy was deleted: a repair may have stored the version's copy on that cloud, under the same name,
+     * before the delete, and recorded the move after the metadata read that judged the late copy: the delete then
+     * took the copy the metadata lists. Read again, the metadata tells; the copy is stored back if it expects exactly
+     * these bytes there. (The repair checks its moved copies once the move is recorded, for a delete after this.)
+     */
+    private void restoreIfMovedMeanwhile(CloudStore cloud, ObjectKey ok, String objectKey, byte[] landed) {
+        try {
+            Optional<Metadata> meta = readMetadata(new MetadataKey(ok.container(), ok.key()));
+            if (meta.isPresent() && expects(meta.get(), ok, cloud.id(), landed)) {
+                cloud.put(objectKey, landed);
+                LOG.info("a late copy of {} deleted from cloud {} was the copy a repair moved there meanwhile;"
+                        + " stored again", objectKey, cloud.id());
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("could not check whether {} on cloud {} was moved there meanwhile: {}", objectKey, cloud.id(),
+                    e.toString());
+        }
     }
 
     /** Whether {@code meta} is version {@code ok} and expects the bytes {@code landed} on cloud {@code cloudId}. */

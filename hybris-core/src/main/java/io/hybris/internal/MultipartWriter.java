@@ -48,6 +48,8 @@ public final class MultipartWriter {
     private final Duration grace;
     private final long maxValueSize;
     private final Clock clock;
+    /** The value cache: read-your-writes must not serve an older own write after a completion found completed. */
+    private final CacheLayer cache;
     private final SecureRandom random = new SecureRandom();
     private static final System.Logger LOG = System.getLogger(MultipartWriter.class.getName());
 
@@ -56,8 +58,9 @@ public final class MultipartWriter {
 
     MultipartWriter(MetadataCalls metadata, WritePath writes, ChunkedWriter chunks, Sealer sealer,
                     GarbageCollector gc, HybrisListener listener, String prefix, String clientId, WriteIds writeIds,
-                    Duration deadline, Duration grace, long maxValueSize, Clock clock) {
+                    Duration deadline, Duration grace, long maxValueSize, Clock clock, CacheLayer cache) {
         this.metadata = metadata;
+        this.cache = cache;
         this.writes = writes;
         this.chunks = chunks;
         this.sealer = sealer;
@@ -249,7 +252,10 @@ public final class MultipartWriter {
         Deadline d = Deadline.after(deadline);
         Current cur = metadata.read(mk, d);
         if (cur.meta() != null && cur.meta().timestamp().equals(upload.timestamp())) {
-            return cur.meta().toVersionInfo(); // completed already: a retry after a lost answer
+            // completed already (a retry after a lost answer, maybe by another client): this call completes the
+            // write, so read-your-writes must not serve an older write of this client's any more
+            cache.forgetOwnWrite(container, key);
+            return cur.meta().toVersionInfo();
         }
         Preconditions condition = required == null ? Preconditions.STAY_NEWEST : required;
         Preconditions.check(mk, condition, cur);

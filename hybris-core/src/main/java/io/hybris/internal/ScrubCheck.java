@@ -38,6 +38,8 @@ final class ScrubCheck {
     /** What each copy to move (on the cloud a migration moves off) was found to be, by piece name and index. */
     final Map<String, Verdict> found = new HashMap<>();
     final Map<ScrubPiece, Verdict[]> cachedVerdicts = new HashMap<>();
+    /** The bytes of each copy moved to another cloud, by position in the placement (checked once recorded). */
+    final Map<Integer, byte[]> moved = new HashMap<>();
     Verdict lastVerdict = Verdict.UNCHECKED;
     int repairedCopies;
     boolean moving;

@@ -138,6 +138,7 @@ final class Scrubber {
         final ScrubProgress progress;
         /** Per cloud, the object sizes listed under the current container; absent for a cloud that failed to list. */
         final Map<String, Map<String, Long>> listings = new HashMap<>();
+        final RepairWrites writes;
 
         Run(ScrubOptions o, ScrubState state, RateLimiter rate, String from, String to) {
             this.o = o;
@@ -147,6 +148,7 @@ final class Scrubber {
             this.to = to;
             this.repair = o.repair() || from != null;
             this.progress = new ScrubProgress(state, o.listener(), totals);
+            this.writes = new RepairWrites(clouds, rate, totals, listings);
         }
 
         /**
@@ -289,6 +291,9 @@ final class Scrubber {
             if (!moves.isEmpty() && !placed(container, key, meta, entry.version(), moves)) {
                 return done(container, key, version, check, Status.SUPERSEDED,
                         "a concurrent write replaced the version; the rebuilt copies are orphans for the sweep");
+            }
+            if (!moves.isEmpty()) {
+                writes.keepMoved(pieces.get(0).name(), moves, check);
             }
             if (rewrite) {
                 try {
@@ -527,7 +532,7 @@ final class Scrubber {
                     continue;
                 }
                 String was = p.clouds().get(i);
-                if (v[i] != Verdict.MOVE && put(was, p.name(), copies[i])) {
+                if (v[i] != Verdict.MOVE && writes.put(was, p.name(), copies[i])) {
                     c.repairedOn.add(was);
                     c.repairedCopies++;
                     continue;
@@ -540,12 +545,13 @@ final class Scrubber {
                         .filter(id -> !p.clouds().contains(id) && !moves.containsValue(id) && !id.equals(from))
                         .toList();
                 boolean toTo = v[i] == Verdict.MOVE && !p.clouds().contains(to) && !moves.containsValue(to)
-                        && !holdsLeftover(to, p.name());
+                        && !writes.holdsLeftover(to, p.name());
                 List<String> targets = toTo ? List.of(to) : others;
                 boolean placed = false;
                 for (String target : targets) {
-                    if ((toTo || !holdsLeftover(target, p.name())) && put(target, p.name(), copies[i])) {
+                    if ((toTo || !writes.holdsLeftover(target, p.name())) && writes.put(target, p.name(), copies[i])) {
                         moves.put(i, target);
+                        c.moved.put(i, copies[i]);
                         c.repairedOn.add(target);
                         c.repairedCopies++;
                         placed = true;
@@ -559,38 +565,5 @@ final class Scrubber {
             return null;
         }
 
-        /**
-         * Whether {@code cloud}, which the version's metadata does not list, holds an object of the version's name, or
-         * cannot tell (its listing fails): such a leftover (a migration's, a late upload's whose delete failed) is one
-         * the orphan sweep deletes once older than the grace period, and a sweep that judged it before this move is
-         * recorded may delete it after the move rewrote it, taking the copy the metadata then lists. The move goes
-         * to another cloud instead (the bulk listing shows most leftovers; a listing of the exact name, those that
-         * appeared since).
-         */
-        private boolean holdsLeftover(String cloud, String name) {
-            Map<String, Long> listed = listings.get(cloud);
-            if (listed != null && listed.containsKey(name)) {
-                return true;
-            }
-            rate.acquire(0);
-            try {
-                return clouds.get(cloud).list(name).stream().anyMatch(o -> o.key().equals(name));
-            } catch (RuntimeException e) {
-                LOG.debug("scrub: {} on {} could not be listed; not moved there: {}", name, cloud, e.toString());
-                return true;
-            }
-        }
-
-        private boolean put(String cloud, String name, byte[] bytes) {
-            rate.acquire(bytes.length);
-            try {
-                clouds.get(cloud).put(name, bytes);
-                totals.bytesWritten += bytes.length;
-                return true;
-            } catch (RuntimeException e) {
-                LOG.debug("scrub: rebuilding {} on {} failed: {}", name, cloud, e.toString());
-                return false;
-            }
-        }
     }
 }
