@@ -106,7 +106,9 @@ final class Commits {
                     // our own update landed (a retried request after a lost connection)
                     listener.casConflict(mk.container(), 1, ConflictResolution.OWN_UPDATE);
                     gc.collectSuperseded(mk.container(), mk.key(), replaced.meta());
-                    return meta;
+                    // what was committed: another completion of the same upload in parts may have committed this
+                    // version with its own metadata and placement (ConcurrentCompletionFeedTest)
+                    return now.meta();
                 }
                 boolean newer = now.meta() != null && now.meta().timestamp().isAfter(meta.timestamp());
                 if (meta.isTombstone() && required == null && (now.meta() == null || now.meta().isTombstone())

@@ -66,9 +66,9 @@ final class VersionPath implements WritePath, ReadPath {
         // a chunked upload takes as long as its stream: the commit gets a deadline of its own
         // a value uploaded in parts: its chunks and its manifest's name are the upload's, not this completion's own
         boolean shared = v.chunked() != null && v.chunked().prestored() != null;
-        commits.commit(v.key(), meta, v.replaced(), v.chunked() != null ? Deadline.after(d.budget()) : d, objectKey,
-                v.required(), shared);
-        return meta;
+        Metadata committed = commits.commit(v.key(), meta, v.replaced(),
+                v.chunked() != null ? Deadline.after(d.budget()) : d, objectKey, v.required(), shared);
+        return committed != null ? committed : meta;
     }
 
     @Override
