@@ -142,6 +142,11 @@ final class ChangeSubscriber implements ChangeSubscription, Runnable {
         while (!closed.get()) {
             try {
                 synchronized (lock) {
+                    if (closed.get()) {
+                        // a closing client that checked for a call in progress before this one started has told
+                        // the listener onStopped: no onChange after that (checked where the close checks)
+                        return false;
+                    }
                     delivering = true;
                 }
                 try {
