@@ -57,6 +57,8 @@ final class ClientRuntime {
     /** The live threads of the pools close() waits for or interrupts (all but the async calls'), and the GC's. */
     private final java.util.Set<Thread> ownThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.Set<Thread> gcThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** The threads of the async calls (a callback of a future there may close the client). */
+    private final java.util.Set<Thread> asyncThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private ClientRuntime(HybrisConfig config, HybrisListener extraListener, MetadataStore metadata,
                           boolean ownsMetadata, List<CloudStore> clouds,
@@ -70,7 +72,7 @@ final class ClientRuntime {
         this.io = Executors.newCachedThreadPool(threads(name + "-io", ownThreads));
         this.metadataCalls = Executors.newCachedThreadPool(threads(name + "-rmds", ownThreads));
         this.gcExecutor = Executors.newFixedThreadPool(2, threads(name + "-gc", ownThreads, gcThreads));
-        this.asyncCalls = Executors.newCachedThreadPool(threads(name + "-call"));
+        this.asyncCalls = Executors.newCachedThreadPool(threads(name + "-call", asyncThreads));
         this.engine = new Engine(config, metadata, clouds, io, metadataCalls, gcExecutor, valueCache, extraListener);
         if (!config.sweepInterval().isZero() || !config.probeInterval().isZero()) {
             this.sweeper = Executors.newSingleThreadScheduledExecutor(threads(name + "-maintenance", ownThreads));
@@ -259,7 +261,12 @@ final class ClientRuntime {
         }
         awaitStartupProbe();
         engine.close(); // calls in flight end with ClientClosedException
-        asyncCalls.shutdown();
+        // and async calls blocked outside the client (in the caller's stream) are interrupted, as a caller's thread
+        // would be: close() used to leave such a call's thread blocked and its future pending forever
+        asyncCalls.shutdownNow();
+        // a callback of an async call's future closing the client interrupted its own thread just now: it closes
+        // the rest as any other thread would, and gets the interrupt back at the end
+        boolean asyncHere = asyncThreads.contains(Thread.currentThread()) && Thread.interrupted();
         gcExecutor.shutdown();
         try {
             // not on a GC thread (a GC event's callback closing the client): it waited 10 s for itself
@@ -276,7 +283,8 @@ final class ClientRuntime {
         // on one of the client's own threads (a callback closing the client) the shutdowns above interrupted this
         // very thread: the stores are closed without it (an interrupted ZooKeeper close drops the connection instead
         // of ending the session), and the thread gets its interrupt back afterwards
-        boolean interruptedHere = ownThreads.contains(Thread.currentThread()) && Thread.interrupted();
+        boolean interruptedHere = (ownThreads.contains(Thread.currentThread())
+                || asyncThreads.contains(Thread.currentThread())) && Thread.interrupted() || asyncHere;
         try {
             closeOwnedStores();
         } finally {

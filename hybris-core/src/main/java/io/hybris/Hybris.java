@@ -477,12 +477,12 @@ public final class Hybris implements AutoCloseable {
 
     /** {@link #getStream} on the client's threads. */
     public CompletableFuture<Optional<ValueStream>> getStreamAsync(String container, String key) {
-        return async(() -> getStream(container, key));
+        return async(() -> getStream(container, key), AsyncCall::closeUnread);
     }
 
     /** {@link #get(String, String, ByteRange)} on the client's threads. */
     public CompletableFuture<Optional<ValueStream>> getAsync(String container, String key, ByteRange range) {
-        return async(() -> get(container, key, range));
+        return async(() -> get(container, key, range), AsyncCall::closeUnread);
     }
 
     /** {@link #getTo} on the client's threads. */
@@ -534,9 +534,14 @@ public final class Hybris implements AutoCloseable {
     }
 
     private <T> CompletableFuture<T> async(Supplier<T> call) {
+        return async(call, null);
+    }
+
+    /** {@link AsyncCall#submit} on the client's threads: {@code cancel(true)} interrupts the call. */
+    private <T> CompletableFuture<T> async(Supplier<T> call, java.util.function.Consumer<T> discard) {
         ensureOpen();
         try {
-            return CompletableFuture.supplyAsync(call, runtime.asyncCalls);
+            return AsyncCall.submit(runtime.asyncCalls, call, discard);
         } catch (RejectedExecutionException e) { // close() won the race with this call
             throw new ClientClosedException("this Hybris client (" + config.clientId() + ") is closed", e);
         }
@@ -565,26 +570,9 @@ public final class Hybris implements AutoCloseable {
         }
     }
 
-    /**
-     * What a failed call throws: always a {@link HybrisException}. A call cut short by {@link #close()} fails
-     * with {@link ClientClosedException} (unless it had already failed definitely: bad input, aborted
-     * transaction); one whose thread was interrupted with {@link CallInterruptedException}; anything else that
-     * is not a {@code HybrisException} (a provider's or Hybris's own bug) is wrapped, never thrown raw.
-     */
+    /** What a failed call throws ({@link CallFailures#surfaced}). */
     RuntimeException surfaced(RuntimeException e) {
-        if (closed.get() && !(e instanceof ClientClosedException) && !(e instanceof InvalidRequestException)
-                && !(e instanceof TransactionAbortedException)) {
-            return new ClientClosedException("this Hybris client (" + config.clientId() + ") was closed while the"
-                    + " call was in flight; the outcome of a write is unknown (its copies are left for the orphan"
-                    + " sweep)", e);
-        }
-        if (e instanceof HybrisException) {
-            return e;
-        }
-        if (Thread.currentThread().isInterrupted()) {
-            return new CallInterruptedException("call interrupted; the outcome of a write is unknown", true, e);
-        }
-        return new HybrisException("call failed unexpectedly: " + e, e);
+        return CallFailures.surfaced(e, closed.get(), config.clientId());
     }
 
     private void ensureOpen() {

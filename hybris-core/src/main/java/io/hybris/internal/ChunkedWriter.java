@@ -196,7 +196,7 @@ final class ChunkedWriter {
                 inFlight.poll();
             }
             return new StoredChunks(chunks, length, storedAt);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // an Error too: the caller's stream may throw one (an assertion)
             // an upload still running deletes what it stored once it finishes (or is cancelled); one that already
             // finished but was not collected yet is deleted here
             inFlight.forEach(u -> {

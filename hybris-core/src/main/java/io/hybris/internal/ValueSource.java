@@ -25,6 +25,7 @@ final class ValueSource {
     static final long UNKNOWN_LENGTH = -1;
 
     private final InputStream in;
+    private final String sourceClass;
     private final long declared;
     private final long limit;
     private final String what;
@@ -48,7 +49,8 @@ final class ValueSource {
      * messages.
      */
     ValueSource(InputStream in, long declared, long limit, String limitName, String what) {
-        this.in = in;
+        this.in = in == null ? null : new CountChecked(in);
+        this.sourceClass = in == null ? "null" : in.getClass().getName();
         this.declared = declared;
         this.limit = limit;
         this.what = what;
@@ -113,7 +115,7 @@ final class ValueSource {
         try {
             got = readUpTo(want);
             if (got.length > want) { // a read that claims more bytes than asked for would commit a wrong value
-                throw new IOException(in.getClass().getName() + " returned " + got.length + " bytes where at most "
+                throw new IOException(sourceClass + " returned " + got.length + " bytes where at most "
                         + want + " were asked for, breaking the InputStream contract");
             }
             total += got.length;
@@ -171,6 +173,27 @@ final class ValueSource {
         byte[] buffer = new byte[want];
         int n = in.readNBytes(buffer, 0, want);
         return n == want ? buffer : Arrays.copyOf(buffer, n);
+    }
+
+    /**
+     * The caller's stream, refusing a read that reports more bytes than it was asked for: {@code readNBytes} adds
+     * such a count up as if the bytes were there, so the value would have holes the stream never wrote (a length
+     * checked only at the end misses a lie early in a stream of unknown length).
+     */
+    private static final class CountChecked extends java.io.FilterInputStream {
+        CountChecked(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = in.read(b, off, len);
+            if (n > len) {
+                throw new IOException(in.getClass().getName() + " returned " + n + " bytes where at most " + len
+                        + " were asked for, breaking the InputStream contract");
+            }
+            return n;
+        }
     }
 
     private ValueTooLargeException tooLarge(long size) {
