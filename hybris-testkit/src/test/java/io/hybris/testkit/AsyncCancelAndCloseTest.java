@@ -11,7 +11,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -46,7 +45,7 @@ class AsyncCancelAndCloseTest {
      * Returns its bytes until {@code blockAt}, then blocks (interruptibly) until released; records whether its
      * reading thread was interrupted by the time the block ended.
      */
-    private static final class BlockingSource extends InputStream {
+    private static final class BlockingSource extends BulkInputStream {
         final byte[] bytes;
         final int blockAt;
         final CountDownLatch reached = new CountDownLatch(1);
@@ -57,12 +56,6 @@ class AsyncCancelAndCloseTest {
         BlockingSource(byte[] bytes, int blockAt) {
             this.bytes = bytes;
             this.blockAt = blockAt;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
         }
 
         @Override

@@ -69,14 +69,8 @@ class StalledPartTest {
         new Random(1).nextBytes(bytes);
         CountDownLatch stalled = new CountDownLatch(1);
         CountDownLatch resume = new CountDownLatch(1);
-        InputStream second = new InputStream() {
+        InputStream second = new BulkInputStream() {
             private final InputStream rest = new ByteArrayInputStream(bytes, CHUNK, CHUNK);
-
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-            }
 
             @Override
             public int read(byte[] b, int off, int len) throws IOException {

@@ -145,14 +145,8 @@ final class StreamingFixture implements AutoCloseable {
 
     /** A stream of {@code length} seeded bytes that throws after {@code failAfter} bytes (never if negative). */
     static InputStream failingAfter(byte[] bytes, long failAfter) {
-        return new InputStream() {
+        return new BulkInputStream() {
             private int pos;
-
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-            }
 
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
