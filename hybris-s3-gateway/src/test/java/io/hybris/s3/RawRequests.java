@@ -80,4 +80,33 @@ final class RawRequests {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
+
+    /**
+     * Writes {@code head} and {@code body} as they are, half-closes, and returns the whole response as text: what the
+     * server sent before it closed the connection. A server that answers before reading the whole body (411, 403)
+     * and closes makes the kernel reset the connection; the answer read before the reset is kept.
+     */
+    static String send(URI endpoint, String head, byte[] body) throws IOException {
+        try (Socket s = new Socket(endpoint.getHost(), endpoint.getPort())) {
+            s.setSoTimeout(20_000);
+            OutputStream out = s.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.UTF_8));
+            out.write(body);
+            out.flush();
+            s.shutdownOutput();
+            java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            try {
+                InputStream in = s.getInputStream();
+                for (int n; (n = in.read(buffer)) >= 0; ) {
+                    read.write(buffer, 0, n);
+                }
+            } catch (java.net.SocketException e) {
+                if (read.size() == 0) {
+                    throw e;
+                }
+            }
+            return read.toString(StandardCharsets.UTF_8);
+        }
+    }
 }

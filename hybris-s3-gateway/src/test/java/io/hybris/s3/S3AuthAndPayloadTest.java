@@ -9,9 +9,6 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URL;
@@ -82,35 +79,7 @@ class S3AuthAndPayloadTest extends GatewayFixture {
 
     /** Writes head and body, half-closes, returns the whole response. */
     private String send(String head, byte[] body) throws IOException {
-        URI e = gateway.endpoint();
-        try (Socket s = new Socket(e.getHost(), e.getPort())) {
-            s.setSoTimeout(20_000);
-            OutputStream out = s.getOutputStream();
-            out.write(head.getBytes(StandardCharsets.UTF_8));
-            out.write(body);
-            out.flush();
-            s.shutdownOutput();
-            return new String(readUntilClosedOrReset(s.getInputStream()), StandardCharsets.UTF_8);
-        }
-    }
-
-    /**
-     * What the server sent before it closed the connection. A server that answers before reading the whole body
-     * (411, 403) and closes makes the kernel reset the connection; the answer read before the reset is kept.
-     */
-    private static byte[] readUntilClosedOrReset(InputStream in) throws IOException {
-        java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
-        byte[] buffer = new byte[8192];
-        try {
-            for (int n; (n = in.read(buffer)) >= 0; ) {
-                read.write(buffer, 0, n);
-            }
-        } catch (java.net.SocketException e) {
-            if (read.size() == 0) {
-                throw e;
-            }
-        }
-        return read.toByteArray();
+        return RawRequests.send(gateway.endpoint(), head, body);
     }
 
     private String objectOrNull(String bucket, String key) {

@@ -17,9 +17,6 @@ import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
@@ -180,30 +177,6 @@ class SignatureWindowsTest {
     }
 
     private static String send(URI e, String head, byte[] body) throws IOException {
-        try (Socket s = new Socket(e.getHost(), e.getPort())) {
-            s.setSoTimeout(20_000);
-            OutputStream out = s.getOutputStream();
-            out.write(head.getBytes(StandardCharsets.UTF_8));
-            out.write(body);
-            out.flush();
-            s.shutdownOutput();
-            return new String(readUntilClosedOrReset(s.getInputStream()), StandardCharsets.UTF_8);
-        }
-    }
-
-    /** What the server sent before it closed the connection (a reset after an early answer keeps the answer). */
-    private static byte[] readUntilClosedOrReset(InputStream in) throws IOException {
-        java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
-        byte[] buffer = new byte[8192];
-        try {
-            for (int n; (n = in.read(buffer)) >= 0; ) {
-                read.write(buffer, 0, n);
-            }
-        } catch (java.net.SocketException e) {
-            if (read.size() == 0) {
-                throw e;
-            }
-        }
-        return read.toByteArray();
+        return RawRequests.send(e, head, body);
     }
 }
