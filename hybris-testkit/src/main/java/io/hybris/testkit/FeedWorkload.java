@@ -129,7 +129,9 @@ public final class FeedWorkload {
 
     /** Waits until {@code r} delivered the whole log so far, then checks it delivered exactly the log. */
     public void awaitCaughtUp(Recorder r) {
-        List<String> log = await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> log(writerA),
+        // the writer's read of the log may meet a connection the fault left hanging: one request timeout (20 s in
+        // the fault tests) and a retry must fit (30 s did not, once, in a clean-clone run)
+        List<String> log = await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> log(writerA),
                 l -> true);
         await().atMost(Duration.ofSeconds(60)).until(() -> r.versions.size() >= log.size() || r.stopped != null);
         assertThat(r.stopped).as("onStopped").isNull();
