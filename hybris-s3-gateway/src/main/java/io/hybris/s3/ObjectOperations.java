@@ -70,10 +70,10 @@ final class ObjectOperations {
             headFromMetadata(r, bucket, key);
             return;
         }
+        String ifRange = byteRange == null ? null : r.header("if-range");
         Optional<ValueStream> opened;
         try {
-            opened = Failures.translate(() -> byteRange == null ? hybris.getStream(bucket, key)
-                    : hybris.get(bucket, key, byteRange));
+            opened = open(bucket, key, byteRange);
         } catch (InvalidRangeException e) {
             // the preconditions come before the range (RFC 9110 13.2.2): 412 or 304 rather than 416
             Optional<VersionInfo> current = Failures.translate(() -> hybris.describe(bucket, key));
@@ -81,8 +81,20 @@ final class ObjectOperations {
                 objectHeaders(r, current.get());
                 return;
             }
-            r.exchange().getResponseHeaders().set("Content-Range", "bytes */" + e.valueLength());
-            throw new S3Exception(416, "InvalidRange", "The requested range is not satisfiable: " + range);
+            if (current.isEmpty() || ifRange == null || ifRangeHolds(ifRange, current.get())) {
+                r.exchange().getResponseHeaders().set("Content-Range", "bytes */" + e.valueLength());
+                throw new S3Exception(416, "InvalidRange", "The requested range is not satisfiable: " + range);
+            }
+            byteRange = null; // the object changed since the client's If-Range: the whole of it (below)
+            opened = open(bucket, key, null);
+        }
+        if (ifRange != null && byteRange != null && opened.isPresent()
+                && !ifRangeHolds(ifRange, opened.get().version())) {
+            // If-Range (RFC 9110 13.1.5): a range of the version the client names, else the whole object, so a
+            // resumed download never splices two versions
+            opened.get().close();
+            byteRange = null;
+            opened = open(bucket, key, null);
         }
         if (opened.isEmpty()) {
             buckets.require(bucket); // only now: a GET of an object that exists costs no bucket lookup
@@ -162,13 +174,34 @@ final class ObjectOperations {
         });
     }
 
+    /** The object, or the given range of it (null: whole). */
+    private Optional<ValueStream> open(String bucket, String key, ByteRange range) throws IOException {
+        return Failures.translate(() -> range == null ? hybris.getStream(bucket, key) : hybris.get(bucket, key, range));
+    }
+
+    /**
+     * Whether an {@code If-Range} validator names version {@code v}: a strong entity-tag equal to its ETag (a weak
+     * one never matches), or an HTTP-date equal to its Last-Modified second; anything else does not.
+     */
+    static boolean ifRangeHolds(String header, VersionInfo v) {
+        String h = header.trim();
+        if (h.startsWith("W/")) {
+            return false;
+        }
+        if (h.startsWith("\"")) {
+            return ObjectMetadata.unquoted(h).equals(ObjectMetadata.etag(v));
+        }
+        long seconds = httpDateSeconds(h);
+        return seconds != UNPARSABLE && seconds == ObjectMetadata.lastModified(v) / 1000;
+    }
+
     /** Checks If-Match, If-None-Match, If-Modified-Since, If-Unmodified-Since: 304, or 0 to go on; 412 throws. */
     private static int conditions(S3Request r, VersionInfo v) {
         String etag = ObjectMetadata.etag(v);
         String ifMatch = r.header("if-match");
         String ifNoneMatch = r.header("if-none-match");
         long modifiedSeconds = ObjectMetadata.lastModified(v) / 1000;
-        if (ifMatch != null && !matchesAny(ifMatch, etag)) {
+        if (ifMatch != null && !matchesAny(ifMatch, etag, true)) {
             throw preconditionFailed("If-Match");
         }
         if (ifMatch == null && r.header("if-unmodified-since") != null
@@ -177,7 +210,7 @@ final class ObjectOperations {
             throw preconditionFailed("If-Unmodified-Since");
         }
         if (ifNoneMatch != null) {
-            return matchesAny(ifNoneMatch, etag) ? 304 : 0;
+            return matchesAny(ifNoneMatch, etag, false) ? 304 : 0;
         }
         if (r.header("if-modified-since") != null
                 && modifiedSeconds <= httpDateSeconds(r.header("if-modified-since"))) {
@@ -186,10 +219,14 @@ final class ObjectOperations {
         return 0;
     }
 
-    private static boolean matchesAny(String header, String etag) {
+    /**
+     * Whether a list of entity-tags names {@code etag}; with {@code strong} (If-Match, RFC 9110 8.8.3.2) a weak tag
+     * never does, without (If-None-Match) it may.
+     */
+    private static boolean matchesAny(String header, String etag, boolean strong) {
         for (String candidate : header.split(",")) {
             String c = candidate.trim();
-            if (c.equals("*") || ObjectMetadata.unquoted(c).equals(etag)) {
+            if (c.equals("*") || !(strong && c.startsWith("W/")) && ObjectMetadata.unquoted(c).equals(etag)) {
                 return true;
             }
         }
