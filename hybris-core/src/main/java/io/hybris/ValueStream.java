@@ -80,6 +80,7 @@ public final class ValueStream extends InputStream {
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
         ensureOpen();
+        java.util.Objects.checkFromIndexSize(off, len, b.length); // the caller's mistake, as InputStream says
         try {
             return bytes.read(b, off, len);
         } catch (RuntimeException e) {

@@ -147,4 +147,17 @@ class MisuseRefusedTest {
                 .hasMessageContaining("nothing was committed");
         assertThat(hybris.get("box", "k")).hasValue(new byte[] {1});
     }
+
+    /** InputStream's contract: bad indices are the caller's mistake, not a failed read of the value. */
+    @Test
+    void aValueStreamReadWithBadIndicesThrowsIndexOutOfBoundsAndStaysUsable() throws Exception {
+        hybris.put("box", "k", new byte[] {1, 2, 3});
+        try (ValueStream in = hybris.getStream("box", "k").orElseThrow()) {
+            byte[] b = new byte[2];
+            assertThatThrownBy(() -> in.read(b, 1, 2)).isExactlyInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> in.read(b, -1, 1)).isExactlyInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> in.read(null, 0, 1)).isExactlyInstanceOf(NullPointerException.class);
+            assertThat(in.readAllBytes()).containsExactly(1, 2, 3);
+        }
+    }
 }
