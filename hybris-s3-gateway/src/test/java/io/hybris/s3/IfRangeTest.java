@@ -30,6 +30,15 @@ class IfRangeTest extends GatewayFixture {
         return HTTP_DATE.format(s3.headObject(b -> b.bucket(bucket).key(key)).lastModified());
     }
 
+    /** Creates {@code bucket} with key k holding {@code first}, then replaces it: the first version's ETag. */
+    private String replaced(String bucket, String first, String second) {
+        s3.createBucket(b -> b.bucket(bucket));
+        s3.putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString(first));
+        String started = etagOf(bucket, "k");
+        s3.putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString(second));
+        return started;
+    }
+
     private String get(String method, String path, Map<String, String> headers) throws Exception {
         return RawRequests.exchange(gateway.endpoint(), method, path, headers, new byte[0]);
     }
@@ -47,10 +56,7 @@ class IfRangeTest extends GatewayFixture {
 
     @Test
     void aChangedObjectIsServedWholeNotSpliced() throws Exception {
-        s3.createBucket(b -> b.bucket("changed"));
-        s3.putObject(b -> b.bucket("changed").key("k"), RequestBody.fromString("old value, first half"));
-        String started = etagOf("changed", "k");
-        s3.putObject(b -> b.bucket("changed").key("k"), RequestBody.fromString("a new value, longer than the old"));
+        String started = replaced("changed", "old value, first half", "a new value, longer than the old");
 
         String response = get("GET", "/changed/k", Map.of("range", "bytes=10-", "if-range", started));
         assertThat(response).startsWith("HTTP/1.1 200").doesNotContainIgnoringCase("content-range")
@@ -60,10 +66,7 @@ class IfRangeTest extends GatewayFixture {
 
     @Test
     void aChangedObjectShorterThanTheRangeIsServedWholeNot416() throws Exception {
-        s3.createBucket(b -> b.bucket("shorter"));
-        s3.putObject(b -> b.bucket("shorter").key("k"), RequestBody.fromString("a long first value of the key"));
-        String started = etagOf("shorter", "k");
-        s3.putObject(b -> b.bucket("shorter").key("k"), RequestBody.fromString("short"));
+        String started = replaced("shorter", "a long first value of the key", "short");
 
         String response = get("GET", "/shorter/k", Map.of("range", "bytes=20-", "if-range", started));
         assertThat(response).startsWith("HTTP/1.1 200").endsWith("\r\n\r\nshort");
@@ -89,10 +92,7 @@ class IfRangeTest extends GatewayFixture {
 
     @Test
     void aHeadWithAStaleIfRangeDescribesTheWholeObject() throws Exception {
-        s3.createBucket(b -> b.bucket("head"));
-        s3.putObject(b -> b.bucket("head").key("k"), RequestBody.fromString("first"));
-        String started = etagOf("head", "k");
-        s3.putObject(b -> b.bucket("head").key("k"), RequestBody.fromString("the second value"));
+        String started = replaced("head", "first", "the second value");
 
         String response = get("HEAD", "/head/k", Map.of("range", "bytes=2-", "if-range", started));
         assertThat(response).startsWith("HTTP/1.1 200").containsIgnoringCase("content-length: 16")
