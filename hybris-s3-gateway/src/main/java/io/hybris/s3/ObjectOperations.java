@@ -85,14 +85,18 @@ final class ObjectOperations {
                 r.exchange().getResponseHeaders().set("Content-Range", "bytes */" + e.valueLength());
                 throw new S3Exception(416, "InvalidRange", "The requested range is not satisfiable: " + range);
             }
-            byteRange = null; // the object changed since the client's If-Range: the whole of it (below)
-            opened = open(bucket, key, null);
+            opened = Optional.empty(); // the object changed since the client's If-Range: the whole of it (below)
         }
-        if (ifRange != null && byteRange != null && opened.isPresent()
-                && !ifRangeHolds(ifRange, opened.get().version())) {
+        if (ifRange != null && (opened.isEmpty() || !ifRangeHolds(ifRange, opened.get().version()))) {
             // If-Range (RFC 9110 13.1.5): a range of the version the client names, else the whole object, so a
             // resumed download never splices two versions
-            opened.get().close();
+            if (opened.isPresent()) {
+                opened.get().close();
+            }
+            if (head) {
+                headFromMetadata(r, bucket, key);
+                return;
+            }
             byteRange = null;
             opened = open(bucket, key, null);
         }
