@@ -83,4 +83,23 @@ class CacheConfigTest {
         assertThat(MemcachedValueCache.seconds(Duration.ofMillis(1500))).isEqualTo(2);
         assertThat(MemcachedValueCache.seconds(Duration.ZERO)).isZero();
     }
+
+    @Test
+    void keysAtTheLengthLimitOrSpelledLikeAHashStayValidAndDistinct() {
+        String atLimit = "hybris/c/" + "x".repeat(MemcachedKeys.MAX_KEY_BYTES - 9);
+        String overLimit = atLimit + "y";
+        assertThat(MemcachedKeys.toMemcached(atLimit)).isEqualTo(atLimit);
+        String hashed = MemcachedKeys.toMemcached(overLimit);
+        assertThat(hashed).startsWith("sha256:").hasSize(7 + 64);
+        // a key spelled like the hashed form of another must not share its entry
+        assertThat(MemcachedKeys.toMemcached(hashed)).isNotEqualTo(hashed);
+    }
+
+    @Test
+    void aSubSecondExpiryRoundsUpAndNeverMeansNoExpiry() {
+        assertThat(MemcachedValueCache.seconds(Duration.ofMillis(1))).isEqualTo(1);
+        assertThat(MemcachedValueCache.seconds(Duration.ofMillis(400))).isEqualTo(1);
+        assertThat(MemcachedValueCache.seconds(Duration.ofMillis(1000))).isEqualTo(1);
+        assertThat(MemcachedValueCache.seconds(Duration.ofMillis(1001))).isEqualTo(2);
+    }
 }

@@ -107,6 +107,19 @@ class BoundedReadsTest {
         assertThat(in.taken).isEqualTo(1001);
     }
 
+    /** An announcement of exactly one byte over the limit, and a stream that holds it, is refused, not returned. */
+    @Test
+    void anAnnouncementOneByteOverTheLimitIsRefused() {
+        for (int max : new int[] {0, 1000, 65_536}) {
+            CountingStream in = new CountingStream(random(max + 1));
+            ByteArrayOutputStream seen = new ByteArrayOutputStream();
+
+            assertThatThrownBy(() -> read(in, max, max + 1L, seen)).isInstanceOf(OversizedObjectException.class);
+            assertThat(in.taken).isEqualTo(max + 1L);
+            assertThat(seen.size()).isLessThanOrEqualTo(max);
+        }
+    }
+
     /**
      * With no announced size the read grows its array four times at a time up to the limit: a value of exactly the
      * limit (what Hybris asks for: the expected length) comes back whole after a one-byte probe for more, a shorter

@@ -105,6 +105,18 @@ class ErasureCodedHybrisTest {
         assertThat(gets).isEqualTo(2); // k chunks, no more
     }
 
+    /** A client with fewer than k of a version's chunk clouds configured says so at once, not at the deadline. */
+    @Test
+    void aClientWithFewerThanKOfTheChunkCloudsConfiguredSaysSo() {
+        List<InMemoryCloudStore> clouds = List.of(new InMemoryCloudStore("c0"), new InMemoryCloudStore("c1"),
+                new InMemoryCloudStore("c2"));
+        Hybris writer = open(builder(clouds).clientId("writer"));
+        writer.put(C, "k", value(1001, 3));
+        Hybris reader = open(builder(List.of(clouds.get(0), new InMemoryCloudStore("other"))).f(0).clientId("reader")
+                .erasurePolicy(ErasurePolicy.REPLICATION).deadline(Duration.ofSeconds(5)));
+        assertThatThrownBy(() -> reader.get(C, "k")).hasMessageContaining("only 1 of them are configured");
+    }
+
     @Test
     void oneCorruptCloudIsDetectedByItsChunkHash() {
         List<CorruptingCloudStore> corrupt = new ArrayList<>();

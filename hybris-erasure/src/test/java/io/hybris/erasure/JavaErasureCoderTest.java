@@ -17,6 +17,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The Java coder against the specification ({@link ReferenceCode}): round trips, every decoding subset, threads. */
 class JavaErasureCoderTest {
@@ -198,6 +199,58 @@ class JavaErasureCoderTest {
         assertThat(chunks[3]).isNull();
         assertThat(coder.decodeValue(chunks, new boolean[] {true, true, true, false}, value.length))
                 .isEqualTo(value);
+    }
+
+    @Test
+    void decodeValueRefusesAChunkOfAnotherLength() {
+        ErasureCoder coder = Coders.java(2, 1);
+        byte[] value = "eleven byte".getBytes();
+        byte[][] chunks = coder.encodeValue(value);
+        boolean[] present = {false, true, true};
+        byte[][] longer = {null, Arrays.copyOf(chunks[1], chunks[1].length + 1), chunks[2]};
+        assertThatThrownBy(() -> coder.decodeValue(longer, present, value.length))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("chunk 1");
+        byte[][] shorter = {null, chunks[1], Arrays.copyOf(chunks[2], chunks[2].length - 1)};
+        assertThatThrownBy(() -> coder.decodeValue(shorter, present, value.length))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("chunk 2");
+    }
+
+    /**
+     * The decoding matrices are cached per erasure pattern: one coder decoding from the same k sources for different
+     * targets (another parity chunk lost, or data only) must not reuse the matrix of the first pattern.
+     */
+    @Test
+    void patternsWithTheSameSourcesButOtherTargetsDecodeCorrectly() {
+        ErasureCoder coder = Coders.java(2, 3);
+        int length = 8 * 3 + 5; // whole words and a tail
+        Random random = new Random(17);
+        byte[][] all = new byte[5][];
+        byte[][] data = {new byte[length], new byte[length]};
+        random.nextBytes(data[0]);
+        random.nextBytes(data[1]);
+        byte[][] parity = new byte[3][length];
+        coder.encode(data, parity, length);
+        System.arraycopy(data, 0, all, 0, 2);
+        System.arraycopy(parity, 0, all, 2, 3);
+        // sources {1, 2} every time; the chunks restored differ
+        for (int[] lost : new int[][] {{0, 3}, {0, 4}, {0, 3, 4}}) {
+            byte[][] chunks = all.clone();
+            boolean[] present = {true, true, true, true, true};
+            for (int i : lost) {
+                chunks[i] = null;
+                present[i] = false;
+            }
+            coder.reconstruct(chunks, present, length, false);
+            for (int i : lost) {
+                assertThat(chunks[i]).as("chunk %d with %s lost", i, Arrays.toString(lost)).isEqualTo(all[i]);
+            }
+            byte[][] dataOnly = all.clone();
+            for (int i : lost) {
+                dataOnly[i] = null;
+            }
+            coder.reconstruct(dataOnly, present, length, true);
+            assertThat(dataOnly[0]).as("data 0 alone with %s lost", Arrays.toString(lost)).isEqualTo(all[0]);
+        }
     }
 
     @Test
