@@ -137,6 +137,43 @@ class ZooKeeperMetadataStoreTest {
         }
     }
 
+    // ------------------------------------------------------------------ znodes removed behind the store's back
+
+    @Test
+    void aCreateSucceedsAfterItsContainerZnodeWasRemoved() throws Exception {
+        String root = uniqueRoot();
+        try (ZooKeeperMetadataStore store = builder().root(root).build();
+             CuratorFramework raw = raw(null)) {
+            store.conditionalUpdate(new MetadataUpdate(new MetadataKey("docs", "a"), bytes("1"),
+                    MetadataVersion.ABSENT));
+            // what the server does itself to an emptied container znode (or another client sharing the store)
+            raw.delete().deletingChildrenIfNeeded().forPath(root + "/docs");
+
+            MetadataKey b = new MetadataKey("docs", "b");
+            store.conditionalUpdate(new MetadataUpdate(b, bytes("2"), MetadataVersion.ABSENT));
+
+            assertThat(store.read(b).orElseThrow().value()).isEqualTo(bytes("2"));
+        }
+    }
+
+    @Test
+    void aWriteSucceedsAfterItsChangeLogZnodeWasRemoved() throws Exception {
+        String root = uniqueRoot();
+        try (ZooKeeperMetadataStore store = builder().root(root).build();
+             CuratorFramework raw = raw(null)) {
+            store.conditionalUpdate(new MetadataUpdate(new MetadataKey("docs", "a"), bytes("1"),
+                    MetadataVersion.ABSENT));
+            raw.delete().deletingChildrenIfNeeded().forPath(root + "/.changes/docs");
+
+            MetadataKey b = new MetadataKey("docs", "b");
+            store.conditionalUpdate(new MetadataUpdate(b, bytes("2"), MetadataVersion.ABSENT));
+
+            assertThat(store.read(b).orElseThrow().value()).isEqualTo(bytes("2"));
+            assertThat(store.changes("docs", 1, 10).changes()).as("the write's record, in the log made again")
+                    .hasSize(1);
+        }
+    }
+
     /** The paths a ZooKeeper handle watches (its accessors are protected: test-only reflection). */
     @SuppressWarnings("unchecked")
     private static List<String> watches(ZooKeeper zk, String accessor) throws Exception {
