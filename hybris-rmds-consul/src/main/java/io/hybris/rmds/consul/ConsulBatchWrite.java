@@ -89,6 +89,18 @@ final class ConsulBatchWrite {
         }
     }
 
+    /**
+     * The earliest of {@code giveUpNanos} and the give-up times of {@code commits} ({@link System#nanoTime()}
+     * values, compared by difference as they may wrap): a batch retries only while every caller in it may wait.
+     */
+    static long earliestGiveUp(long giveUpNanos, List<ConsulCommit> commits) {
+        long giveUp = giveUpNanos;
+        for (ConsulCommit c : commits) {
+            giveUp = c.giveUpNanos() - giveUp < 0 ? c.giveUpNanos() : giveUp;
+        }
+        return giveUp;
+    }
+
     private void attempt(List<ConsulCommit> batch, long giveUpNanos) {
         List<ConsulCommit> pending = new ArrayList<>(batch);
         boolean fresh = false; // read the heads afresh: the last attempt lost on one
@@ -96,10 +108,7 @@ final class ConsulBatchWrite {
         boolean resent = false;
         for (int lost = 0; ; ) {
             transport.checkOpen();
-            long giveUp = giveUpNanos;
-            for (ConsulCommit c : pending) {
-                giveUp = c.giveUpNanos() - giveUp < 0 ? c.giveUpNanos() : giveUp;
-            }
+            long giveUp = earliestGiveUp(giveUpNanos, pending);
             // every request of the batch ends by then: the earliest call deadline of its callers (the committing
             // one's included), so a commit needing several requests (the head, the transaction, a lost race)
             // still ends within the store's call-time bound
