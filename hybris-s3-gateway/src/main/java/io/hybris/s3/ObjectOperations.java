@@ -187,13 +187,10 @@ final class ObjectOperations {
      * Whether an {@code If-Range} validator names version {@code v}: a strong entity-tag equal to its ETag (a weak
      * one never matches), or an HTTP-date equal to its Last-Modified second; anything else does not.
      */
-    static boolean ifRangeHolds(String header, VersionInfo v) {
+    private static boolean ifRangeHolds(String header, VersionInfo v) {
         String h = header.trim();
-        if (h.startsWith("W/")) {
-            return false;
-        }
-        if (h.startsWith("\"")) {
-            return ObjectMetadata.unquoted(h).equals(ObjectMetadata.etag(v));
+        if (h.startsWith("W/") || h.startsWith("\"")) {
+            return strongMatch(h, ObjectMetadata.etag(v));
         }
         long seconds = httpDateSeconds(h);
         return seconds != UNPARSABLE && seconds == ObjectMetadata.lastModified(v) / 1000;
@@ -230,11 +227,16 @@ final class ObjectOperations {
     private static boolean matchesAny(String header, String etag, boolean strong) {
         for (String candidate : header.split(",")) {
             String c = candidate.trim();
-            if (c.equals("*") || !(strong && c.startsWith("W/")) && ObjectMetadata.unquoted(c).equals(etag)) {
+            if (c.equals("*") || (strong ? strongMatch(c, etag) : ObjectMetadata.unquoted(c).equals(etag))) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** RFC 9110's strong comparison of one entity-tag with {@code etag}: a weak tag never matches. */
+    private static boolean strongMatch(String tag, String etag) {
+        return !tag.startsWith("W/") && ObjectMetadata.unquoted(tag).equals(etag);
     }
 
     /** What {@link #httpDateSeconds} answers for a value that is not an HTTP-date (which HTTP says to ignore). */
