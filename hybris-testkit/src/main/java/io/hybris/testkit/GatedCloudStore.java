@@ -126,6 +126,11 @@ public final class GatedCloudStore extends FaultInjectingCloudStore {
                 while (isActive() && !open) {
                     monitor.wait();
                 }
+                // interrupted and then notified before it woke, wait() returns normally with the flag set: the put
+                // must fail all the same, or a put interrupted while held lands once the gate opens
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new InterruptedException();
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new TransientCloudException(id(), "put of '" + objectKey

@@ -110,6 +110,37 @@ class GatedCloudStoreTest {
         assertThat(mem.get("k#1_abc", 10)).isEmpty();
     }
 
+    /**
+     * A held put interrupted just before the gate opens: the JVM may wake it as notified (not as interrupted), with its
+     * flag set. It used to see the gate open and write, so a closed client's part landed after close() returned (the
+     * flaky {@code PartUploadInterruptsTest} case). Each round interrupts and opens back to back.
+     */
+    @Test
+    void aHeldPutInterruptedAsTheGateOpensStillWritesNothing() throws Exception {
+        for (int round = 0; round < 50; round++) {
+            GatedCloudStore gate = GatedCloudStore.of(mem, key -> true);
+            String key = "k#" + round;
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread thread = new Thread(() -> {
+                try {
+                    gate.put(key, bytes("v"));
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            thread.start();
+            assertThat(gate.awaitBlocked(1, PROMPTLY)).isTrue();
+
+            thread.interrupt();
+            gate.open();
+            thread.join(PROMPTLY.toMillis());
+
+            assertThat(thread.isAlive()).isFalse();
+            assertThat(failure.get()).as("round " + round).isInstanceOf(TransientCloudException.class);
+            assertThat(mem.get(key, 10)).as("round " + round).isEmpty();
+        }
+    }
+
     @Test
     void switchingTheFaultOffReleasesHeldPutsAndLetsLaterOnesPass() throws Exception {
         CompletableFuture<Void> held = putAsync("k#1_abc", "v");
