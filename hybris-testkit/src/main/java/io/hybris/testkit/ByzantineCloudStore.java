@@ -313,6 +313,9 @@ public final class ByzantineCloudStore extends ForwardingCloudStore {
                 while (mode == Mode.HANG && hangReleases == releasesAtEntry) {
                     hangMonitor.wait();
                 }
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new InterruptedException(); // interrupted, then released before it woke (JLS 17.2.4)
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new TransientCloudException(id(), op + " of '" + key + "' interrupted while cloud " + id()

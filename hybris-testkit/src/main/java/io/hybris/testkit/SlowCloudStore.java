@@ -110,8 +110,13 @@ public final class SlowCloudStore extends FaultInjectingCloudStore {
         synchronized (monitor) {
             try {
                 long left;
+                boolean waited = false;
                 while (isActive() && (left = total - (System.nanoTime() - start)) > 0) {
                     monitor.wait(left / 1_000_000, (int) (left % 1_000_000));
+                    waited = true;
+                }
+                if (waited && Thread.currentThread().isInterrupted()) {
+                    throw new InterruptedException(); // interrupted, then released before it woke (JLS 17.2.4)
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
