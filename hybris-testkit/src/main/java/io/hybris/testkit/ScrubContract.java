@@ -132,11 +132,38 @@ public abstract class ScrubContract extends HybrisContractFixture {
     @Test
     void aConcurrentWriteWinsOverTheRepairsConditionalUpdate() {
         AtomicBoolean refuse = new AtomicBoolean();
-        Hybris writer = client(raw);
+        // the writer's copies land on c0 first, so both versions list [c0, c1]: the repair's retry must then see that
+        // the version changed, not only the placement (a retry checking the clouds alone rewrote the second version's
+        // placement with the first's rebuilt copy)
+        Map<String, java.util.concurrent.CountDownLatch> onC0 = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.function.Function<String, java.util.concurrent.CountDownLatch> landed = name ->
+                onC0.computeIfAbsent(name, n -> new java.util.concurrent.CountDownLatch(1));
+        CloudStore writerC0 = new ForwardingCloudStore(raw.get(0)) {
+            @Override
+            public void put(String objectKey, byte[] value) {
+                super.put(objectKey, value);
+                landed.apply(objectKey).countDown();
+            }
+        };
+        CloudStore writerC1 = new ForwardingCloudStore(raw.get(1)) {
+            @Override
+            public void put(String objectKey, byte[] value) {
+                try {
+                    if (!landed.apply(objectKey).await(20, java.util.concurrent.TimeUnit.SECONDS)) {
+                        throw new TransientCloudException(id(), "injected: c0 never stored " + objectKey);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new TransientCloudException(id(), "interrupted", e);
+                }
+                super.put(objectKey, value);
+            }
+        };
+        Hybris writer = client(List.of(writerC0, writerC1, raw.get(2)));
         written.put("hot", bytes("first"));
         writer.put(C, "hot", bytes("first"));
         String oldName = hybrisObjectsOn(raw.get(0)).iterator().next();
-        assertThat(writer.describe(C, "hot").orElseThrow().clouds()).containsExactlyInAnyOrder("c0", "c1");
+        assertThat(writer.describe(C, "hot").orElseThrow().clouds()).containsExactly("c0", "c1");
         raw.get(1).delete(oldName);
         refuse.set(true);
         AtomicBoolean raced = new AtomicBoolean();
@@ -160,6 +187,8 @@ public abstract class ScrubContract extends HybrisContractFixture {
         assertThat(raced).isTrue();
         assertThat(reported).singleElement().satisfies(k ->
                 assertThat(k.status()).isEqualTo(KeyHealth.Status.SUPERSEDED));
+        assertThat(writer.describe(C, "hot").orElseThrow().clouds()).as("the second version's placement")
+                .containsExactly("c0", "c1");
         assertThat(str(writer.get(C, "hot"))).isEqualTo("second");
         // the rebuilt copy of the superseded version is an orphan: the sweep deletes it, nothing else
         writer.sweepOrphans();
