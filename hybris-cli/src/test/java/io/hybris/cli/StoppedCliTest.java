@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * CLI runs stopped in the middle (SIGTERM, as Ctrl-C's SIGINT) on the embedded default, then run again: what the
+ * CLI runs stopped in the middle (SIGTERM, as Ctrl-C's SIGINT) or failing half-way on the embedded default, then run again: what the
  * stopped run leaves behind.
  */
 class StoppedCliTest {
@@ -108,6 +108,42 @@ class StoppedCliTest {
         ok(cli.run("get", "big", "v.bin", target.toString()));
         assertThat(names(dir)).containsExactly("v.bin");
         assertThat(Files.mismatch(src, target)).isEqualTo(-1L);
+    }
+
+    /**
+     * A {@code get} whose read fails half-way (the value's last chunk corrupt on every cloud, so the chunks before it
+     * were already written to the temporary file): it fails with one line, the file it would have replaced stays as it
+     * was, and the partial download does not stay beside it.
+     */
+    @Test
+    void aGetFailingMidDownloadLeavesNoPartialFile() throws Exception {
+        // a read that finds a chunk corrupt on every cloud retries until its deadline (a repair may come)
+        CliProcess cli = new CliProcess(Map.of("HYBRIS_DATA_DIR", data.toString(), "HYBRIS_DEADLINE", "3s"));
+        Path src = work.resolve("src.bin");
+        byte[] value = new byte[24 << 20];
+        new Random(3).nextBytes(value);
+        Files.write(src, value);
+        ok(cli.run("put", "big", "v.bin", src.toString()));
+        List<Path> lastChunks;
+        try (Stream<Path> files = Files.walk(data)) {
+            lastChunks = files.filter(f -> f.getFileName().toString().endsWith("#c2")).toList();
+        }
+        assertThat(lastChunks).as("the third of three chunks, on each cloud holding a copy").hasSize(2);
+        for (Path chunk : lastChunks) {
+            byte[] bytes = Files.readAllBytes(chunk);
+            bytes[bytes.length / 2] ^= 1;
+            Files.write(chunk, bytes);
+        }
+        Path dir = Files.createDirectory(work.resolve("out"));
+        Path target = dir.resolve("v.bin");
+        Files.writeString(target, "the old contents");
+
+        CliProcess.Result r = cli.run("get", "big", "v.bin", target.toString());
+
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(ExitCode.UNAVAILABLE);
+        assertThat(r.errLines()).as(r.toString()).singleElement().asString().contains("#c2", "no copy matching");
+        assertThat(names(dir)).as("what the failed get left in the directory").containsExactly("v.bin");
+        assertThat(Files.readString(target, StandardCharsets.UTF_8)).isEqualTo("the old contents");
     }
 
     /**
