@@ -52,6 +52,9 @@ final class Failures {
         String hint = switch (exitCode(e)) {
             case ExitCode.UNAVAILABLE -> e instanceof CallInterruptedException || e instanceof CliException
                     || text.contains("check") ? ""
+                    : text.contains("no copy matching") ? " (no cloud returned an intact copy: check that the clouds"
+                    + " are reachable; `hybris scrub --deep` finds copies missing or corrupt, `--repair` rebuilds"
+                    + " them from a good one)"
                     : " (check that the metadata store and the clouds of the configuration are reachable)";
             case ExitCode.CONFIG -> text.contains("--config") ? "" : " (fix the configuration: --config FILE,"
                     + " HYBRIS_* environment variables, or see docs/cli.md)";
