@@ -192,8 +192,11 @@ final class MultipartUploads {
         String uploadId = r.param("uploadId");
         PartUpload upload = upload(bucket, r.key(), uploadId).core();
         Payloads.Payload payload = Payloads.open(r, auth);
+        // refused for an upload that committed: its record is gone, or still marked completing (the complete's
+        // clean-up has not run or failed); either way the upload is over, as for a part to a completed S3 upload
         UploadedPart stored = Failures.translate(() -> parts.upload(upload, n, payload.in(), payload.length()),
-                refused -> storedRecord(bucket, uploadId).isEmpty() ? noSuchUpload(uploadId) : refused);
+                refused -> storedRecord(bucket, uploadId).map(Upload::completing).orElse(true)
+                        ? noSuchUpload(uploadId) : refused);
         String md5 = payload.in().md5Hex();
         Failures.translate(() -> hybris.put(Buckets.UPLOADS, part(bucket, uploadId, n), stored.toBytes(),
                 PutOptions.none().withMetadata(Map.of(ObjectMetadata.ETAG, md5, PART_SIZE,

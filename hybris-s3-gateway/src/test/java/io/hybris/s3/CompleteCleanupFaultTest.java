@@ -118,6 +118,34 @@ class CompleteCleanupFaultTest {
     }
 
     /**
+     * A part sent to an upload whose complete committed but whose record is still marked completing (its clean-up
+     * failed): the upload is over, so the part gets {@code NoSuchUpload}, as a part to a completed upload does, not
+     * {@code InvalidArgument} (a client error to fix in the request), and no receipt is left.
+     */
+    @Test
+    void aPartForAnUploadCommittedButStillMarkedCompletingIsNoSuchUpload() {
+        s3.createBucket(b -> b.bucket("bkt"));
+        String id = s3.createMultipartUpload(b -> b.bucket("bkt").key("k")).uploadId();
+        String e1 = s3.uploadPart(b -> b.bucket("bkt").key("k").uploadId(id).partNumber(1),
+                RequestBody.fromString("the only part")).eTag();
+        metadata.passing.set(1);
+        metadata.armed.set(true);
+        assertThat(catchThrowable(() -> s3.completeMultipartUpload(b -> b.bucket("bkt").key("k").uploadId(id)
+                .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(e1).build())))))
+                .as("committed, but its clean-up failed").isInstanceOf(S3Exception.class);
+
+        Throwable late = catchThrowable(() -> s3.uploadPart(b -> b.bucket("bkt").key("k").uploadId(id).partNumber(2),
+                RequestBody.fromString("too late")));
+
+        assertThat(late).isInstanceOf(S3Exception.class);
+        assertThat(((S3Exception) late).awsErrorDetails().errorCode()).isEqualTo("NoSuchUpload");
+        assertThat(((S3Exception) late).statusCode()).isEqualTo(404);
+        assertThat(hybris.list(Buckets.UPLOADS)).as("only the record left completing, no receipt of part 2")
+                .singleElement().asString().matches(RECORD);
+        assertThat(s3.getObjectAsBytes(b -> b.bucket("bkt").key("k")).asUtf8String()).isEqualTo("the only part");
+    }
+
+    /**
      * A complete that went through entirely (committed, record and receipts removed) but whose answer the client
      * never got (the connection dropped after the 200 was sent): the SDK's retry must get the object back, as from
      * S3, not NoSuchUpload for an upload whose object is stored. A complete naming other parts, or one of an upload
