@@ -51,6 +51,8 @@ public final class CacheLayer {
     private final Clock clock;
     private final long maxValueSize;
     private final HybrisListener listener;
+    /** Whether a plain-key entry of a version would be served by this client's weak reads (not forgeable). */
+    private final java.util.function.Predicate<Metadata> servableWeakly;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder rejected = new LongAdder();
@@ -127,10 +129,13 @@ public final class CacheLayer {
      * @param io       runs the asynchronous cache writes
      * @param clock    the wall clock stamped into time-bounded entries
      * @param listener told of every lookup's result
+     * @param servableWeakly whether this client's weak reads would serve a plain-key entry of a version; no other
+     *                       entry is written (the key's is evicted instead)
      */
     public CacheLayer(CacheSettings settings, ValueCache cache, String prefix, ExecutorService io, Clock clock,
-                      HybrisListener listener) {
+                      HybrisListener listener, java.util.function.Predicate<Metadata> servableWeakly) {
         this.listener = listener;
+        this.servableWeakly = servableWeakly;
         this.settings = settings;
         this.cache = cache;
         this.prefix = prefix;
@@ -461,13 +466,15 @@ public final class CacheLayer {
     /**
      * Writes a plain-key entry unless the cache already holds a newer version there (compare-and-set, so a slow
      * writer never replaces a newer entry with an older one). A version whose data key is kept unwrapped in
-     * metadata is never written here: the cache would then hold both ciphertext and key.
+     * metadata is never written here: the cache would then hold both ciphertext and key. Nor is one this client's
+     * weak reads would refuse as forgeable (a deletion or a chunked value, for a client that encrypts): the key's
+     * entry is evicted instead, as a stale one must not outlive this write.
      */
     private void storePlain(int kind, String container, String key, Metadata meta, byte[] stored, long knownAt,
                             Duration expiry) {
         String cacheKey = plainKey(kind, container, key);
         String name = container + "/" + key;
-        if (meta.encryption() != null && meta.encryption().keyId().isEmpty()) {
+        if (!servableWeakly.test(meta)) {
             bypassed.increment();
             call("evict " + cacheKey, () -> {
                 cache.delete(cacheKey);

@@ -121,7 +121,8 @@ public final class Engine {
         ManifestCache manifests = new ManifestCache(4 << 20);
         VersionPath path = new VersionPath(layouts, chunkedWriter, new Commits(this.metadata, gc, listener), gc, prefix, io,
                 metadataCalls, manifests, sealer);
-        this.cache = new CacheLayer(config.cache(), valueCache, prefix, io, config.clock(), listener);
+        this.cache = new CacheLayer(config.cache(), valueCache, prefix, io, config.clock(), listener,
+                sealer::authenticatesCacheEntryOf);
         ReadPath readPath = path;
         ReadPath cacheFailedPath = path;
         if (cache.enabled()) {

@@ -144,7 +144,8 @@ final class Reads {
         if (found == CacheLayer.Found.UNAVAILABLE) {
             return get(container, key, cacheFailedReads); // the GET waited for the cache once already
         }
-        if (found != null && consistency != Consistency.READ_YOUR_WRITES && !authenticatedIfSealed(found.meta())) {
+        if (found != null && consistency != Consistency.READ_YOUR_WRITES
+                && !sealer.authenticatesCacheEntryOf(found.meta())) {
             // a bounded-staleness entry carries metadata no one authenticated: one that claims a plaintext value
             // or a deletion (for a client that encrypts), carries its data key in the clear (never written to such
             // entries) or holds a chunked value's manifest (which alone binds the sealed chunks' number and order)
@@ -169,19 +170,6 @@ final class Reads {
             }
         }
         return get(container, key);
-    }
-
-    /**
-     * Whether a value described by {@code meta}, taken from an unauthenticated cache entry, can only be forged with a
-     * key-encryption key: sealed under a wrapped data key, or plaintext when this client does not encrypt either
-     * (a plaintext entry is forgeable, as docs/cache.md says). Not a deletion for a client that encrypts (a tombstone
-     * has no ciphertext to authenticate). Not a chunked encrypted value: its chunks are sealed one by one, and only
-     * the manifest (unauthenticated in such an entry) binds their number and order, so a manifest cut short or
-     * reordered still opens under the genuine data key.
-     */
-    private boolean authenticatedIfSealed(Metadata meta) {
-        Metadata.Encryption e = meta.encryption();
-        return e == null || meta.isTombstone() ? !sealer.encrypts() : !e.keyId().isEmpty() && !meta.isChunked();
     }
 
     /**

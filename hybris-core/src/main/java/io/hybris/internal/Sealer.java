@@ -37,6 +37,19 @@ final class Sealer {
     }
 
     /**
+     * Whether a value described by {@code meta}, taken from an unauthenticated cache entry, can only be forged with a
+     * key-encryption key: sealed under a wrapped data key, or plaintext when this client does not encrypt either
+     * (a plaintext entry is forgeable, as docs/cache.md says). Not a deletion for a client that encrypts (a tombstone
+     * has no ciphertext to authenticate). Not a chunked encrypted value: its chunks are sealed one by one, and only
+     * the manifest (unauthenticated in such an entry) binds their number and order, so a manifest cut short or
+     * reordered still opens under the genuine data key. Not a data key kept unwrapped in metadata either.
+     */
+    boolean authenticatesCacheEntryOf(Metadata meta) {
+        Metadata.Encryption e = meta.encryption();
+        return e == null || meta.isTombstone() ? !encrypts() : !e.keyId().isEmpty() && !meta.isChunked();
+    }
+
+    /**
      * The provider's current KEK id, checked to be what metadata can record: at most 255 bytes of printable ASCII
      * (the id is stored behind a one-byte length, as ASCII; the in-metadata custody's id is empty). Anything else used to be committed in a form no read could
      * find the key by; it is refused before anything is written.

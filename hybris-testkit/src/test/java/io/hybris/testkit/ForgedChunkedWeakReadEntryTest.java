@@ -10,6 +10,7 @@ import io.hybris.ReadOptions;
 import io.hybris.crypto.EnvelopeKeyProvider;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.ValueCache;
+import io.hybris.spi.VersionName;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,22 +21,24 @@ import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * docs/cache.md: "with {@code envelope} encryption a forged entry fails authenticated decryption (a miss), but an old
  * genuine entry can still be replayed". A chunked value's chunks are each sealed on their own (docs/streaming.md,
  * "Encryption"), their position and number bound only by the manifest, which a bounded-staleness entry carries
- * unauthenticated: the owner of the cache takes the genuine entry of an envelope-encrypted 3-chunk value, drops the
+ * unauthenticated: the owner of the cache takes the genuine entry of an envelope-encrypted 3-chunk value (clients no
+ * longer write such entries, {@link UnservableWeakEntriesNotWrittenTest}, but older ones did), drops the
  * last chunk from its manifest (length 2 chunks), re-hashes the manifest into the embedded metadata (the data-key
  * record copied unchanged) and writes the entry back. No key is needed, every chunk still decrypts, and the
  * bounded-staleness read returned the first two thirds of the value as the value: a forgery, not a replay.
  */
 class ForgedChunkedWeakReadEntryTest {
     private static final int CHUNK = 64 << 10;
+    private static final String PREFIX = "hybris/";
     private final SecretKey kek = EnvelopeKeyProvider.generateKek();
     private final OpenedClients opened = new OpenedClients();
 
@@ -47,21 +50,40 @@ class ForgedChunkedWeakReadEntryTest {
     @Test
     void aManifestCutShortInABoundedStalenessEntryIsNotServedAsTheValue() throws Exception {
         MapCache memcached = new MapCache();
-        Hybris victim = opened.open(OpenedClients.config(new InMemoryMetadataStore(), OpenedClients.inMemoryClouds(3))
+        InMemoryMetadataStore metadata = new InMemoryMetadataStore();
+        List<io.hybris.cloud.InMemoryCloudStore> clouds = OpenedClients.inMemoryClouds(3);
+        Hybris victim = opened.open(OpenedClients.config(metadata, clouds)
                 .clientId("victim").deadline(Duration.ofSeconds(20)).chunkSize(CHUNK).chunkThreshold(CHUNK)
                 .encryption(EnvelopeKeyProvider.of(Map.of("k1", kek), "k1"))
                 .cache(CacheSettings.builder().stalenessTime(Duration.ofMinutes(5)).cache(memcached).build()));
         byte[] value = StreamingFixture.value(3 * CHUNK, 7);
         victim.put("docs", "video", value);
-        await().atMost(Duration.ofSeconds(20)).until(() -> memcached.entries.keySet().stream()
-                .anyMatch(k -> k.endsWith("~time")));
-        String key = memcached.entries.keySet().stream().filter(k -> k.endsWith("~time")).findFirst().orElseThrow();
+        String key = VersionName.keyPrefix(PREFIX, "docs", "video") + "~time";
 
-        memcached.entries.put(key, new ValueCache.Versioned(cutToTwoChunks(memcached.entries.get(key).value()), 99));
+        memcached.entries.put(key, new ValueCache.Versioned(cutToTwoChunks(genuineEntry(metadata, clouds)), 99));
 
         byte[] read = victim.get("docs", "video", ReadOptions.boundedStalenessTime()).orElseThrow();
         assertThat(read.length).as("the forged entry's value length").isEqualTo(value.length);
         assertThat(Arrays.equals(read, value)).isTrue();
+    }
+
+    /**
+     * The genuine bounded-staleness entry of "docs/video" as clients wrote it before they stopped writing entries they
+     * refuse (its metadata from the store, its manifest from a cloud): what the cache's owner may still hold.
+     */
+    private static byte[] genuineEntry(InMemoryMetadataStore metadata, List<io.hybris.cloud.InMemoryCloudStore> clouds)
+            throws Exception {
+        byte[] md = metadata.read(new io.hybris.spi.MetadataKey("docs", "video")).orElseThrow().value();
+        Class<?> codec = Class.forName("io.hybris.internal.MetadataCodec");
+        Object meta = codec.getMethod("decode", byte[].class).invoke(null, (Object) md);
+        byte[] manifest = clouds.stream().flatMap(c -> c.list(PREFIX).stream()
+                        .filter(o -> VersionName.parse(PREFIX, o.key()).isPresent())
+                        .map(o -> c.get(o.key(), Long.MAX_VALUE).orElseThrow()))
+                .findFirst().orElseThrow();
+        java.lang.reflect.Method encode = Class.forName("io.hybris.internal.CacheEntryCodec").getDeclaredMethod(
+                "encode", int.class, long.class, String.class, meta.getClass(), byte[].class);
+        encode.setAccessible(true);
+        return (byte[]) encode.invoke(null, 1, System.currentTimeMillis(), "docs/video", meta, manifest);
     }
 
     /** The genuine entry with its manifest's third chunk dropped, its metadata re-hashed: self-consistent. */
