@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -303,6 +304,53 @@ final class GarbageCollector {
         }
     }
 
+    /**
+     * Whether chunk {@code name} of current version {@code ok} is one its manifest names. Only asked of a version
+     * completed from parts (its metadata records no chunk size: its chunk names follow the receipts completed, and
+     * attempts of a part left out stay behind when the completion's clean-up fails or never runs, as when its client
+     * dies right after the commit): its manifest is read once per sweep from a cloud holding it, and taken only if it
+     * matches the metadata hash. Anything else, or a manifest that cannot be read, names every chunk.
+     */
+    private boolean namedByManifest(ObjectKey ok, Metadata meta, String name,
+                                    Map<ObjectKey, Optional<Set<String>>> manifests) {
+        if (meta.chunked() == null || meta.chunked().chunks() >= 0 || meta.erasure() != null) {
+            return true;
+        }
+        return manifests.computeIfAbsent(ok, v -> chunkNames(v, meta)).map(names -> names.contains(name))
+                .orElse(true);
+    }
+
+    /** The chunk names the manifest of {@code ok} lists, read from one of its clouds; empty if none could be read. */
+    private Optional<Set<String>> chunkNames(ObjectKey ok, Metadata meta) {
+        String objectKey = ok.render(prefix);
+        for (String id : meta.clouds()) {
+            CloudStore cloud = clouds.get(id);
+            if (cloud == null) {
+                continue;
+            }
+            long t0 = System.nanoTime();
+            Optional<byte[]> got;
+            try {
+                got = cloud.get(objectKey, meta.size());
+            } catch (RuntimeException e) {
+                report(cloud, CloudOperation.GET, objectKey, Outcome.ERROR, t0, e);
+                LOG.debug("sweep could not read the manifest {} from cloud {}: {}", objectKey, id, e.toString());
+                continue;
+            }
+            report(cloud, CloudOperation.GET, objectKey, Outcome.OK, t0, null);
+            if (got.isPresent() && Hashing.matches(meta.sha256(), Hashing.sha256(got.get()))) {
+                ChunkManifest m = ChunkManifest.decode(got.get()); // the committed manifest: it decodes
+                Set<String> names = new java.util.HashSet<>();
+                for (int i = 0; i < m.chunks().size(); i++) {
+                    names.add(ok.renderChunk(prefix, m.nameIndex(i)));
+                }
+                return Optional.of(names);
+            }
+        }
+        LOG.debug("sweep keeps every chunk of {}: no copy of its manifest could be read", objectKey);
+        return Optional.empty();
+    }
+
     /** The version an object name belongs to: its own, or that of the chunked value it is a chunk of. */
     private Optional<ObjectKey> versionOf(String name) {
         Optional<ObjectKey> v = ObjectKey.parse(prefix, name);
@@ -419,7 +467,8 @@ final class GarbageCollector {
 
     /**
      * Lists every cloud under the prefix and deletes what no metadata references; runs on the calling thread. A
-     * version's object and its chunks (a chunked value) are judged together: kept while the version is current,
+     * version's object and its chunks (a chunked value) are judged together: kept while the version is current
+     * (but for chunks of a version completed from parts that its manifest does not name: {@link #namedByManifest}),
      * deleted once it is superseded, and otherwise (an upload that never committed) only when the newest of its
      * pieces on any cloud is older than the grace period, so an upload still adding chunks keeps them all. Latency
      * probe objects left behind ({@code .probe/}) are deleted once older than the grace period too. Ages are measured
@@ -435,6 +484,7 @@ final class GarbageCollector {
         String marker = prefix + LatencyProber.DIRECTORY + "sweep-" + java.util.UUID.randomUUID();
         Map<CloudStore, Instant> nowOn = new HashMap<>();
         Map<MetadataKey, Optional<Metadata>> current = new HashMap<>();
+        Map<ObjectKey, Optional<Set<String>>> manifests = new HashMap<>();
         int examined = 0;
         int referenced = 0;
         int young = 0;
@@ -499,7 +549,13 @@ final class GarbageCollector {
                 }
                 boolean isCurrent = meta.isPresent() && meta.get().timestamp().equals(ok.timestamp());
                 if (isCurrent && (chunk || meta.get().clouds().contains(cloud.id()))) {
-                    referenced++;
+                    if (!chunk || namedByManifest(ok, meta.get(), object.key(), manifests)) {
+                        referenced++;
+                    } else if (deleteNow(cloud, object.key(), GcCause.SWEEP)) {
+                        deleted++; // a part attempt the completion left out, its clean-up failed or never ran
+                    } else {
+                        failed++;
+                    }
                     continue;
                 }
                 boolean superseded = meta.isPresent() && meta.get().timestamp().isAfter(ok.timestamp());
