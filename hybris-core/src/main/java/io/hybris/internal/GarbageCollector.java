@@ -339,7 +339,13 @@ final class GarbageCollector {
             }
             report(cloud, CloudOperation.GET, objectKey, Outcome.OK, t0, null);
             if (got.isPresent() && Hashing.matches(meta.sha256(), Hashing.sha256(got.get()))) {
-                ChunkManifest m = ChunkManifest.decode(got.get()); // the committed manifest: it decodes
+                ChunkManifest m;
+                try {
+                    m = ChunkManifest.decode(got.get());
+                } catch (MetadataFormatException e) { // a format a newer client wrote: its chunks are not ours to judge
+                    LOG.debug("sweep keeps every chunk of {}: {}", objectKey, e.getMessage());
+                    return Optional.empty();
+                }
                 Set<String> names = new java.util.HashSet<>();
                 for (int i = 0; i < m.chunks().size(); i++) {
                     names.add(ok.renderChunk(prefix, m.nameIndex(i)));
