@@ -100,6 +100,29 @@ class MetadataKeyCustodyTest {
         assertThatThrownBy(() -> h.get(C, "k")).isInstanceOf(DecryptionFailedException.class);
     }
 
+    /**
+     * A value written in metadata mode whose in-metadata data key was damaged (31 bytes): moving the deployment to
+     * envelope mode by a rotation counts it unreadable and goes on with the others, as for any key it cannot unwrap;
+     * it must not hand the damaged key to the provider's wrap (which refuses it with an unchecked exception that
+     * would end the whole rotation).
+     */
+    @Test
+    void aRotationCountsAnInMetadataKeyOfTheWrongLengthUnreadableAndGoesOn() {
+        byte[] v = "secret".getBytes(StandardCharsets.UTF_8);
+        Hybris paper = client(new MetadataKeyProvider());
+        paper.put(C, "damaged", v);
+        paper.put(C, "intact", v);
+        rewriteEncryption("damaged", e -> new Metadata.Encryption("", Arrays.copyOf(e.wrapped(), 31)));
+
+        io.hybris.RewrapReport r = client(envelope("k2", "k2", k2)).rewrapDataKeys();
+        assertThat(r.examined()).isEqualTo(2);
+        assertThat(r.rewrapped()).isEqualTo(1);
+        assertThat(r.unreadable()).isEqualTo(1);
+        assertThat(r.unreadableKeys()).containsExactly(C + "/damaged");
+        assertThat(client(envelope("k2", "k2", k2)).get(C, "intact"))
+                .hasValueSatisfying(got -> assertThat(got).isEqualTo(v));
+    }
+
     private void rewriteEncryption(String key, java.util.function.UnaryOperator<Metadata.Encryption> change) {
         MetadataKey mk = new MetadataKey(C, key);
         VersionedValue v = metadata.read(mk).orElseThrow();

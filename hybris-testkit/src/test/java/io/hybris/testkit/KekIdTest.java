@@ -105,6 +105,18 @@ class KekIdTest {
     }
 
     @Test
+    void aKekIdOneCharacterPastTheLimitIsRefused() {
+        // 256 bytes: behind metadata's one-byte length it would be recorded as 0 (and the entry unreadable)
+        refused("k/" + "x".repeat(254));
+    }
+
+    @Test
+    void aKekIdWithAControlCharacterOrDeleteIsRefused() {
+        refused("kek\u007f2026");
+        refused("kek\u001f2026");
+    }
+
+    @Test
     void theLongestKekIdMetadataHoldsRoundTrips() {
         Hybris h = client(new OneKek("k/" + "x".repeat(253)));
         byte[] v = "secret".getBytes(StandardCharsets.UTF_8);
