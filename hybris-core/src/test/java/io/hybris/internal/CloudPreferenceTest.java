@@ -103,4 +103,28 @@ class CloudPreferenceTest {
         assertThat(preference(Placement.COST, Duration.ofMillis(100)).order(CLOUDS, Op.READ, MIB))
                 .containsExactly("cheap-egress", "cheap-storage", "pricey");
     }
+
+    /**
+     * A cloud being migrated off (retired) takes no writes, but reads still ask it, in latency order: the versions
+     * not moved yet are only there. Writes use it again once every migration retiring it ended.
+     */
+    @Test
+    void aRetiredCloudIsLeftOutOfWritesOnlyUntilEveryRetirementEnds() {
+        latency("pricey", Op.WRITE, 10);
+        latency("cheap-storage", Op.WRITE, 30);
+        latency("cheap-egress", Op.WRITE, 20);
+        latency("pricey", Op.READ, 10);
+        latency("cheap-storage", Op.READ, 30);
+        latency("cheap-egress", Op.READ, 20);
+        CloudPreference p = preference(Placement.LATENCY, null);
+        p.retire("pricey");
+        p.retire("pricey"); // two migrations off it
+        assertThat(p.order(CLOUDS, Op.WRITE, MIB)).containsExactly("cheap-egress", "cheap-storage");
+        assertThat(p.order(CLOUDS, Op.READ, MIB)).containsExactly("pricey", "cheap-egress", "cheap-storage");
+        p.unretire("pricey");
+        assertThat(p.order(CLOUDS, Op.WRITE, MIB)).as("one migration still retires it")
+                .containsExactly("cheap-egress", "cheap-storage");
+        p.unretire("pricey");
+        assertThat(p.order(CLOUDS, Op.WRITE, MIB)).containsExactly("pricey", "cheap-egress", "cheap-storage");
+    }
 }

@@ -89,4 +89,53 @@ class RaceTest {
             Thread.currentThread().interrupt();
         }
     }
+
+    /**
+     * A cancelled request that ends after the same cloud was asked again does not take the new request's place: the
+     * race still knows the new one runs (a worst-case round does not ask that cloud a third time, and a cancel
+     * still aborts it).
+     */
+    @Test
+    void aCancelledRequestEndingLateLeavesTheSameCloudsNewRequestRunning() throws Exception {
+        CountDownLatch oldDone = new CountDownLatch(1);
+        java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(2, 2, 1,
+                TimeUnit.MINUTES, new java.util.concurrent.LinkedBlockingQueue<>()) {
+            @Override
+            protected void afterExecute(Runnable r, Throwable t) {
+                oldDone.countDown(); // only the old request ends in this test
+            }
+        };
+        try {
+            Race<String> race = new Race<>(pool, live);
+            CountDownLatch releaseOld = new CountDownLatch(1);
+            CountDownLatch releaseNew = new CountDownLatch(1);
+            CountDownLatch oldStarted = new CountDownLatch(1);
+            race.launch("c0", () -> {
+                oldStarted.countDown();
+                while (true) { // ignores the cancel's interrupt, as a blocking driver call may
+                    try {
+                        releaseOld.await();
+                        return "old";
+                    } catch (InterruptedException ignored) {
+                        // keep waiting
+                    }
+                }
+            }, false);
+            assertThat(oldStarted.await(10, TimeUnit.SECONDS)).isTrue();
+            race.cancelAll();
+            race.launch("c0", () -> {
+                releaseNew.await();
+                return "new";
+            }, false);
+            releaseOld.countDown();
+            assertThat(oldDone.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(race.isRunning("c0")).as("the new request still runs").isTrue();
+            assertThat(race.runningClouds()).containsExactly("c0");
+            releaseNew.countDown();
+            Object done = race.poll(TimeUnit.SECONDS.toNanos(10));
+            assertThat(done).isInstanceOfSatisfying(Race.Done.class, d -> assertThat(d.value()).isEqualTo("new"));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }

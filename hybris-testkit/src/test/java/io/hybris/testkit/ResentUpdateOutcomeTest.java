@@ -219,4 +219,25 @@ class ResentUpdateOutcomeTest {
     void aPutWhoseUpdateLandedBeforeANewerUnconditionalWriteIsComplete() {
         assertThat(putMeetingANewerWrite(true, false)).satisfies(v -> assertThat(v.version()).startsWith("2_"));
     }
+
+    /**
+     * A write ifMatch whose re-sent update meets a newer write: its first send may have landed (here it did) and been
+     * overwritten, so failing its precondition ("nothing was committed") would be a lie: its outcome is unknown.
+     */
+    @Test
+    void aConditionalPutWhoseReSentUpdateMetANewerWriteHasAnUnknownOutcomeNotAFailedPrecondition() {
+        try (Hybris other = open(metadata, "z-other")) {
+            VersionInfo base = other.put("box", "k", bytes("old"));
+            try (Hybris h = open(new ResentAfterLostAnswer(metadata, true, () -> other.put("box", "k",
+                    bytes("newer"))), "a-putter")) {
+                assertThatThrownBy(() -> h.put("box", "k", bytes("mine"), PutOptions.ifMatch(base.version())))
+                        .isInstanceOf(MetadataUnavailableException.class)
+                        .isNotInstanceOf(io.hybris.PreconditionFailedException.class)
+                        .hasMessageContaining("outcome is unknown");
+            }
+            assertThat(other.get("box", "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("newer")));
+            assertThat(other.changes("box", "", io.hybris.ChangeCursor.BEGINNING, 10).changes())
+                    .as("old, the conditional put that landed, newer").hasSize(3);
+        }
+    }
 }
