@@ -132,34 +132,12 @@ public abstract class ScrubContract extends HybrisContractFixture {
     @Test
     void aConcurrentWriteWinsOverTheRepairsConditionalUpdate() {
         AtomicBoolean refuse = new AtomicBoolean();
-        // the writer's copies land on c0 first, so both versions list [c0, c1]: the repair's retry must then see that
-        // the version changed, not only the placement (a retry checking the clouds alone rewrote the second version's
-        // placement with the first's rebuilt copy)
-        Map<String, java.util.concurrent.CountDownLatch> onC0 = new java.util.concurrent.ConcurrentHashMap<>();
-        java.util.function.Function<String, java.util.concurrent.CountDownLatch> landed = name ->
-                onC0.computeIfAbsent(name, n -> new java.util.concurrent.CountDownLatch(1));
-        CloudStore writerC0 = new ForwardingCloudStore(raw.get(0)) {
-            @Override
-            public void put(String objectKey, byte[] value) {
-                super.put(objectKey, value);
-                landed.apply(objectKey).countDown();
-            }
-        };
-        CloudStore writerC1 = new ForwardingCloudStore(raw.get(1)) {
-            @Override
-            public void put(String objectKey, byte[] value) {
-                try {
-                    if (!landed.apply(objectKey).await(20, java.util.concurrent.TimeUnit.SECONDS)) {
-                        throw new TransientCloudException(id(), "injected: c0 never stored " + objectKey);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new TransientCloudException(id(), "interrupted", e);
-                }
-                super.put(objectKey, value);
-            }
-        };
-        Hybris writer = client(List.of(writerC0, writerC1, raw.get(2)));
+        // each version written by a client that has measured nothing yet (its ranking is the configured order) over
+        // the in-memory clouds, which store on the caller's thread: c0, then c1, so both versions list [c0, c1], and
+        // the repair's retry must see that the version changed, not only the placement (a retry checking the clouds
+        // alone rewrote the second version's placement with the first's rebuilt copy)
+        Hybris writer = client(raw);
+        Hybris secondWriter = client(raw);
         written.put("hot", bytes("first"));
         writer.put(C, "hot", bytes("first"));
         String oldName = hybrisObjectsOn(raw.get(0)).iterator().next();
@@ -172,7 +150,7 @@ public abstract class ScrubContract extends HybrisContractFixture {
             public void put(String objectKey, byte[] value) {
                 super.put(objectKey, value);
                 if (objectKey.equals(oldName) && raced.compareAndSet(false, true)) {
-                    writer.put(C, "hot", bytes("second")); // commits before the repair records its move
+                    secondWriter.put(C, "hot", bytes("second")); // commits before the repair records its move
                 }
             }
         };
