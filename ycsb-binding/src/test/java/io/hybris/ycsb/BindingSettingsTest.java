@@ -81,6 +81,18 @@ class BindingSettingsTest {
                         + " hybris.embedded.clouds=directory with it, or drop it");
     }
 
+    @Test
+    void scanPageSizeBoundsAreInclusiveAndEveryOtherHybrisPropertyIsATypo() throws DBException {
+        assertThat(BindingSettings.from(props("hybris.scan.page-size", "10000")).scanPageSize()).isEqualTo(10_000);
+        assertThat(BindingSettings.from(props("hybris.scan.page-size", "1")).scanPageSize()).isEqualTo(1);
+        assertThatThrownBy(() -> BindingSettings.from(props("hybris.scan.page-size", "10001")))
+                .isInstanceOf(DBException.class)
+                .hasMessage("hybris.scan.page-size=10001 must be a whole number from 1 to 10000");
+        assertThatThrownBy(() -> BindingSettings.from(props("hybris.scan.pagesize", "7")))
+                .isInstanceOf(DBException.class)
+                .hasMessageStartingWith("unknown YCSB property [hybris.scan.pagesize]");
+    }
+
     private static Properties props(String... kv) {
         Properties p = new Properties();
         for (int i = 0; i < kv.length; i += 2) {

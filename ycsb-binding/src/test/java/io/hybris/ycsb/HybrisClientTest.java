@@ -121,6 +121,23 @@ class HybrisClientTest {
     }
 
     @Test
+    void updateOfALargeRecordKeepsEveryByte() {
+        byte[] big = new byte[200_000];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = (byte) (i * 7);
+        }
+        Map<String, byte[]> rec = record("small", "s");
+        rec.put("big", big);
+        assertThat(db.insert("t12", "user1", iterators(rec))).isEqualTo(Status.OK);
+        assertThat(db.update("t12", "user1", iterators(record("small", "t")))).isEqualTo(Status.OK);
+        Map<String, ByteIterator> all = new HashMap<>();
+        assertThat(db.read("t12", "user1", null, all)).isEqualTo(Status.OK);
+        Map<String, byte[]> got = bytes(all);
+        assertThat(got.get("big")).isEqualTo(big);
+        assertThat(new String(got.get("small"), StandardCharsets.UTF_8)).isEqualTo("t");
+    }
+
+    @Test
     void missingRecordsAreNotFoundForReadUpdateAndDelete() {
         Map<String, ByteIterator> result = new HashMap<>();
         assertThat(db.read("t4", "nobody", null, result)).isEqualTo(Status.NOT_FOUND);
