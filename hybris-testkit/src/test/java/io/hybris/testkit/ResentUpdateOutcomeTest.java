@@ -13,8 +13,6 @@ import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataStore;
-import io.hybris.spi.MetadataUpdate;
-import io.hybris.spi.VersionConflictException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -45,55 +43,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * outcome is unknown, and the newer write stays. Meeting a newer unconditional write, it is complete, as before.
  */
 class ResentUpdateOutcomeTest {
-    /** Applies each multi-key update, lets {@code meanwhile} run, then answers as a retried request would. */
-    private static final class RetryingAfterLostAnswer extends ForwardingMetadataStore {
-        private final Runnable meanwhile;
-        private boolean done;
-
-        RetryingAfterLostAnswer(MetadataStore delegate, Runnable meanwhile) {
-            super(delegate);
-            this.meanwhile = meanwhile;
-        }
-
-        @Override
-        public synchronized void conditionalUpdateAll(List<MetadataUpdate> updates) throws VersionConflictException {
-            delegate().conditionalUpdateAll(updates);
-            if (!done) {
-                done = true;
-                meanwhile.run();
-                throw new VersionConflictException("retried after a lost answer: the first attempt had applied", null,
-                        true);
-            }
-        }
-    }
-
-    /** Applies the first update or not, lets {@code meanwhile} run, then answers as a re-sent request would. */
-    private static final class ResentAfterLostAnswer extends ForwardingMetadataStore {
-        private final boolean applyFirst;
-        private final Runnable meanwhile;
-        private boolean done;
-
-        ResentAfterLostAnswer(MetadataStore delegate, boolean applyFirst, Runnable meanwhile) {
-            super(delegate);
-            this.applyFirst = applyFirst;
-            this.meanwhile = meanwhile;
-        }
-
-        @Override
-        public synchronized void conditionalUpdate(MetadataUpdate update) throws VersionConflictException {
-            if (done) {
-                delegate().conditionalUpdate(update);
-                return;
-            }
-            done = true;
-            if (applyFirst) {
-                delegate().conditionalUpdate(update);
-            }
-            meanwhile.run();
-            throw new VersionConflictException("re-sent after a lost answer", null, true);
-        }
-    }
-
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
@@ -112,7 +61,7 @@ class ResentUpdateOutcomeTest {
     @Test
     void aTransactionWhoseKeysAllHoldNewerWritesAfterAReSentUpdateHasAnUnknownOutcome() {
         try (Hybris newer = open(metadata, "other")) {
-            try (Hybris h = open(new RetryingAfterLostAnswer(metadata, () -> {
+            try (Hybris h = open(new ResentAfterLostAnswer(metadata, true, () -> {
                 newer.put("box", "a", bytes("newer-a"));
                 newer.put("box", "b", bytes("newer-b"));
             }), "tx")) {
@@ -127,7 +76,7 @@ class ResentUpdateOutcomeTest {
     @Test
     void aTransactionThatLandedBeforeAConflictIsReportedAsCommittedAndKeepsItsValues() {
         try (Hybris newer = open(metadata, "other")) {
-            try (Hybris h = open(new RetryingAfterLostAnswer(metadata, () -> newer.put("box", "b", bytes("newer"))),
+            try (Hybris h = open(new ResentAfterLostAnswer(metadata, true, () -> newer.put("box", "b", bytes("newer"))),
                     "tx")) {
                 // the overwritten key first (TputConflictOutcomeTest has it last): Map.of's order changed per JVM
                 Map<String, byte[]> values = new java.util.LinkedHashMap<>();

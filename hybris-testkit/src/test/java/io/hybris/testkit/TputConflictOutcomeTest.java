@@ -11,8 +11,6 @@ import io.hybris.cloud.InMemoryCloudStore;
 import io.hybris.metadata.InMemoryMetadataStore;
 import io.hybris.spi.CloudStore;
 import io.hybris.spi.MetadataStore;
-import io.hybris.spi.MetadataUpdate;
-import io.hybris.spi.VersionConflictException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -43,33 +41,6 @@ import static org.awaitility.Awaitility.await;
  * metadata store updates atomically is refused before anything is uploaded.
  */
 class TputConflictOutcomeTest {
-    /** Runs {@code meanwhile} around the first multi-key update, applying it first or not, then reports a conflict. */
-    private static final class ConflictAfterFirstSend extends ForwardingMetadataStore {
-        private final boolean applyFirst;
-        private final Runnable meanwhile;
-        private boolean done;
-
-        ConflictAfterFirstSend(MetadataStore delegate, boolean applyFirst, Runnable meanwhile) {
-            super(delegate);
-            this.applyFirst = applyFirst;
-            this.meanwhile = meanwhile;
-        }
-
-        @Override
-        public synchronized void conditionalUpdateAll(List<MetadataUpdate> updates) throws VersionConflictException {
-            if (done) {
-                delegate().conditionalUpdateAll(updates);
-                return;
-            }
-            done = true;
-            if (applyFirst) {
-                delegate().conditionalUpdateAll(updates);
-            }
-            meanwhile.run();
-            throw new VersionConflictException("re-sent after a lost answer", null, true);
-        }
-    }
-
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
@@ -151,7 +122,7 @@ class TputConflictOutcomeTest {
     @Test
     void aTransactionThatLandedIsCommittedWhenANewerWriteReplacedTheLastKey() {
         try (Hybris newer = open(metadata, "other")) {
-            try (Hybris h = open(new ConflictAfterFirstSend(metadata, true,
+            try (Hybris h = open(new ResentAfterLostAnswer(metadata, true,
                     () -> newer.put("box", "c", bytes("newer-c"))), "tx")) {
                 h.tput("box", inOrder("a", "tx-a", "b", "tx-b", "c", "tx-c")); // must not throw
             }
@@ -164,7 +135,7 @@ class TputConflictOutcomeTest {
     @Test
     void aTransactionThatDidNotLandAndMetANewerWriteOnSomeKeysIsAbortedNotUnknown() {
         try (Hybris newer = open(metadata, "other")) {
-            try (Hybris h = open(new ConflictAfterFirstSend(metadata, false, () -> {
+            try (Hybris h = open(new ResentAfterLostAnswer(metadata, false, () -> {
                 newer.put("box", "b", bytes("newer-b1"));
                 newer.put("box", "b", bytes("newer-b2")); // sequence 2: after the transaction's 1
             }), "tx")) {
