@@ -46,4 +46,37 @@ class ManifestCacheTest {
         assertThat(cache.get("huge", versionOf(new byte[101]))).as("larger than the bound: not kept").isNull();
         assertThat(cache.get("c", versionOf(c))).isNotNull();
     }
+
+    /**
+     * Storing a manifest again under its name (a read of a version this client already holds) counts its bytes once:
+     * counting the replaced copy too would evict manifests while the cache holds fewer bytes than its bound.
+     */
+    @Test
+    void aManifestStoredAgainUnderItsNameCountsItsBytesOnce() {
+        ManifestCache cache = new ManifestCache(100);
+        byte[] a = new byte[40];
+        byte[] b = new byte[40];
+        b[0] = 1;
+        cache.put("a", a);
+        cache.put("a", a.clone());
+        cache.put("a", a.clone());
+        cache.put("b", b);
+
+        assertThat(cache.get("a", versionOf(a))).as("80 of 100 bytes held: nothing evicted").isEqualTo(a);
+        assertThat(cache.get("b", versionOf(b))).isEqualTo(b);
+    }
+
+    /** Manifests adding up to exactly the byte bound are all kept: only bytes above the bound evict. */
+    @Test
+    void manifestsFillingTheBoundExactlyAreAllKept() {
+        ManifestCache cache = new ManifestCache(100);
+        byte[] a = new byte[60];
+        byte[] b = new byte[40];
+        b[0] = 1;
+        cache.put("a", a);
+        cache.put("b", b);
+
+        assertThat(cache.get("a", versionOf(a))).as("100 of 100 bytes held").isEqualTo(a);
+        assertThat(cache.get("b", versionOf(b))).isEqualTo(b);
+    }
 }

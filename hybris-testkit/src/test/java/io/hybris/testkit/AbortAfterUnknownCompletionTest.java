@@ -11,13 +11,19 @@ import io.hybris.PartUpload;
 import io.hybris.PartUploads;
 import io.hybris.PutOptions;
 import io.hybris.UploadedPart;
+import io.hybris.spi.MetadataKey;
 import io.hybris.spi.VersionName;
+import io.hybris.spi.VersionedValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static io.hybris.testkit.StreamingFixture.C;
@@ -134,5 +140,66 @@ class AbortAfterUnknownCompletionTest {
 
         await().atMost(WAIT).untilAsserted(() -> assertThat(fx.objectsOf("k")).as("only the newer value's copies")
                 .hasSize(2).allSatisfy(n -> assertThat(VersionName.parseChunk(StreamingFixture.PREFIX, n)).isEmpty()));
+    }
+
+    /**
+     * Two completions of one upload on one client: one still running (held at its first read of the key, before it
+     * stored anything) and one that failed at once (it named no part). The failed one's end must not count as the
+     * running one's: the abort that follows still sees a completion running, leaves the chunks, and the running
+     * completion commits a readable value. Guards the per-upload count of running completions.
+     */
+    @Test
+    void anAbortAfterOneOfTwoCompletionsFailedStillLeavesTheChunksOfTheOneRunning() throws Exception {
+        AtomicBoolean holdNextRead = new AtomicBoolean();
+        CountDownLatch readHeld = new CountDownLatch(1);
+        CountDownLatch releaseRead = new CountDownLatch(1);
+        ForwardingMetadataStore heldRead = new ForwardingMetadataStore(fx.metadata) {
+            @Override
+            public Optional<VersionedValue> read(MetadataKey key) {
+                if (holdNextRead.compareAndSet(true, false)) {
+                    readHeld.countDown();
+                    try {
+                        if (!releaseRead.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("read never released");
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
+                    }
+                }
+                return super.read(key);
+            }
+        };
+        Hybris h = fx.open(b -> b.metadataStore(heldRead));
+        PartUploads parts = PartUploads.of(h);
+        PartUpload upload = parts.start(C, "k");
+        UploadedPart p1 = parts.upload(upload, 1, new ByteArrayInputStream(value(CHUNK + 1, 1)), CHUNK + 1);
+        UploadedPart p2 = parts.upload(upload, 2, new ByteArrayInputStream(value(6, 2)), 6);
+        List<String> before = fx.objectsOf("k");
+        holdNextRead.set(true);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread running = new Thread(() -> {
+            try {
+                parts.complete(upload, List.of(p1, p2), PutOptions.none());
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        running.start();
+        assertThat(readHeld.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the completion is running").isTrue();
+        assertThatThrownBy(() -> parts.complete(upload, List.of(), PutOptions.none()))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("names no part");
+
+        parts.abort(upload); // against the documented rule, from another thread of the same client
+
+        releaseRead.countDown();
+        running.join(WAIT.toMillis());
+        assertThat(running.isAlive()).isFalse();
+        assertThat(thrown.get()).isNull();
+        h.close(); // waits for its background deletions
+        assertThat(fx.objectsOf("k")).as("every chunk stored, and the committed manifest's 2 copies")
+                .containsAll(before).hasSize(before.size() + 2);
+        Hybris reader = fx.open(b -> b.clientId("r1"));
+        assertThat(reader.get(C, "k")).hasValueSatisfying(v -> assertThat(v).isEqualTo(expected()));
     }
 }
