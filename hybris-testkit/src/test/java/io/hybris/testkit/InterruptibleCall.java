@@ -36,6 +36,11 @@ final class InterruptibleCall {
         caller.join().interrupt();
     }
 
+    /** Whether the call has ended (returned or failed). */
+    boolean isDone() {
+        return outcome.isDone();
+    }
+
     /** Waits for the call: its failure, or null if it returned. */
     Throwable join() {
         return outcome.join();

@@ -190,4 +190,25 @@ class StreamingBadInputTest {
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(fx.objectsOf(key)).isEmpty());
         }
     }
+
+    /**
+     * A value of exactly {@code hybris.value.max-size} bytes is within the limit, whether its length is declared or
+     * not, and reads back whole; one byte more of a stream of unknown length is refused. Guards the limit's
+     * boundary in ValueSource (at most the limit, not below it).
+     */
+    @Test
+    void aValueOfExactlyTheLimitIsAcceptedAndOneByteMoreIsNot() throws Exception {
+        Hybris h = open();
+        byte[] atLimit = java.util.Arrays.copyOf(V, (int) LIMIT);
+        h.put(C, "declared", new ByteArrayInputStream(atLimit), LIMIT);
+        h.put(C, "unknown", new ByteArrayInputStream(atLimit), -1);
+        assertThat(h.get(C, "declared")).hasValueSatisfying(got -> assertThat(got).isEqualTo(atLimit));
+        assertThat(h.get(C, "unknown")).hasValueSatisfying(got -> assertThat(got).isEqualTo(atLimit));
+
+        Throwable over = catchThrowable(() -> h.put(C, "over", new ByteArrayInputStream(V, 0, (int) LIMIT + 1), -1));
+        assertThat(over).isInstanceOfSatisfying(ValueTooLargeException.class,
+                t -> assertThat(t.limit()).isEqualTo(LIMIT));
+        assertThat(over).hasMessageContaining("at least " + (LIMIT + 1) + " bytes");
+        assertThat(h.describe(C, "over")).isEmpty();
+    }
 }

@@ -64,12 +64,18 @@ class StreamingCloseAndFailureTest {
         return new Blocked(s, read);
     }
 
+    /**
+     * The close itself ends the blocked read (ChunkedReader's release cancels the fetch the reader waits for): the
+     * idle timeout is minutes, so no deadline can end the read in the seconds the test waits for it.
+     */
     @Test
     void closingFromAnotherThreadEndsTheBlockedReadAndTheDownloadItWaitsFor() throws Exception {
-        Hybris h = fx.open(b -> b.chunkReadAhead(1));
+        Hybris h = fx.open(b -> b.chunkReadAhead(1).deadline(Duration.ofMinutes(10)));
         Blocked blocked = aReaderBlockedOnTheSecondChunk(h, value(L, 7));
 
-        blocked.stream().close(); // the GET is held for up to a minute; the stream's idle deadline is 20 s
+        blocked.stream().close(); // the GET is held until the gate opens; the stream's idle deadline is 10 min
+        await("the blocked read ended by the close, not by a deadline").atMost(Duration.ofSeconds(15))
+                .until(() -> blocked.read().isDone());
         assertThat(blocked.read().join()).as("the blocked read fails at once, as reading a closed stream does")
                 .isInstanceOf(UncheckedIOException.class).cause().hasMessage("stream closed");
         await("the held chunk GET was interrupted, not left to run").atMost(Duration.ofSeconds(10))

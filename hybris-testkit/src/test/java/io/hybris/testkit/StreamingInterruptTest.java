@@ -16,7 +16,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,6 +34,7 @@ import static io.hybris.testkit.StreamingFixture.CHUNK;
 import static io.hybris.testkit.StreamingFixture.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -178,8 +182,12 @@ class StreamingInterruptTest {
 
         h.close();
 
+        // the reader's own ClientClosedException, not the generic "call in flight; outcome of a write unknown" one
+        // a client closed mid-call wraps other failures in (ChunkedReader.checkOpen)
         assertThatThrownBy(s::read).isInstanceOf(ValueStreamException.class)
-                .hasCauseInstanceOf(ClientClosedException.class);
+                .hasCauseInstanceOf(ClientClosedException.class)
+                .cause().hasMessageContaining("the client was closed while the value was being read")
+                .hasNoCause();
         assertThatThrownBy(() -> s.readNBytes(10)).isInstanceOf(ValueStreamException.class)
                 .hasCauseInstanceOf(ClientClosedException.class);
         s.close();
@@ -205,5 +213,79 @@ class StreamingInterruptTest {
         fx.resetCalls();
         holds.forEach(x -> x.holding = false);
         assertThat(h.get(C, "k")).hasValueSatisfying(got -> assertThat(got).isEqualTo(v));
+    }
+
+    /**
+     * The caller's stream throwing {@link InterruptedIOException} (a socket or pipe read interrupted): the
+     * put fails with {@link CallInterruptedException} naming the stream, keeps the interrupt flag for the caller,
+     * and uploads nothing. Guards the flag's restore in ValueSource.
+     */
+    @Test
+    void anInterruptedIoExceptionFromTheSourceFailsThePutAndKeepsTheInterruptFlag() {
+        Hybris h = fx.open();
+        byte[] v = value(L, 5);
+        InputStream source = new BulkInputStream() {
+            private int pos;
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                if (pos >= 2 * CHUNK) {
+                    throw new InterruptedIOException("pipe read interrupted");
+                }
+                int n = Math.min(len, 2 * CHUNK - pos);
+                System.arraycopy(v, pos, b, off, n);
+                pos += n;
+                return n;
+            }
+        };
+        Throwable thrown;
+        boolean flagKept;
+        try {
+            thrown = catchThrowable(() -> h.put(C, "k", source, L));
+        } finally {
+            flagKept = Thread.interrupted(); // and clear it for the rest of the test
+        }
+
+        assertThat(thrown).isInstanceOf(CallInterruptedException.class)
+                .hasMessageContaining("interrupted while reading its stream")
+                .hasCauseInstanceOf(InterruptedIOException.class);
+        assertThat(flagKept).as("interrupt flag kept").isTrue();
+        assertThat(h.describe(C, "k")).isEmpty();
+        await().atMost(WAIT).untilAsserted(() -> assertThat(fx.objectsOf("k")).isEmpty());
+    }
+
+    /**
+     * A thread interrupted while it reads a stream that does not react to interrupts (an in-memory or file stream
+     * that returns normally): the put notices the flag once that read returns and fails with
+     * {@link CallInterruptedException} before it uploads anything — no cloud receives a PUT — instead of
+     * uploading the value's chunks first. Guards the interrupt check after each read of the source in ValueSource.
+     */
+    @Test
+    void anInterruptArrivingWhileTheSourceIsReadStopsThePutBeforeAnyUpload() {
+        Hybris h = fx.open();
+        byte[] v = value(L, 6);
+        InputStream source = new FilterInputStream(new ByteArrayInputStream(v)) {
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int n = super.read(b, off, len);
+                Thread.currentThread().interrupt(); // as if another thread interrupted this one meanwhile
+                return n;
+            }
+        };
+        fx.resetCalls();
+        Throwable thrown;
+        boolean flagKept;
+        try {
+            thrown = catchThrowable(() -> h.put(C, "k", source, L));
+        } finally {
+            flagKept = Thread.interrupted();
+        }
+
+        assertThat(thrown).isInstanceOf(CallInterruptedException.class)
+                .hasMessageContaining("interrupted while reading its stream");
+        assertThat(flagKept).as("interrupt flag kept").isTrue();
+        assertThat(fx.recorded.stream().mapToLong(r -> r.count(RecordingCloudStore.Op.PUT)).sum())
+                .as("PUTs sent to any cloud").isZero();
+        assertThat(h.describe(C, "k")).isEmpty();
     }
 }

@@ -208,4 +208,24 @@ class StreamingRangeTest {
         Map<Integer, List<String>> gets = fx.chunkGets();
         assertThat(gets.values().stream().map(List::size).collect(Collectors.toSet())).containsExactly(1);
     }
+
+    /**
+     * {@code available()} of a range that ends inside a chunk counts only the range's bytes left, not the rest of
+     * the chunk it holds: a caller sizing its reads by it must not be promised bytes past the range's end. Guards
+     * the bound by the bytes remaining in ChunkedReader.available.
+     */
+    @Test
+    void availableCountsOnlyTheRangesBytesLeftInTheChunkHeld() throws Exception {
+        Hybris h = fx.open();
+        byte[] v = value(L, 11);
+        h.put(C, "big", v);
+        try (ValueStream s = h.get(C, "big", ByteRange.of(CHUNK + 10, CHUNK + 19)).orElseThrow()) {
+            assertThat(s.read()).isEqualTo(v[CHUNK + 10] & 0xff);
+            assertThat(s.available()).isEqualTo(9);
+            assertThat(s.readNBytes(4)).isEqualTo(Arrays.copyOfRange(v, CHUNK + 11, CHUNK + 15));
+            assertThat(s.available()).isEqualTo(5);
+            assertThat(s.readAllBytes()).isEqualTo(Arrays.copyOfRange(v, CHUNK + 15, CHUNK + 20));
+            assertThat(s.available()).isZero();
+        }
+    }
 }
